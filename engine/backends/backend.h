@@ -1,0 +1,89 @@
+/* The backend ops table: how the worker loop talks to an I/O interface. One file per
+ * backend under engine/backends/, ending in a `static const struct be_ops`; registry.c lists
+ * them. skeleton.c is the annotated guide for writing the next one.
+ *
+ * Every hook returns 0, a count >= 0, or -errno. An I/O's outcome is one field, io->result:
+ * bytes done or -errno; short transfers and retries are the core's business, not the
+ * backend's, so there is one completion path for every backend. */
+#ifndef IOTRIAL_BACKEND_H
+#define IOTRIAL_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum be_opcode { BE_READ, BE_WRITE, BE_FSYNC };
+
+struct be_io {
+	enum be_opcode op;
+	int fd;
+	void *buf;
+	uint32_t len;
+	uint64_t offset;
+	int64_t result; /* set by the backend on completion: bytes done, or -errno */
+	/* Below: the core's own bookkeeping, never touched by a backend. */
+	uint64_t start_ns;
+	uint64_t seq;
+	void *base_buf;       /* the slot's buffer, where the whole transfer starts */
+	uint64_t base_offset; /* where the whole transfer starts in the file */
+	uint64_t done;        /* bytes of the whole transfer done so far */
+	uint32_t full_len;
+	int phase;            /* copy: 0 reading the source, 1 writing the destination */
+};
+
+/* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */
+#define BE_DONE 0   /* completed inside queue(); io->result is set */
+#define BE_QUEUED 1 /* in flight; it comes back through reap() */
+#define BE_BUSY 2   /* no room now: reap something, then queue it again */
+
+/* Capability flags, fixed at compile time. */
+#define BE_F_ASYNC (1u << 0)  /* can keep iodepth > 1 I/Os in flight */
+#define BE_F_DIRECT (1u << 1) /* can take O_DIRECT */
+#define BE_F_NOIO (1u << 2)   /* touches no device: no files are laid out or opened */
+
+struct be_config {
+	uint32_t iodepth;
+	bool direct;
+};
+
+struct be_ops {
+	const char *name;
+	const char *help; /* one line for `iotrial backends` */
+	unsigned flags;
+	uint32_t max_iodepth;
+	size_t priv_size; /* the core allocates this much zeroed state per worker */
+
+	/* Can this backend work on this machine? 0, or -errno with the reason in `why`
+	 * (e.g. "io_uring_setup: Operation not permitted (seccomp?)"). Optional. */
+	int (*probe)(char *why, size_t len);
+	/* Set up per-worker state before a trial's files are opened. */
+	int (*init)(void *priv, const struct be_config *cfg);
+	/* Open `path` with open(2) flags; returns the fd to put in be_io.fd, or -errno. */
+	int (*open)(void *priv, const char *path, int flags, mode_t mode);
+	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
+	int (*queue)(void *priv, struct be_io *io);
+	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno. */
+	int (*commit)(void *priv);
+	/* Wait for at least `min` and return at most `max` completed I/Os in `out`; returns the
+	 * count or -errno. Only called when I/Os are in flight; optional for sync backends. */
+	int (*reap)(void *priv, unsigned min, unsigned max, struct be_io **out);
+	/* Close an fd returned by open. */
+	int (*close)(void *priv, int fd);
+	/* Release per-worker state; called once after init succeeded. */
+	void (*cleanup)(void *priv);
+};
+
+/* The compiled-in backends, NULL-terminated (registry.c). */
+extern const struct be_ops *const be_registry[];
+
+/* The backend called `name`, or NULL. "direct" is an alias of sync with O_DIRECT. */
+const struct be_ops *be_find(const char *name);
+
+/* A space-separated list of compiled-in backend names, for messages. */
+const char *be_names(void);
+
+/* Whether `name` is a known backend that this build left out, with the library it needs. */
+const char *be_missing_library(const char *name);
+
+#endif

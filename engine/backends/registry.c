@@ -1,0 +1,55 @@
+/* The one list of compiled-in backends, and the only C file that tests HAVE_LIBURING and
+ * HAVE_LIBAIO. A new backend is one file plus one line here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/backends/backend.h"
+
+extern const struct be_ops be_sync;
+extern const struct be_ops be_null;
+
+const struct be_ops *const be_registry[] = {
+	&be_sync,
+	&be_null,
+	NULL,
+};
+
+/* Backends a build can leave out, and the Debian package that brings each one in. */
+static const struct {
+	const char *name;
+	const char *package;
+} optional[] = {
+	{"io_uring", "liburing-dev"},
+	{"libaio", "libaio-dev"},
+};
+
+const struct be_ops *be_find(const char *name)
+{
+	if (!strcmp(name, "direct"))
+		name = "sync";
+	for (size_t i = 0; be_registry[i]; i++)
+		if (!strcmp(be_registry[i]->name, name))
+			return be_registry[i];
+	return NULL;
+}
+
+const char *be_names(void)
+{
+	static char buf[256];
+	size_t o = 0;
+
+	if (buf[0])
+		return buf;
+	for (size_t i = 0; be_registry[i] && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? ", " : "",
+				      be_registry[i]->name);
+	return buf;
+}
+
+const char *be_missing_library(const char *name)
+{
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (!strcmp(optional[i].name, name) && !be_find(name))
+			return optional[i].package;
+	return NULL;
+}

@@ -1,0 +1,53 @@
+/* The sync backend: pread/pwrite/fsync, one I/O at a time, completed inside queue().
+ * EINTR is retried here (it is not an outcome); short transfers go back to the core. */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "engine/backends/backend.h"
+
+static int sync_open(void *priv, const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	do
+		fd = open(path, flags | O_CLOEXEC, mode);
+	while (fd < 0 && errno == EINTR);
+	return fd < 0 ? -errno : fd;
+}
+
+static int sync_queue(void *priv, struct be_io *io)
+{
+	ssize_t r;
+
+	do {
+		switch (io->op) {
+		case BE_READ:
+			r = pread(io->fd, io->buf, io->len, (off_t)io->offset);
+			break;
+		case BE_WRITE:
+			r = pwrite(io->fd, io->buf, io->len, (off_t)io->offset);
+			break;
+		default:
+			r = fsync(io->fd);
+			break;
+		}
+	} while (r < 0 && errno == EINTR);
+	io->result = r < 0 ? -errno : r;
+	return BE_DONE;
+}
+
+static int sync_close(void *priv, int fd)
+{
+	return close(fd) < 0 ? -errno : 0;
+}
+
+const struct be_ops be_sync = {
+	.name = "sync",
+	.help = "pread/pwrite, one I/O at a time; direct: true adds O_DIRECT",
+	.flags = BE_F_DIRECT,
+	.max_iodepth = 1,
+	.open = sync_open,
+	.queue = sync_queue,
+	.close = sync_close,
+};

@@ -1,0 +1,76 @@
+/*
+ * Fixed-size log-linear latency histogram (HdrHistogram-like) of uint64 nanosecond values.
+ * Recording is a clz and a shift, so workers can call it per I/O; histograms from workers
+ * and runs merge bucket-wise; percentiles carry a relative error below 1/128.
+ */
+#ifndef IOTRIAL_HIST_H
+#define IOTRIAL_HIST_H
+
+#include <stdint.h>
+
+/*
+ * Values below HIST_EXACT_LIMIT get one bucket each. Every power of two [2^e, 2^(e+1)) with
+ * e = HIST_EXACT_BITS..63 is split into HIST_SUB_BUCKETS equal sub-buckets, so the whole uint64
+ * range is covered and nothing saturates. Half a sub-bucket width over the smallest value in
+ * the octave is 2^(e-7) / 2^e = 1/128, the bound on the error of a reported midpoint.
+ */
+#define HIST_SUB_BITS 6
+#define HIST_SUB_BUCKETS (1u << HIST_SUB_BITS)             /* 64 */
+#define HIST_EXACT_BITS 7
+#define HIST_EXACT_LIMIT (1u << HIST_EXACT_BITS)           /* 128 */
+#define HIST_OCTAVES (64 - HIST_EXACT_BITS)                /* 57: e = 7..63 */
+#define HIST_NBUCKETS (HIST_EXACT_LIMIT + HIST_OCTAVES * HIST_SUB_BUCKETS) /* 3776 */
+
+struct hist {
+    uint64_t count;                   /* values recorded */
+    uint64_t min;                     /* exact; UINT64_MAX when empty */
+    uint64_t max;                     /* exact; 0 when empty */
+    uint64_t buckets[HIST_NBUCKETS];
+};
+
+/* Empty @h: all buckets zero, count 0, min UINT64_MAX, max 0. Never fails. */
+void hist_init(struct hist *h);
+
+/*
+ * Index (0..HIST_NBUCKETS-1) of the bucket holding @v. Above the exact range, the octave comes
+ * from the position of the top bit and the sub-bucket from the HIST_SUB_BITS bits below it.
+ */
+static inline unsigned hist_bucket_of(uint64_t v)
+{
+    if (v < HIST_EXACT_LIMIT)
+        return (unsigned)v;
+    unsigned e = 63u - (unsigned)__builtin_clzll(v);
+    unsigned sub = (unsigned)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB_BUCKETS - 1);
+    return HIST_EXACT_LIMIT + (e - HIST_EXACT_BITS) * HIST_SUB_BUCKETS + sub;
+}
+
+/* Add one value to @h. Not thread-safe: give each worker its own hist and merge them. */
+static inline void hist_record(struct hist *h, uint64_t v)
+{
+    h->buckets[hist_bucket_of(v)]++;
+    h->count++;
+    h->min = v < h->min ? v : h->min;
+    h->max = v > h->max ? v : h->max;
+}
+
+/* Add every bucket of @src into @dst and combine count, min and max; @src is unchanged. */
+void hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * Smallest and largest value (both inclusive) that land in bucket @i. Consecutive buckets are
+ * contiguous: hist_bucket_high(i) + 1 == hist_bucket_low(i + 1). @i must be < HIST_NBUCKETS.
+ */
+uint64_t hist_bucket_low(unsigned i);
+uint64_t hist_bucket_high(unsigned i);
+
+/*
+ * The @p-th percentile, p in [0, 100]: the midpoint of the bucket that holds the
+ * ceil(p/100 * count)-th smallest value (the smallest value for p = 0), clamped into the exact
+ * [min, max] so that p100 is the true maximum. NAN when @h is empty or @p is outside [0, 100].
+ */
+double hist_percentile(const struct hist *h, double p);
+
+/* Bound on |reported - true| / true for any value reported by hist_percentile(): 1/128. */
+double hist_max_relative_error(void);
+
+#endif /* IOTRIAL_HIST_H */

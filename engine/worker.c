@@ -1,0 +1,303 @@
+/* The worker loop (see worker.h). Hot path: per I/O one offset, one queue call, two clock
+ * reads, one histogram record. A copy is a read followed by a write of the same chunk; its
+ * latency spans both. */
+#include "engine/worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define BUF_ALIGN 4096
+
+uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* splitmix64: seeds well from any value, one multiply-xorshift per draw. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct loop {
+	const struct worker_job *w;
+	struct worker_out *o;
+	struct be_io *slots;
+	struct be_io **free_list, **ready, **reaped;
+	unsigned nfree, nready, inflight;
+	uint64_t pos;         /* sequential: next offset within the region */
+	uint64_t nblocks;     /* random: whole chunks in the region */
+	uint64_t issued;      /* bytes started (size bound) */
+	uint64_t total;       /* bytes a size-bound trial moves */
+	uint64_t deadline;    /* time bound; 0: none */
+	uint64_t rng;
+	uint64_t seq;
+	bool stopping;
+};
+
+static void cpu_now(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void note_error(struct loop *l, const struct be_io *io, int err, bool eof)
+{
+	struct worker_out *o = l->o;
+
+	o->errors++;
+	if (!o->err) {
+		o->err = err;
+		o->err_op = io->op;
+		o->err_offset = io->offset;
+		o->err_len = io->len;
+		o->err_eof = eof;
+	}
+	l->stopping = true;
+}
+
+/* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
+static bool next_io(struct loop *l, struct be_io *io)
+{
+	const struct worker_job *w = l->w;
+	uint64_t off, len = w->chunk;
+
+	if (l->deadline) {
+		/* time-bound: keep going around the file */
+	} else if (l->issued >= l->total) {
+		return false;
+	}
+	if (l->nblocks) {
+		uint64_t r = rng_next(&l->rng);
+		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * w->chunk;
+	} else {
+		if (l->pos >= w->region_len)
+			l->pos = 0;
+		off = l->pos;
+		if (len > w->region_len - off)
+			len = w->region_len - off;
+		l->pos += len;
+	}
+	l->issued += len;
+	io->offset = io->base_offset = w->region_off + off;
+	io->buf = io->base_buf;
+	io->len = (uint32_t)len;
+	io->full_len = (uint32_t)len;
+	io->done = 0;
+	io->phase = 0;
+	io->seq = l->seq++;
+	if (w->wl == WL_COPY) {
+		io->op = BE_READ;
+		io->fd = w->src_fd;
+	} else {
+		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
+		io->fd = w->fd;
+	}
+	return true;
+}
+
+/* Handle a finished submission: retry a short transfer, move a copy on to its write, or
+ * count the I/O and free its slot. */
+static void complete(struct loop *l, struct be_io *io)
+{
+	struct worker_out *o = l->o;
+	uint64_t t;
+
+	if (io->result < 0 || (io->result == 0 && io->len > 0)) {
+		note_error(l, io, io->result < 0 ? (int)io->result : -ENODATA, io->result == 0);
+		l->free_list[l->nfree++] = io;
+		return;
+	}
+	io->done += (uint64_t)io->result;
+	if (io->done < io->full_len) {
+		/* A short transfer: go on from where it stopped, within the same I/O. */
+		io->buf = (char *)io->base_buf + io->done;
+		io->offset = io->base_offset + io->done;
+		io->len = io->full_len - (uint32_t)io->done;
+		l->ready[l->nready++] = io;
+		return;
+	}
+	io->buf = io->base_buf;
+	io->offset = io->base_offset;
+	io->len = io->full_len;
+	if (l->w->wl == WL_COPY && io->phase == 0) {
+		io->phase = 1;
+		io->op = BE_WRITE;
+		io->fd = l->w->fd;
+		io->done = 0;
+		l->ready[l->nready++] = io;
+		return;
+	}
+	t = worker_now_ns();
+	hist_record(&o->hist, t - io->start_ns);
+	welford_add(&o->lat, (double)(t - io->start_ns));
+	o->bytes += io->full_len;
+	o->ios++;
+	l->free_list[l->nfree++] = io;
+}
+
+/* Submit `io`; false when the backend is busy (the io is then kept for later). */
+static bool submit(struct loop *l, struct be_io *io)
+{
+	int r = l->w->be->queue(l->w->priv, io);
+
+	if (r == BE_DONE) {
+		complete(l, io);
+	} else if (r == BE_QUEUED) {
+		l->inflight++;
+	} else if (r == BE_BUSY) {
+		return false;
+	} else {
+		io->result = r;
+		complete(l, io);
+	}
+	return true;
+}
+
+static int reap(struct loop *l, unsigned min)
+{
+	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped);
+
+	if (n < 0)
+		return n;
+	l->inflight -= (unsigned)n;
+	for (int i = 0; i < n; i++)
+		complete(l, l->reaped[i]);
+	return n;
+}
+
+static int fsync_end(struct loop *l)
+{
+	struct be_io io = {.op = BE_FSYNC, .fd = l->w->fd};
+	struct be_io *out;
+	int r = l->w->be->queue(l->w->priv, &io);
+
+	if (r == BE_QUEUED) {
+		if (l->w->be->commit && (r = l->w->be->commit(l->w->priv)) < 0)
+			return r;
+		r = l->w->be->reap(l->w->priv, 1, 1, &out);
+		if (r < 0)
+			return r;
+	} else if (r < 0) {
+		io.result = r;
+	}
+	if (io.result < 0) {
+		note_error(l, &io, (int)io.result, false);
+		return (int)io.result;
+	}
+	return 0;
+}
+
+static int loop_run(struct loop *l)
+{
+	const struct worker_job *w = l->w;
+	int r;
+
+	for (;;) {
+		/* Retries and copy writes first, then new I/Os while there is room. */
+		while (l->nready > 0) {
+			struct be_io *io = l->ready[--l->nready];
+			if (!submit(l, io)) {
+				l->ready[l->nready++] = io;
+				break;
+			}
+		}
+		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
+			struct be_io *io = l->free_list[l->nfree - 1];
+			if (*w->stop || !next_io(l, io)) {
+				l->stopping = true;
+				break;
+			}
+			l->nfree--;
+			io->start_ns = worker_now_ns();
+			if (l->deadline && io->start_ns >= l->deadline) {
+				l->issued -= io->len;
+				l->free_list[l->nfree++] = io;
+				l->stopping = true;
+				break;
+			}
+			if (!submit(l, io)) {
+				l->ready[l->nready++] = io;
+				break;
+			}
+		}
+		if (l->inflight == 0) {
+			if (l->nready == 0 && (l->stopping || l->nfree == 0))
+				break;
+			continue;
+		}
+		if (w->be->commit && (r = w->be->commit(w->priv)) < 0)
+			return r;
+		if ((r = reap(l, 1)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int worker_run(const struct worker_job *w, struct worker_out *o)
+{
+	struct loop l = {.w = w, .o = o};
+	unsigned depth = w->iodepth ? w->iodepth : 1;
+	char *bufs = NULL;
+	double u0, s0;
+	int ret = -ENOMEM;
+
+	memset(o, 0, sizeof(*o));
+	hist_init(&o->hist);
+	welford_init(&o->lat);
+	l.slots = calloc(depth, sizeof(*l.slots));
+	l.free_list = calloc(depth, sizeof(*l.free_list));
+	l.ready = calloc(depth, sizeof(*l.ready));
+	l.reaped = calloc(depth, sizeof(*l.reaped));
+	if (!l.slots || !l.free_list || !l.ready || !l.reaped ||
+	    posix_memalign((void **)&bufs, BUF_ALIGN, depth * w->chunk))
+		goto out;
+	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
+	l.rng = w->seed ^ 0x5bd1e995u;
+	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
+		uint64_t v = rng_next(&l.rng);
+		memcpy(bufs + i, &v, 8);
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		l.slots[i].buf = l.slots[i].base_buf = bufs + (size_t)i * w->chunk;
+		l.free_list[l.nfree++] = &l.slots[depth - 1 - i];
+	}
+	l.rng = w->seed;
+	l.total = w->region_len;
+	if (spec_workload_random(w->wl)) {
+		l.nblocks = w->region_len / w->chunk;
+		l.total = l.nblocks * w->chunk;
+	}
+
+	cpu_now(&u0, &s0);
+	o->start_ns = worker_now_ns();
+	l.deadline = w->runtime_ns ? o->start_ns + w->runtime_ns : 0;
+	ret = loop_run(&l);
+	if (ret == 0 && w->fsync_end && !o->err)
+		ret = fsync_end(&l);
+	o->end_ns = worker_now_ns();
+	cpu_now(&o->cpu_user_s, &o->cpu_sys_s);
+	o->cpu_user_s -= u0;
+	o->cpu_sys_s -= s0;
+	if (ret == 0 && o->err)
+		ret = o->err;
+out:
+	free(bufs);
+	free(l.slots);
+	free(l.free_list);
+	free(l.ready);
+	free(l.reaped);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/* The worker loop: one worker's share of one trial. It keeps up to iodepth I/Os in flight
+ * through a backend, times each from submission to completion, retries short transfers,
+ * and stops at the size or time bound, at the first error, or when told to. */
+#ifndef IOTRIAL_WORKER_H
+#define IOTRIAL_WORKER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/backends/backend.h"
+#include "engine/hist.h"
+#include "engine/spec.h"
+#include "engine/stats.h"
+
+struct worker_job {
+	const struct be_ops *be;
+	void *priv;            /* the backend's per-worker state, after init */
+	enum job_workload wl;
+	int fd;                /* the data file: read, written, or the copy's destination */
+	int src_fd;            /* copy: the source */
+	uint64_t chunk;        /* bytes per I/O */
+	uint64_t region_off;   /* the part of the file this worker covers */
+	uint64_t region_len;
+	uint64_t runtime_ns;   /* 0: one pass over the region (size-bound) */
+	uint32_t iodepth;
+	bool fsync_end;        /* fsync inside the timed region, after the last write */
+	uint64_t seed;         /* random offsets */
+	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
+};
+
+struct worker_out {
+	struct hist hist;      /* latency of every I/O, ns */
+	struct welford lat;
+	uint64_t bytes, ios, errors;
+	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, absolute */
+	double cpu_user_s, cpu_sys_s;
+	/* The first error: which operation, where, and -errno (0: none). */
+	int err;
+	enum be_opcode err_op;
+	uint64_t err_offset;
+	uint32_t err_len;
+	bool err_eof;          /* a read found the end of the file early */
+};
+
+/* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial
+ * ran to its bound, or the first error's -errno (details in `o`); -ENOMEM when buffers
+ * cannot be had. Buffers are allocated before the clock starts. */
+int worker_run(const struct worker_job *w, struct worker_out *o);
+
+/* The current CLOCK_MONOTONIC time in ns. */
+uint64_t worker_now_ns(void);
+
+#endif

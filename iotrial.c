@@ -1,0 +1,435 @@
+/* The iotrial command line: parses arguments, then drives parsers → plan → run → reporters.
+ * Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error
+ * (nothing was run); 130/143 interrupted by SIGINT/SIGTERM, after writing what was measured. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/backends/backend.h"
+#include "engine/diag.h"
+#include "engine/jobkeys.h"
+#include "engine/plan.h"
+#include "engine/run.h"
+#include "engine/version.h"
+#include "parsers/jobfile.h"
+#include "parsers/units.h"
+#include "reporters/reporter.h"
+
+#define EXIT_RUN 1
+#define EXIT_USAGE 2
+
+static volatile sig_atomic_t stop_signal;
+
+static const char usage[] =
+	"usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
+	"       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
+	"       iotrial backends\n"
+	"       iotrial keys\n"
+	"       iotrial --help | --version\n"
+	"\n"
+	"  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
+	"  validate   parse and plan, print the resolved plan; run nothing\n"
+	"  backends   the compiled-in backends, and whether each works here\n"
+	"  keys       every job key with its type, default and meaning\n"
+	"\n"
+	"  -o DIR             where results go\n"
+	"  -f FORMATS         comma list of text, json, csv (default: all)\n"
+	"  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
+	"                     replication.runs=20, experiment=NAME, seed=N\n"
+	"  -q                 do not print the summary to stdout\n"
+	"  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
+	"\n"
+	"Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
+	"130 interrupted (143 for SIGTERM), after writing what was measured.\n"
+	"Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
+
+struct cli {
+	const char *outdir;
+	bool formats[8]; /* indexed like rep_registry */
+	struct spec_override *ov;
+	size_t nov;
+	bool quiet;
+	int progress; /* -1 auto, 0 never, 1 always */
+	char **files;
+	int nfiles;
+};
+
+static void on_signal(int sig)
+{
+	if (stop_signal && sig == SIGINT)
+		_exit(130); /* a second Ctrl-C: leave now */
+	stop_signal = sig;
+}
+
+static int parse_formats(struct cli *c, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int ret = 0;
+
+	memset(c->formats, 0, sizeof(c->formats));
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+		for (i = 0; rep_registry[i] && strcmp(rep_registry[i]->name, t); i++)
+			;
+		if (!rep_registry[i]) {
+			fprintf(stderr, "iotrial: unknown format '%s' (expected text, json, csv)\n", t);
+			ret = -EINVAL;
+			break;
+		}
+		c->formats[i] = true;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
+{
+	static const struct option longopts[] = {
+		{"set", required_argument, NULL, 's'},
+		{"progress", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+
+	c->progress = -1;
+	for (size_t i = 0; rep_registry[i]; i++)
+		c->formats[i] = true;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
+		if (!allow_run_opts && opt != 's' && opt != 'h') {
+			fprintf(stderr, "iotrial: option '%s' is for 'iotrial run'\n", argv[optind - 1]);
+			return -EINVAL;
+		}
+		switch (opt) {
+		case 'o':
+			c->outdir = optarg;
+			break;
+		case 'f':
+			if (parse_formats(c, optarg) < 0)
+				return -EINVAL;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'p':
+			if (!strcmp(optarg, "auto"))
+				c->progress = -1;
+			else if (!strcmp(optarg, "always"))
+				c->progress = 1;
+			else if (!strcmp(optarg, "never"))
+				c->progress = 0;
+			else {
+				fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 's': {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg) {
+				fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
+			c->ov[c->nov].key = strndup(optarg, (size_t)(eq - optarg));
+			c->ov[c->nov].value = strdup(eq + 1);
+			c->nov++;
+			break;
+		}
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			fputs(usage, stderr);
+			return -EINVAL;
+		}
+	}
+	c->files = argv + optind;
+	c->nfiles = argc - optind;
+	if (c->nfiles == 0) {
+		fprintf(stderr, "iotrial: no job file given\n%s", usage);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The folder ${scratch} names: under $TMPDIR, else the current folder. The run creates it
+ * only when a job uses it, and removes it at the end. */
+static char *scratch_path(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *real, *out = NULL;
+
+	real = realpath(base && *base ? base : ".", NULL);
+	if (!real)
+		return NULL;
+	if (asprintf(&out, "%s/iotrial-scratch.%ld", real, (long)getpid()) < 0)
+		out = NULL;
+	free(real);
+	return out;
+}
+
+static uint64_t fresh_seed(void)
+{
+	uint64_t s = 0;
+
+	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
+		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return s & ((1ull << 53) - 1); /* exact in every JSON reader */
+}
+
+/* Parse and plan one job file. Returns 0, or the exit status for the failure. */
+static int load(const char *file, const struct cli *c, const char *scratch, struct exp_spec *s,
+		struct plan *p)
+{
+	struct expand_var builtins[] = {{"scratch", scratch}};
+	struct yp_options opt = {c->ov, c->nov, builtins, 1, NULL, NULL};
+	struct diag d = {0};
+	int ret;
+
+	if (yp_load_file(file, &opt, s, &d) < 0) {
+		diag_print(&d, stderr);
+		diag_release(&d);
+		return EXIT_USAGE;
+	}
+	s->scratch = strdup(scratch);
+	ret = plan_build(s, scratch, fresh_seed(), p, &d);
+	diag_print(&d, stderr);
+	diag_release(&d);
+	if (ret) {
+		plan_release(p);
+		spec_release(s);
+		return ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN;
+	}
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char *dup = strdup(path);
+	int ret = 0;
+
+	for (char *c = dup + 1; ret == 0; c++) {
+		if (*c != '/' && *c != 0)
+			continue;
+		char saved = *c;
+		*c = 0;
+		if (mkdir(dup, 0755) < 0 && errno != EEXIST)
+			ret = -errno;
+		*c = saved;
+		if (!saved)
+			break;
+	}
+	free(dup);
+	return ret;
+}
+
+static char *result_dir(const struct cli *c, const struct exp_spec *s)
+{
+	char stamp[32], *dir = NULL;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (c->outdir && c->nfiles == 1)
+		return strdup(c->outdir);
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (asprintf(&dir, "%s/%s-%s", c->outdir ? c->outdir : "results", s->experiment, stamp) < 0)
+		return NULL;
+	return dir;
+}
+
+static int run_one(const char *file, const struct cli *c, const char *scratch)
+{
+	struct exp_spec s;
+	struct plan p;
+	struct results r;
+	struct diag d = {0};
+	struct run_opts ro = {NULL, &stop_signal};
+	char *dir;
+	int ret, st;
+
+	if ((ret = load(file, c, scratch, &s, &p)))
+		return ret;
+	dir = result_dir(c, &s);
+	if (!dir || (ret = mkdir_p(dir)) < 0) {
+		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", dir ? dir : "?",
+			strerror(dir ? -ret : ENOMEM));
+		free(dir);
+		plan_release(&p);
+		spec_release(&s);
+		return EXIT_RUN;
+	}
+	if (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO)))
+		ro.progress = stderr;
+	if (run_results_init(&p, &r) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		ret = EXIT_RUN;
+		goto out;
+	}
+	st = run_plan(&p, &r, &ro, &d);
+	diag_print(&d, stderr);
+	ret = st ? EXIT_RUN : 0;
+	for (size_t i = 0; rep_registry[i]; i++) {
+		int wr;
+		if (!c->formats[i])
+			continue;
+		if ((wr = rep_write_file(rep_registry[i], &r, dir)) < 0) {
+			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep_registry[i]->file,
+				strerror(-wr));
+			ret = EXIT_RUN;
+		}
+	}
+	if (!c->quiet)
+		rep_registry[0]->write(&r, stdout);
+	fprintf(stderr, "iotrial: results in %s/\n", dir);
+	if (stop_signal)
+		ret = 128 + stop_signal;
+out:
+	results_release(&r);
+	diag_release(&d);
+	free(dir);
+	plan_release(&p);
+	spec_release(&s);
+	return ret;
+}
+
+static void print_plan(const struct plan *p)
+{
+	const struct exp_spec *s = p->spec;
+	char size[32], chunk[32];
+
+	printf("experiment %s: %zu job instance(s), %zu trial(s), order %s, seed %s\n",
+	       s->experiment, p->ninst, p->ntrials,
+	       s->rep.order == ORDER_SEQUENTIAL ? "sequential" : "interleaved",
+	       s->seed_set ? "fixed" : "chosen at run time");
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct instance *in = &p->inst[i];
+		const struct job_spec *j = &in->job;
+		units_format_size(size, sizeof(size), (double)j->file_size, s->units == UNITS_BINARY);
+		units_format_size(chunk, sizeof(chunk), (double)in->chunk, s->units == UNITS_BINARY);
+		printf("  %s: %s on %s, %s in %s I/Os, iodepth %u, sync %s%s, %u run(s) + %u warm-up\n",
+		       in->name, spec_workload_name(j->workload), in->be->name, size, chunk,
+		       j->iodepth, spec_sync_name(j->sync), j->direct ? ", O_DIRECT" : "", in->runs,
+		       in->warmup);
+		if (j->runtime_ns)
+			printf("    each trial runs for %.3f s\n", (double)j->runtime_ns / 1e9);
+		if (j->workload == WL_COPY)
+			printf("    source %s%s\n", in->src.path, in->src.create ? " (laid out by iotrial)" : "");
+		printf("    %s %s%s\n", j->workload == WL_COPY ? "copy to" : "file", in->data.path,
+		       in->data.create ? " (created by iotrial)" : "");
+	}
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+	struct cli c = {0};
+	char *scratch = scratch_path();
+	int worst = 0;
+
+	if (parse_args(argc, argv, &c, false) < 0)
+		return EXIT_USAGE;
+	for (int i = 0; i < c.nfiles; i++) {
+		struct exp_spec s;
+		struct plan p;
+		int ret = load(c.files[i], &c, scratch ? scratch : ".", &s, &p);
+		if (ret) {
+			worst = ret > worst ? ret : worst;
+			continue;
+		}
+		print_plan(&p);
+		plan_release(&p);
+		spec_release(&s);
+	}
+	free(scratch);
+	return worst;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct cli c = {0};
+	struct sigaction sa = {0};
+	char *scratch;
+	int worst = 0;
+
+	if (parse_args(argc, argv, &c, true) < 0)
+		return EXIT_USAGE;
+	if (!(scratch = scratch_path())) {
+		fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n", strerror(errno));
+		return EXIT_RUN;
+	}
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (int i = 0; i < c.nfiles && !stop_signal; i++) {
+		int ret = run_one(c.files[i], &c, scratch);
+		if (ret > worst || ret >= 128)
+			worst = ret;
+	}
+	free(scratch);
+	return worst;
+}
+
+static int cmd_backends(void)
+{
+	printf("%-10s %-6s %s\n", "backend", "works", "about");
+	for (size_t i = 0; be_registry[i]; i++) {
+		const struct be_ops *be = be_registry[i];
+		char why[256] = "";
+		int r = be->probe ? be->probe(why, sizeof(why)) : 0;
+		printf("%-10s %-6s %s%s%s\n", be->name, r == 0 ? "yes" : "no", be->help,
+		       r ? ": " : "", r ? why : "");
+	}
+	if (!be_find("io_uring"))
+		printf("%-10s %-6s not compiled in (install %s and rebuild)\n", "io_uring", "no",
+		       be_missing_library("io_uring"));
+	if (!be_find("libaio"))
+		printf("%-10s %-6s not compiled in (install %s and rebuild)\n", "libaio", "no",
+		       be_missing_library("libaio"));
+	return 0;
+}
+
+static int cmd_keys(void)
+{
+	static const char *const types[] = {"string", "size", "duration", "count", "bool", "enum"};
+
+	for (size_t i = 0; i < JK_NKEYS; i++) {
+		const struct job_key *k = &job_keys[i];
+		printf("%s\t%s\t%s\t%s\n", k->name, types[k->type], k->def ? k->def : "-", k->help);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("iotrial %s (backends: %s)\n", IOTRIAL_VERSION, be_names());
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "validate"))
+		return cmd_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "backends"))
+		return cmd_backends();
+	if (!strcmp(argv[1], "keys"))
+		return cmd_keys();
+	fprintf(stderr, "iotrial: unknown command '%s'\n%s", argv[1], usage);
+	return EXIT_USAGE;
+}

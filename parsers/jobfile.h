@@ -1,0 +1,36 @@
+/* The YAML job-file parser: job file text → struct exp_spec, every value resolved, or every
+ * error in the file as one line each (`FILE:LINE:COL: key 'K': ...`). libyaml does the YAML;
+ * the job key table (engine/jobkeys.h) says what each key means. */
+#ifndef IOTRIAL_JOBFILE_H
+#define IOTRIAL_JOBFILE_H
+
+#include <stddef.h>
+
+#include "engine/diag.h"
+#include "engine/spec.h"
+#include "parsers/expand.h"
+
+struct yp_options {
+	const struct spec_override *overrides; /* --set KEY=VALUE, applied last */
+	size_t noverrides;
+	const struct expand_var *builtins; /* ${scratch}, ${rank}, ... */
+	size_t nbuiltins;
+	const char *(*getenv)(const char *name, void *arg); /* NULL: the process environment */
+	void *getenv_arg;
+};
+
+/* Parse the job file at `path` into `out`. Returns 0, or -EINVAL with every problem in
+ * `d` (the spec is then released), or -errno when the file cannot be read (also in `d`). */
+int yp_load_file(const char *path, const struct yp_options *opt, struct exp_spec *out,
+		 struct diag *d);
+
+/* The same from memory; `name` stands for the file in messages. For tests and fuzzing. */
+int yp_load_string(const char *name, const char *text, size_t len, const struct yp_options *opt,
+		   struct exp_spec *out, struct diag *d);
+
+/* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL with
+ * a message (without position) in `err`. Also used by --set and, later, matrix values. */
+int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
+		   size_t errlen);
+
+#endif

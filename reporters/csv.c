@@ -1,0 +1,77 @@
+/* trials.csv: one row per trial, a header row, RFC 4180 quoting; tidy, for pandas and R.
+ * An unmeasured value is an empty field. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "reporters/reporter.h"
+
+static void field(FILE *out, const char *s, bool last)
+{
+	if (s && strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else if (s) {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+static void real(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.9g", v);
+	fputc(',', out);
+}
+
+static int csv_report(const struct results *r, FILE *out)
+{
+	static const char *const header =
+		"experiment,job,trial,warmup,kept,failed,seconds,bytes,ios,iops,bw_bytes,"
+		"lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
+		"lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,cpu_user_s,cpu_sys_s,errors,"
+		"page_cache,backend,workload,error";
+
+	fprintf(out, "%s\n", header);
+	for (size_t k = 0; k < r->ninst; k++) {
+		const struct instance_result *ir = &r->inst[k];
+		for (size_t i = 0; i < ir->ntrials; i++) {
+			const struct trial_result *t = &ir->trials[i];
+			const struct lat_summary *l = &t->lat;
+			if (!t->ran)
+				continue;
+			field(out, r->experiment, false);
+			field(out, ir->name, false);
+			fprintf(out, "%" PRIu32 ",%s,%s,%s,", t->index, t->warmup ? "true" : "false",
+				t->kept ? "true" : "false", t->failed ? "true" : "false");
+			real(out, t->seconds);
+			fprintf(out, "%" PRIu64 ",%" PRIu64 ",", t->bytes, t->ios);
+			real(out, t->iops);
+			real(out, t->bw_bytes);
+			const double lat[] = {l->min, l->max, l->mean, l->stddev, l->rms, l->p50,
+					       l->p90, l->p95, l->p99, l->p99_9, l->p99_99};
+			for (size_t v = 0; v < sizeof(lat) / sizeof(lat[0]); v++)
+				real(out, lat[v]);
+			real(out, t->cpu_user_s);
+			real(out, t->cpu_sys_s);
+			fprintf(out, "%" PRIu64 ",", t->errors);
+			real(out, t->cached);
+			field(out, ir->backend, false);
+			field(out, ir->workload, false);
+			field(out, t->error, true);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+const struct rep_ops rep_csv = {
+	.name = "csv",
+	.file = "trials.csv",
+	.write = csv_report,
+};

@@ -1,0 +1,139 @@
+/* results.json (schema "iotrial.results/1"), written with jansson. Every key of the contract
+ * in DESIGN.md is present; what could not be measured is null, never 0. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+
+#include "reporters/reporter.h"
+
+#define SCHEMA "iotrial.results/1"
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *stat_obj(const struct stat_summary *s)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "mean", num(s->mean), "stddev",
+			 num(s->stddev), "cov", num(s->cov), "median", num(s->median), "min",
+			 num(s->min), "max", num(s->max), "ci_low", num(s->ci_low), "ci_high",
+			 num(s->ci_high), "confidence", num(s->confidence));
+}
+
+static json_t *lat_obj(const struct lat_summary *l)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "min", num(l->min), "max",
+			 num(l->max), "mean", num(l->mean), "stddev", num(l->stddev), "rms",
+			 num(l->rms), "p50", num(l->p50), "p90", num(l->p90), "p95", num(l->p95),
+			 "p99", num(l->p99), "p99_9", num(l->p99_9), "p99_99", num(l->p99_99));
+}
+
+static json_t *env_obj(const struct run_env *e)
+{
+	json_t *targets = json_array();
+
+	for (size_t i = 0; i < e->ntargets; i++) {
+		const struct env_target *t = &e->targets[i];
+		json_array_append_new(
+			targets,
+			json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "path", str(t->path), "fs_type",
+				  str(t->fs_type), "device", str(t->device), "model", str(t->model),
+				  "rotational",
+				  t->rotational < 0 ? json_null() : json_boolean(t->rotational),
+				  "logical_block_size",
+				  t->logical_block_size ? jint(t->logical_block_size) : json_null()));
+	}
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "hostname", str(e->hostname), "kernel",
+			 str(e->kernel), "cpu_model", str(e->cpu_model), "cpus",
+			 e->cpus ? jint(e->cpus) : json_null(), "mem_bytes",
+			 e->mem_bytes ? jint(e->mem_bytes) : json_null(), "targets", targets);
+}
+
+static json_t *trial_obj(const struct trial_result *t)
+{
+	json_t *o = json_pack(
+		"{s:I,s:b,s:b,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:{s:o,s:o},s:I}", "index",
+		(json_int_t)t->index, "kept", t->kept, "warmup", t->warmup, "start_ns",
+		t->ran ? jint(t->start_ns) : json_null(), "end_ns",
+		t->ran ? jint(t->end_ns) : json_null(), "seconds", num(t->seconds), "bytes",
+		(json_int_t)t->bytes, "ios", (json_int_t)t->ios, "iops", num(t->iops), "bw_bytes",
+		num(t->bw_bytes), "lat_ns", lat_obj(&t->lat), "cpu", "user_s", num(t->cpu_user_s),
+		"sys_s", num(t->cpu_sys_s), "errors", (json_int_t)t->errors);
+
+	json_object_set_new(o, "ran", json_boolean(t->ran));
+	json_object_set_new(o, "failed", json_boolean(t->failed));
+	json_object_set_new(o, "error", str(t->error));
+	json_object_set_new(o, "page_cache", num(t->cached));
+	return o;
+}
+
+static json_t *instance_obj(const struct instance_result *ir)
+{
+	const struct instance_summary *s = &ir->summary;
+	json_t *params = json_object(), *trials = json_array(), *sum;
+
+	for (size_t i = 0; i < ir->nparams; i++) {
+		const struct param *p = &ir->params[i];
+		json_t *v = p->type == PV_STR	 ? json_string(p->s)
+			    : p->type == PV_UINT ? jint(p->u)
+			    : p->type == PV_BOOL ? json_boolean(p->b)
+						 : json_null();
+		json_object_set_new(params, p->key, v);
+	}
+	for (size_t i = 0; i < ir->ntrials; i++)
+		json_array_append_new(trials, trial_obj(&ir->trials[i]));
+	sum = json_pack("{s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:s}}", "runs",
+			(json_int_t)s->runs, "kept", (json_int_t)s->kept, "seconds",
+			stat_obj(&s->seconds), "bw_bytes", stat_obj(&s->bw_bytes), "iops",
+			stat_obj(&s->iops), "lat_mean_ns", stat_obj(&s->lat_mean_ns),
+			"required_runs", "confidence", num(s->required.confidence), "error",
+			num(s->required.error), "n", num(s->required.n), "metric",
+			s->required.metric ? s->required.metric : "seconds");
+	json_object_set_new(sum, "reads_cached", json_boolean(ir->reads_cached));
+	return json_pack("{s:s,s:s,s:o,s:s,s:s,s:I,s:o,s:o}", "name", ir->name, "job", ir->job,
+			 "params", params, "backend", ir->backend, "workload", ir->workload,
+			 "threads", (json_int_t)ir->threads, "trials", trials, "summary", sum);
+}
+
+static int json_report(const struct results *r, FILE *out)
+{
+	json_t *root, *overrides = json_object(), *jobs = json_array();
+	int ret;
+
+	for (size_t i = 0; i < r->noverrides; i++)
+		json_object_set_new(overrides, r->overrides[i].key, json_string(r->overrides[i].value));
+	for (size_t i = 0; i < r->ninst; i++)
+		json_array_append_new(jobs, instance_obj(&r->inst[i]));
+	root = json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s,s:s},s:o,s:s,s:s,s:b,s:I,s:s,s:o,s:o,s:o}",
+			 "schema", SCHEMA, "tool", "name", r->tool_name, "version",
+			 r->tool_version, "experiment", r->experiment, "description",
+			 str(r->description), "job_file", "path", r->job_path, "sha256",
+			 r->job_sha256, "overrides", overrides, "started_at", r->started_at,
+			 "finished_at", r->finished_at, "complete", r->complete, "seed",
+			 (json_int_t)r->seed, "units",
+			 r->units == UNITS_BINARY ? "binary" : "decimal", "env", env_obj(&r->env),
+			 "jobs", jobs, "comparisons", json_array());
+	if (!root)
+		return -ENOMEM;
+	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	fputc('\n', out);
+	json_decref(root);
+	return ret < 0 ? -EIO : 0;
+}
+
+const struct rep_ops rep_json = {
+	.name = "json",
+	.file = "results.json",
+	.write = json_report,
+};

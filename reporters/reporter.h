@@ -1,0 +1,26 @@
+/* Reporters: one file per output format, each behind this ops table. A reporter reads only
+ * the results structure; it computes no statistics and touches no target. */
+#ifndef IOTRIAL_REPORTER_H
+#define IOTRIAL_REPORTER_H
+
+#include <stdio.h>
+
+#include "engine/results.h"
+
+struct rep_ops {
+	const char *name; /* as given to -f */
+	const char *file; /* its name in the result directory */
+	/* Write the whole report for `r` to `out`. Returns 0 or -errno. */
+	int (*write)(const struct results *r, FILE *out);
+};
+
+/* The reporters, NULL-terminated. */
+extern const struct rep_ops *const rep_registry[];
+
+const struct rep_ops *rep_find(const char *name);
+
+/* Write `rep`'s report into DIR/rep->file atomically: a temporary file in DIR, fsync, then
+ * rename, so a reader never sees half a file. Returns 0 or -errno. */
+int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir);
+
+#endif

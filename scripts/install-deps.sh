@@ -1,0 +1,25 @@
+#!/bin/sh
+# The one place that installs what iotrial needs to build, test and benchmark, from
+# Debian's packages. Does nothing when everything is present. Usage:
+#   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh bench    also fio, the reference for bench/vs-fio.sh
+set -e
+
+pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev liburing-dev libaio-dev jq"
+[ "${1:-}" = bench ] && pkgs="$pkgs fio"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root to install:$missing" >&2; exit 1; }
+	SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

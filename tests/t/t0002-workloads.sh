@@ -1,0 +1,64 @@
+#!/bin/sh
+# Each workload moves what it should: bytes written equal file_size, a read trial reads what
+# was written, random I/Os are block-aligned and counted, a copy copies, a time bound holds.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+cat >w.yaml <<'JOB'
+experiment: sizes
+replication: {runs: 2}
+defaults: {file_size: 8MiB, block_size: 1MiB}
+jobs:
+  - {name: w, workload: write, sync: fsync_end}
+  - {name: r, workload: read}
+  - {name: rr, workload: randread, block_size: 4KiB, file_size: 1MiB}
+  - {name: rw, workload: randwrite, block_size: 4KiB, file_size: 1MiB, sync: odsync}
+  - {name: c, workload: copy, buffer_size: 48KiB, file_size: 1000000}
+  - {name: t, workload: read, backend: null, runtime: 200ms, block_size: 4KiB}
+JOB
+
+test_expect_success 'the job runs' '
+	"$IOTRIAL" run -q w.yaml -o out
+'
+
+test_expect_success 'a sequential write writes file_size bytes in block_size I/Os' '
+	expect_eq "$(jq "[.jobs[0].trials[] | .bytes] | unique" -c out/results.json)" "[8388608]"
+	expect_eq "$(jq "[.jobs[0].trials[] | .ios] | unique" -c out/results.json)" "[8]"
+'
+
+test_expect_success 'a sequential read reads the whole file' '
+	expect_eq "$(jq "[.jobs[1].trials[] | .bytes] | unique" -c out/results.json)" "[8388608]"
+	expect_eq "$(jq "[.jobs[1].trials[] | .errors] | unique" -c out/results.json)" "[0]"
+'
+
+test_expect_success 'random reads and writes do file_size / block_size I/Os' '
+	expect_eq "$(jq "[.jobs[2,3].trials[] | .ios] | unique" -c out/results.json)" "[256]"
+'
+
+test_expect_success 'a copy with a buffer that does not divide the file copies every byte' '
+	expect_eq "$(jq "[.jobs[4].trials[] | .bytes] | unique" -c out/results.json)" "[1000000]"
+	expect_eq "$(jq "[.jobs[4].trials[] | .ios] | unique" -c out/results.json)" "[21]"
+'
+
+test_expect_success 'a time-bound trial lasts its runtime' '
+	jq -e "[.jobs[5].trials[] | .seconds >= 0.2 and .seconds < 0.5] | all" out/results.json
+'
+
+test_expect_success 'latency figures are ordered: min <= p50 <= p99 <= max' '
+	jq -e "[.jobs[].trials[].lat_ns | .min <= .p50 and .p50 <= .p99 and .p99 <= .p99_99 and .p99_99 <= .max] | all" out/results.json
+'
+
+test_expect_success 'the same seed gives the same plan and the seed is recorded' '
+	"$IOTRIAL" run -q w.yaml -o out2 --set seed=12345 &&
+	expect_eq "$(jq .seed out2/results.json)" 12345
+'
+
+test_expect_success 'keep_files keeps the data file; default runs remove it' '
+	mkdir -p keep &&
+	"$IOTRIAL" run -q w.yaml -o out3 --set r.target=keep --set r.keep_files=true --set replication.runs=1 &&
+	expect_eq "$(ls keep | wc -l)" 1 &&
+	"$IOTRIAL" run -q w.yaml -o out4 --set r.target=keep --set replication.runs=1 2>/dev/null;
+	expect_eq "$(ls keep | wc -l)" 1
+'
+
+test_done
