@@ -21,7 +21,7 @@ CFLAGS += -Werror
 endif
 LDLIBS += -pthread -lm
 
-REQ_PC := yaml-0.1 jansson libcrypto
+REQ_PC := yaml-0.1 jansson libcrypto zlib
 CFLAGS += $(shell $(PKG_CONFIG) --cflags $(REQ_PC) 2>/dev/null)
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(REQ_PC) 2>/dev/null)
 

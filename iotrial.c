@@ -259,6 +259,13 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 
 	if ((ret = load(file, c, scratch, &s, &p)))
 		return ret;
+	if (run_preflight(&p, &d)) {
+		diag_print(&d, stderr);
+		diag_release(&d);
+		plan_release(&p);
+		spec_release(&s);
+		return EXIT_RUN;
+	}
 	dir = result_dir(c, &s);
 	if (!dir || (ret = mkdir_p(dir)) < 0) {
 		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", dir ? dir : "?",

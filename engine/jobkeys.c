@@ -54,6 +54,9 @@ const struct job_key job_keys[JK_NKEYS] = {
 	[JK_DIRECT] = {"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
 		       "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
 		       "direct: true"},
+	[JK_VERIFY] = {"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
+		       "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
+		       "verify: true"},
 };
 
 const struct job_key *job_key_find(const char *name)

@@ -15,7 +15,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "engine/env.h"
 #include "engine/jobkeys.h"
+#include "engine/verify.h"
 #include "parsers/expand.h"
 
 struct planner {
@@ -259,8 +261,11 @@ static void plan_files(struct planner *pl, struct instance *in)
 	}
 	resolve_file(pl, in, JK_TARGET, target, "dat", spec_workload_writes(j->workload),
 		     &in->data);
+	/* With verify, every block holds the pattern before the first trial, so a block no
+	 * write reached still checks out. */
 	if (in->data.create)
-		in->data.layout = spec_workload_writes(j->workload) ? LAYOUT_ALLOC : LAYOUT_FILL;
+		in->data.layout = spec_workload_writes(j->workload) && !j->verify ? LAYOUT_ALLOC
+										  : LAYOUT_FILL;
 }
 
 static void plan_backend(struct planner *pl, struct instance *in)
@@ -296,6 +301,31 @@ static void plan_backend(struct planner *pl, struct instance *in)
 		     in->be->name);
 }
 
+/* O_DIRECT moves whole logical blocks of the device: check sizes against the target's. */
+static void plan_direct(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	struct env_target t;
+	uint32_t lbs = 512;
+
+	if (!j->direct || (in->be->flags & BE_F_NOIO))
+		return;
+	if (env_target_info(in->data.path, &t) == 0) {
+		if (t.logical_block_size)
+			lbs = t.logical_block_size;
+		env_target_release(&t);
+	}
+	if (in->chunk % lbs)
+		fail(pl, PLAN_ESPEC, where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
+		     "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		     j->workload == WL_COPY ? "buffer_size" : "block_size",
+		     (unsigned long long)in->chunk, lbs, in->data.path);
+	else if (j->file_size % lbs)
+		fail(pl, PLAN_ESPEC, where(j, JK_FILE_SIZE),
+		     "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		     (unsigned long long)j->file_size, lbs, in->data.path);
+}
+
 static void plan_instance(struct planner *pl, size_t k)
 {
 	const struct exp_spec *s = pl->s;
@@ -327,10 +357,19 @@ static void plan_instance(struct planner *pl, size_t k)
 		     spec_workload_name(j->workload));
 	if (j->workload != WL_COPY && j->key_loc[JK_SOURCE].file)
 		fail(pl, PLAN_ESPEC, where(j, JK_SOURCE), "key 'source': only a copy reads a source");
+	if (j->verify && (in->chunk % VERIFY_UNIT || j->file_size % VERIFY_UNIT))
+		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
+		     "key 'verify': block_size%s and file_size must be multiples of %u bytes",
+		     j->workload == WL_COPY ? " (buffer_size)" : "", VERIFY_UNIT);
 	plan_backend(pl, in);
+	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))
+		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
+		     "key 'verify': backend '%s' keeps no data to verify", in->be->name);
 	if (pl->status == PLAN_ESPEC || !in->be)
 		return;
 	plan_files(pl, in);
+	if (in->data.path)
+		plan_direct(pl, in);
 }
 
 static void plan_order(struct plan *p, enum spec_order order)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/jobkeys.h"
+#include "engine/verify.h"
 #include "engine/version.h"
 #include "engine/worker.h"
 
@@ -29,6 +30,19 @@ struct runner {
 	char **dirs; /* folders created under the scratch folder, to remove at the end */
 	size_t ndirs;
 };
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	return z ^ (z >> 31);
+}
+
+/* The seed of the verify pattern a file is laid out with. */
+static uint64_t layout_seed(const struct plan *p, const struct instance *in)
+{
+	return mix(p->seed, 0xf11e0000u + (uint64_t)(in - p->inst));
+}
 
 static void utc_now(char buf[32])
 {
@@ -237,6 +251,8 @@ static int layout_file(struct runner *rn, const struct instance *in, struct plan
 		buf[i] = (char)(i * 2654435761u >> 13);
 	while (done < size) {
 		size_t n = size - done < LAYOUT_CHUNK ? (size_t)(size - done) : LAYOUT_CHUNK;
+		if (in->job.verify)
+			verify_fill(buf, n, done, layout_seed(rn->p, in));
 		ssize_t w = pwrite(fd, buf, n, (off_t)done);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -345,11 +361,45 @@ static void fill_trial(struct trial_result *tr, const struct worker_out *wo, uin
 	tr->lat.p99_99 = hist_percentile(&wo->hist, 99.99);
 }
 
-static uint64_t mix(uint64_t a, uint64_t b)
+static void verify_error(struct trial_result *tr, const struct worker_out *wo, const char *path,
+			 const char *when)
 {
-	uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	return z ^ (z >> 31);
+	trial_error(tr, "verify: %s'%s' at offset %llu: %s", when, path,
+		    (unsigned long long)wo->err_offset, wo->verify_why ? wo->verify_why : "?");
+}
+
+/* Read back what a write trial wrote and check the pattern; not timed, not counted in the
+ * trial's figures, but a mismatch fails the trial. */
+static int verify_pass(struct runner *rn, struct instance *in, void *priv, const struct worker_job *wj,
+		       struct trial_result *tr)
+{
+	struct worker_out *vo = malloc(sizeof(*vo));
+	struct worker_job v = *wj;
+	int ret;
+
+	if (!vo)
+		return -ENOMEM;
+	v.wl = WL_READ;
+	v.runtime_ns = 0;
+	v.fsync_end = false;
+	v.fd = in->be->open(priv, in->data.path, open_flags(&in->job, false), 0);
+	if (v.fd < 0) {
+		ret = v.fd;
+		trial_error(tr, "verify: cannot open '%s': %s", in->data.path, strerror(-ret));
+		free(vo);
+		return ret;
+	}
+	ret = worker_run(&v, vo);
+	in->be->close(priv, v.fd);
+	if (ret == -EILSEQ) {
+		tr->errors += vo->errors;
+		verify_error(tr, vo, in->data.path, "reading back ");
+	} else if (ret < 0) {
+		trial_error(tr, "verify: reading back '%s' at offset %llu: %s", in->data.path,
+			    (unsigned long long)vo->err_offset, strerror(-ret));
+	}
+	free(vo);
+	return ret;
 }
 
 /* Run one trial of one instance. Returns 0, or -errno when it failed. */
@@ -430,10 +480,32 @@ static int run_trial(struct runner *rn, const struct plan_trial *pt)
 		.fsync_end = writes && j->sync == SYNC_FSYNC_END,
 		.seed = mix(rn->p->seed, mix(pt->inst, pt->index)),
 		.stop = rn->o->stop,
+		.verify = j->verify,
 	};
+	if (j->verify && (!writes || copy)) {
+		/* Reads check the layout's pattern; a file iotrial did not lay out may come
+		 * from an earlier run, so only its offsets and checksums are checked. */
+		const struct plan_file *f = copy ? &in->src : &in->data;
+		w.verify_seed = layout_seed(rn->p, in);
+		w.verify_check_seed = f->create;
+	} else if (j->verify) {
+		w.verify_seed = w.seed;
+		/* Only a full sequential pass rewrites every block under this trial's seed. */
+		w.verify_check_seed = j->workload == WL_WRITE && !j->runtime_ns;
+	}
 	ret = worker_run(&w, wo);
 	fill_trial(tr, wo, rn->t0);
-	if (ret < 0) {
+	if (ret == 0 && j->verify && writes && !noio) {
+		in->be->close(priv, fd);
+		fd = -1;
+		if (copy)
+			w.verify_seed = layout_seed(rn->p, in);
+		ret = verify_pass(rn, in, priv, &w, tr);
+		if (ret == 0)
+			tr->kept = !tr->warmup;
+	} else if (ret == -EILSEQ) {
+		verify_error(tr, wo, copy ? in->src.path : in->data.path, "");
+	} else if (ret < 0) {
 		const char *path = wo->err_op == BE_READ && copy ? in->src.path : in->data.path;
 		if (wo->err_eof)
 			trial_error(tr, "%s '%s' at offset %llu (%u bytes): unexpected end of file",
@@ -467,6 +539,82 @@ out_free:
 	free(priv);
 	free(wo);
 	return ret;
+}
+
+/* Does the file system holding `path` (a file, or a folder to create one in) take O_DIRECT? */
+static int probe_direct(const char *path, bool exists)
+{
+	char *probe = NULL;
+	int fd, ret = 0;
+
+	if (exists) {
+		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		ret = fd < 0 ? -errno : 0;
+	} else {
+		if (asprintf(&probe, "%s/.iotrial-direct-probe.%ld", path, (long)getpid()) < 0)
+			return -ENOMEM;
+		fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+		ret = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			unlink(probe);
+		free(probe);
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* The nearest existing folder at or above `path`. */
+static char *existing_dir(const char *path)
+{
+	char *dir = strdup(path);
+	struct stat st;
+
+	while (dir && stat(dir, &st) < 0) {
+		char *up = dirname_dup(dir);
+		free(dir);
+		dir = up;
+	}
+	return dir;
+}
+
+int run_preflight(const struct plan *p, struct diag *d)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct instance *in = &p->inst[i];
+		const struct plan_file *files[2] = {&in->data, &in->src};
+
+		if (!in->job.direct || (in->be->flags & BE_F_NOIO))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			const struct plan_file *f = files[k];
+			char *dir;
+			int ret;
+
+			if (!f->path || (k == 1 && in->job.workload != WL_COPY))
+				continue;
+			dir = f->create ? dirname_dup(f->path) : NULL;
+			if (dir) {
+				char *up = existing_dir(dir);
+				free(dir);
+				dir = up;
+			}
+			ret = probe_direct(f->create ? dir : f->path, !f->create);
+			if (ret == -EINVAL)
+				diag_add(d, &in->job.key_loc[JK_DIRECT],
+					 "key 'direct': '%s' is on a file system that refuses O_DIRECT (tmpfs or a FUSE file system?)",
+					 f->create ? dir : f->path);
+			else if (ret < 0)
+				diag_add(d, &in->job.key_loc[JK_DIRECT],
+					 "key 'direct': cannot open '%s' with O_DIRECT: %s",
+					 f->create ? dir : f->path, strerror(-ret));
+			bad += ret < 0;
+			free(dir);
+		}
+	}
+	return bad ? 1 : 0;
 }
 
 static void progress_line(struct runner *rn, size_t k, const struct plan_trial *pt)

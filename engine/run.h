@@ -20,6 +20,11 @@ struct run_opts {
  * one instance per plan instance with its params. */
 int run_results_init(const struct plan *p, struct results *r);
 
+/* Checks that need the machine's answer before any trial: that each O_DIRECT target takes
+ * O_DIRECT (by opening it, or a probe file created and removed in its folder). Returns 0,
+ * or 1 with the reasons in `d`. */
+int run_preflight(const struct plan *p, struct diag *d);
+
 /* Run every trial of `p` into `r` (prepared by run_results_init). Returns 0 when all trials
  * ran without error, 1 when a trial failed or the run stopped early (messages in `d`); the
  * results hold everything measured either way, with `complete` set accordingly. */

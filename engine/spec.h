@@ -37,6 +37,7 @@ enum job_key_id {
 	JK_BACKEND,
 	JK_IODEPTH,
 	JK_DIRECT,
+	JK_VERIFY,
 	JK_NKEYS
 };
 
@@ -57,6 +58,7 @@ struct job_spec {
 	char *backend;
 	uint32_t iodepth;
 	bool direct;
+	bool verify;
 
 	struct src_loc loc;                /* the job's own mapping */
 	struct src_loc key_loc[JK_NKEYS]; /* where each key was set; line 0 when defaulted */

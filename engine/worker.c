@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "engine/verify.h"
+
 #define BUF_ALIGN 4096
 
 uint64_t worker_now_ns(void)
@@ -105,6 +107,8 @@ static bool next_io(struct loop *l, struct be_io *io)
 		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
 		io->fd = w->fd;
 	}
+	if (w->verify && io->op == BE_WRITE)
+		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
 	return true;
 }
 
@@ -132,6 +136,21 @@ static void complete(struct loop *l, struct be_io *io)
 	io->buf = io->base_buf;
 	io->offset = io->base_offset;
 	io->len = io->full_len;
+	if (l->w->verify && io->op == BE_READ) {
+		uint64_t bad;
+		const char *why;
+		if (verify_check(io->buf, io->len, io->offset, l->w->verify_seed,
+				 l->w->verify_check_seed, &bad, &why) < 0) {
+			struct be_io at = *io;
+			at.offset = bad;
+			at.len = VERIFY_UNIT;
+			if (!o->err)
+				o->verify_why = why;
+			note_error(l, &at, -EILSEQ, false);
+			l->free_list[l->nfree++] = io;
+			return;
+		}
+	}
 	if (l->w->wl == WL_COPY && io->phase == 0) {
 		io->phase = 1;
 		io->op = BE_WRITE;

@@ -26,6 +26,9 @@ struct worker_job {
 	uint32_t iodepth;
 	bool fsync_end;        /* fsync inside the timed region, after the last write */
 	uint64_t seed;         /* random offsets */
+	bool verify;           /* writes carry the verify pattern, reads are checked */
+	uint64_t verify_seed;  /* the pattern's seed */
+	bool verify_check_seed; /* false: accept the pattern under any seed */
 	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
 };
 
@@ -41,6 +44,7 @@ struct worker_out {
 	uint64_t err_offset;
 	uint32_t err_len;
 	bool err_eof;          /* a read found the end of the file early */
+	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
 };
 
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial

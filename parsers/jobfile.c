@@ -77,14 +77,15 @@ static const char *node_kind(const yaml_node_t *n)
 	}
 }
 
+/* An empty or '~' plain scalar unsets a string key. The word 'null' is not taken as YAML's
+ * null: `backend: null` names the null backend, as fio's ioengine=null does. */
 static bool scalar_is_null(const yaml_node_t *n)
 {
 	const char *v = (const char *)n->data.scalar.value;
 
 	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
-	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
-	       !strcmp(v, "NULL");
+	return !*v || !strcmp(v, "~");
 }
 
 static const char *yp_getenv(const char *name, void *arg)

@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh bench    also fio, the reference for bench/vs-fio.sh
 set -e
 
-pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev liburing-dev libaio-dev jq"
+pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq"
 [ "${1:-}" = bench ] && pkgs="$pkgs fio"
 
 missing=""
