@@ -7,10 +7,22 @@
 
 extern const struct be_ops be_sync;
 extern const struct be_ops be_null;
+#ifdef HAVE_LIBURING
+extern const struct be_ops be_io_uring;
+#endif
+#ifdef HAVE_LIBAIO
+extern const struct be_ops be_libaio;
+#endif
 
 const struct be_ops *const be_registry[] = {
 	&be_sync,
 	&be_null,
+#ifdef HAVE_LIBURING
+	&be_io_uring,
+#endif
+#ifdef HAVE_LIBAIO
+	&be_libaio,
+#endif
 	NULL,
 };
 
