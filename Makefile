@@ -15,6 +15,10 @@ Q := @
 endif
 
 CFLAGS ?= -O2 -g
+ifeq ($(SANITIZE),1)
+CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread -I.
 ifneq ($(filter 1 true,$(DEVELOPER) $(CI)),)
 CFLAGS += -Werror
@@ -92,9 +96,7 @@ test: deps
 # Same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/.
 test-asan: deps
 	$(Q)$(MAKE) --no-print-directory clean-objs
-	$(Q)$(MAKE) --no-print-directory iotrial $(UNIT_BIN) \
-		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined"
+	$(Q)$(MAKE) --no-print-directory iotrial $(UNIT_BIN) SANITIZE=1
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-tests.sh $(UNIT_BIN)
 	$(Q)$(MAKE) --no-print-directory clean-objs
 

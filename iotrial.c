@@ -19,36 +19,42 @@
 #include "engine/run.h"
 #include "engine/version.h"
 #include "parsers/jobfile.h"
+#include "parsers/results_json.h"
 #include "parsers/units.h"
+#include "reporters/compare_text.h"
 #include "reporters/reporter.h"
 
-#define EXIT_RUN 1
+#define EXIT_RUN   1
 #define EXIT_USAGE 2
 
 static volatile sig_atomic_t stop_signal;
 
 static const char usage[] =
-	"usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
-	"       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
-	"       iotrial backends\n"
-	"       iotrial keys\n"
-	"       iotrial --help | --version\n"
-	"\n"
-	"  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
-	"  validate   parse and plan, print the resolved plan; run nothing\n"
-	"  backends   the compiled-in backends, and whether each works here\n"
-	"  keys       every job key with its type, default and meaning\n"
-	"\n"
-	"  -o DIR             where results go\n"
-	"  -f FORMATS         comma list of text, json, csv (default: all)\n"
-	"  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
-	"                     replication.runs=20, experiment=NAME, seed=N\n"
-	"  -q                 do not print the summary to stdout\n"
-	"  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
-	"\n"
-	"Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
-	"130 interrupted (143 for SIGTERM), after writing what was measured.\n"
-	"Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
+    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
+    "       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
+    "       iotrial report RESULTS.json [-f text|csv|json] [-o FILE]\n"
+    "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
+    "       iotrial backends\n"
+    "       iotrial keys\n"
+    "       iotrial --help | --version\n"
+    "\n"
+    "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
+    "  validate   parse and plan, print the resolved plan; run nothing\n"
+    "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
+    "  compare    how B's runs differ from A's, for each job instance both files have\n"
+    "  backends   the compiled-in backends, and whether each works here\n"
+    "  keys       every job key with its type, default and meaning\n"
+    "\n"
+    "  -o DIR             where results go\n"
+    "  -f FORMATS         comma list of text, json, csv (default: all)\n"
+    "  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
+    "                     replication.runs=20, experiment=NAME, seed=N\n"
+    "  -q                 do not print the summary to stdout\n"
+    "  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
+    "\n"
+    "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
+    "130 interrupted (143 for SIGTERM), after writing what was measured.\n"
+    "Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
 
 struct cli {
 	const char *outdir;
@@ -79,7 +85,8 @@ static int parse_formats(struct cli *c, const char *arg)
 		for (i = 0; rep_registry[i] && strcmp(rep_registry[i]->name, t); i++)
 			;
 		if (!rep_registry[i]) {
-			fprintf(stderr, "iotrial: unknown format '%s' (expected text, json, csv)\n", t);
+			fprintf(stderr, "iotrial: unknown format '%s' (expected text, json, csv)\n",
+				t);
 			ret = -EINVAL;
 			break;
 		}
@@ -92,10 +99,10 @@ static int parse_formats(struct cli *c, const char *arg)
 static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 {
 	static const struct option longopts[] = {
-		{"set", required_argument, NULL, 's'},
-		{"progress", required_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"progress", required_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int opt;
 
@@ -104,8 +111,8 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 		c->formats[i] = true;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
-		if (!allow_run_opts && opt != 's' && opt != 'h') {
-			fprintf(stderr, "iotrial: option '%s' is for 'iotrial run'\n", argv[optind - 1]);
+		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?') {
+			fprintf(stderr, "iotrial: option -%c is for 'iotrial run'\n", opt);
 			return -EINVAL;
 		}
 		switch (opt) {
@@ -127,15 +134,18 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			else if (!strcmp(optarg, "never"))
 				c->progress = 0;
 			else {
-				fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "iotrial: --progress takes auto, always or never, not '%s'\n",
+				    optarg);
 				return -EINVAL;
 			}
 			break;
 		case 's': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg) {
-				fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
+				fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n",
+					optarg);
 				return -EINVAL;
 			}
 			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
@@ -222,8 +232,11 @@ static int mkdir_p(const char *path)
 			continue;
 		char saved = *c;
 		*c = 0;
+		struct stat st;
 		if (mkdir(dup, 0755) < 0 && errno != EEXIST)
 			ret = -errno;
+		else if (stat(dup, &st) == 0 && !S_ISDIR(st.st_mode))
+			ret = -ENOTDIR;
 		*c = saved;
 		if (!saved)
 			break;
@@ -253,7 +266,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	struct plan p;
 	struct results r;
 	struct diag d = {0};
-	struct run_opts ro = {NULL, &stop_signal};
+	struct run_opts ro = {NULL, &stop_signal, NULL};
 	char *dir;
 	int ret, st;
 
@@ -277,6 +290,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	}
 	if (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO)))
 		ro.progress = stderr;
+	ro.dir = dir;
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		ret = EXIT_RUN;
@@ -290,8 +304,8 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		if (!c->formats[i])
 			continue;
 		if ((wr = rep_write_file(rep_registry[i], &r, dir)) < 0) {
-			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep_registry[i]->file,
-				strerror(-wr));
+			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir,
+				rep_registry[i]->file, strerror(-wr));
 			ret = EXIT_RUN;
 		}
 	}
@@ -316,21 +330,27 @@ static void print_plan(const struct plan *p)
 
 	printf("experiment %s: %zu job instance(s), %zu trial(s), order %s, seed %s\n",
 	       s->experiment, p->ninst, p->ntrials,
-	       s->rep.order == ORDER_SEQUENTIAL ? "sequential" : "interleaved",
+	       s->rep.order == ORDER_SEQUENTIAL ? "sequential"
+	       : s->rep.order == ORDER_RANDOM	? "random"
+						: "interleaved",
 	       s->seed_set ? "fixed" : "chosen at run time");
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		const struct job_spec *j = &in->job;
-		units_format_size(size, sizeof(size), (double)j->file_size, s->units == UNITS_BINARY);
-		units_format_size(chunk, sizeof(chunk), (double)in->chunk, s->units == UNITS_BINARY);
-		printf("  %s: %s on %s, %s in %s I/Os, iodepth %u, sync %s%s, %u run(s) + %u warm-up\n",
-		       in->name, spec_workload_name(j->workload), in->be->name, size, chunk,
-		       j->iodepth, spec_sync_name(j->sync), j->direct ? ", O_DIRECT" : "", in->runs,
-		       in->warmup);
+		units_format_size(size, sizeof(size), (double)j->file_size,
+				  s->units == UNITS_BINARY);
+		units_format_size(chunk, sizeof(chunk), (double)in->chunk,
+				  s->units == UNITS_BINARY);
+		printf(
+		    "  %s: %s on %s, %s in %s I/Os, iodepth %u, sync %s%s, %u run(s) + %u warm-up\n",
+		    in->name, spec_workload_name(j->workload), in->be->name, size, chunk,
+		    j->iodepth, spec_sync_name(j->sync), j->direct ? ", O_DIRECT" : "", in->runs,
+		    in->warmup);
 		if (j->runtime_ns)
 			printf("    each trial runs for %.3f s\n", (double)j->runtime_ns / 1e9);
 		if (j->workload == WL_COPY)
-			printf("    source %s%s\n", in->src.path, in->src.create ? " (laid out by iotrial)" : "");
+			printf("    source %s%s\n", in->src.path,
+			       in->src.create ? " (laid out by iotrial)" : "");
 		printf("    %s %s%s\n", j->workload == WL_COPY ? "copy to" : "file", in->data.path,
 		       in->data.create ? " (created by iotrial)" : "");
 	}
@@ -370,7 +390,8 @@ static int cmd_run(int argc, char **argv)
 	if (parse_args(argc, argv, &c, true) < 0)
 		return EXIT_USAGE;
 	if (!(scratch = scratch_path())) {
-		fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n", strerror(errno));
+		fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
+			strerror(errno));
 		return EXIT_RUN;
 	}
 	sa.sa_handler = on_signal;
@@ -406,13 +427,208 @@ static int cmd_backends(void)
 
 static int cmd_keys(void)
 {
-	static const char *const types[] = {"string", "size", "duration", "count", "bool", "enum"};
+	static const char *const types[] = {"string", "size", "duration", "count",
+					    "bool",   "enum", "number"};
 
 	for (size_t i = 0; i < JK_NKEYS; i++) {
 		const struct job_key *k = &job_keys[i];
 		printf("%s\t%s\t%s\t%s\n", k->name, types[k->type], k->def ? k->def : "-", k->help);
 	}
 	return 0;
+}
+
+/* Read a saved results file, printing its problems. Returns 0 or EXIT_USAGE. */
+static int load_results(const char *path, struct results *r)
+{
+	struct diag d = {0};
+	int ret = rj_load(path, r, &d);
+
+	diag_print(&d, stderr);
+	diag_release(&d);
+	return ret ? EXIT_USAGE : 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const struct rep_ops *rep = rep_find("text");
+	const char *outfile = NULL;
+	struct results r;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!(rep = rep_find(optarg))) {
+				fprintf(stderr,
+					"iotrial: unknown format '%s' (expected text, csv, json)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "iotrial: report takes one results file\n%s", usage);
+		return EXIT_USAGE;
+	}
+	if (load_results(argv[optind], &r))
+		return EXIT_USAGE;
+	if (outfile)
+		ret = rep_write_path(rep, &r, outfile);
+	else if ((ret = rep->write(&r, stdout)) == 0 && fflush(stdout) != 0)
+		ret = -errno;
+	if (ret < 0)
+		fprintf(stderr, "iotrial: cannot write %s: %s\n", outfile ? outfile : "stdout",
+			strerror(-ret));
+	results_release(&r);
+	return ret < 0 ? EXIT_RUN : 0;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct instance_result *const *a = x, *const *b = y;
+
+	return strcmp((*a)->name, (*b)->name);
+}
+
+/* The metrics a comparison can look at, writable as struct comparison wants its metric. */
+static char cmp_metrics[][12] = {"seconds", "bw_bytes", "iops", "lat_mean_ns"};
+
+static char *cmp_metric(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(cmp_metrics) / sizeof(cmp_metrics[0]); i++)
+		if (!strcmp(cmp_metrics[i], name))
+			return cmp_metrics[i];
+	return NULL;
+}
+
+/* Compare each instance of `a` with its namesake in `b` (found through a sorted index). */
+static int compare_all(const struct results *a, const struct results *b, char *metric,
+		       double confidence, bool paired, struct comparison *cmp, bool *b_matched)
+{
+	struct instance_result **idx = calloc(b->ninst ? b->ninst : 1, sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t j = 0; j < b->ninst; j++)
+		idx[j] = &b->inst[j];
+	qsort(idx, b->ninst, sizeof(*idx), by_name);
+	for (size_t i = 0; i < a->ninst; i++) {
+		struct instance_result key = {.name = a->inst[i].name}, *kp = &key, **hit;
+		struct comparison *c = &cmp[i];
+
+		hit = b->ninst ? bsearch(&kp, idx, b->ninst, sizeof(*idx), by_name) : NULL;
+		if (!hit)
+			continue;
+		b_matched[*hit - b->inst] = true;
+		c->a = a->inst[i].name;
+		c->b = (*hit)->name;
+		c->metric = metric ? metric : cmp_metric(a->inst[i].summary.metric);
+		if (!c->metric && a->inst[i].summary.metric) {
+			fprintf(stderr,
+				"iotrial: %s: unknown metric '%s'; choose one with --metric\n",
+				a->inst[i].name, a->inst[i].summary.metric);
+			free(idx);
+			return -EINVAL;
+		}
+		c->metric = c->metric ? c->metric : cmp_metrics[0];
+		c->confidence = confidence;
+		results_compare(&a->inst[i], *hit, paired, c);
+	}
+	free(idx);
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"metric", required_argument, NULL, 'm'},
+	    {"confidence", required_argument, NULL, 'c'},
+	    {"paired", no_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct results a, b;
+	struct comparison *cmp = NULL;
+	bool paired = false, *b_matched = NULL;
+	double confidence = 0.95;
+	char *metric = NULL, *end;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (!(metric = cmp_metric(optarg))) {
+				fprintf(
+				    stderr,
+				    "iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not '%s'\n",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			errno = 0;
+			confidence = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(confidence > 0 && confidence < 1)) {
+				fprintf(
+				    stderr,
+				    "iotrial: --confidence takes a number between 0 and 1, not '%s'\n",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			paired = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "iotrial: compare takes two results files\n%s", usage);
+		return EXIT_USAGE;
+	}
+	if (load_results(argv[optind], &a))
+		return EXIT_USAGE;
+	if (load_results(argv[optind + 1], &b)) {
+		results_release(&a);
+		return EXIT_USAGE;
+	}
+	cmp = calloc(a.ninst ? a.ninst : 1, sizeof(*cmp));
+	b_matched = calloc(b.ninst ? b.ninst : 1, sizeof(*b_matched));
+	if (!cmp || !b_matched) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		ret = EXIT_RUN;
+	} else if (compare_all(&a, &b, metric, confidence, paired, cmp, b_matched) < 0) {
+		ret = EXIT_USAGE;
+	} else {
+		rep_compare_text(argv[optind], &a, argv[optind + 1], &b, cmp, b_matched, stdout);
+		ret = fflush(stdout) || ferror(stdout) ? EXIT_RUN : 0;
+	}
+	free(cmp);
+	free(b_matched);
+	results_release(&a);
+	results_release(&b);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -433,6 +649,10 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
 		return cmd_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "backends"))
 		return cmd_backends();
 	if (!strcmp(argv[1], "keys"))

@@ -15,7 +15,7 @@ struct diag {
 
 /* Add one message at `loc` (NULL: no position). The message is formatted like printf. */
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Print every message, one per line, to `f`. */
 void diag_print(const struct diag *d, FILE *f);

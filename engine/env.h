@@ -11,24 +11,24 @@
 
 /* One storage target. Every string is owned by the struct (free with env_target_release). */
 struct env_target {
-    char *path;                  /* the path as the job gave it */
-    char *fs_type;               /* "ext4", "tmpfs", ...; NULL for an unmounted block device */
-    char *device;                /* mount source ("/dev/vda1", "tmpfs") or the block device */
-    char *model;                 /* sysfs device/model, trimmed; NULL when unknown */
-    int rotational;              /* 1, 0, or -1 unknown */
-    uint32_t logical_block_size; /* 0 unknown */
-    char *mount_point;           /* NULL for an unmounted block device */
+	char *path;		     /* the path as the job gave it */
+	char *fs_type;		     /* "ext4", "tmpfs", ...; NULL for an unmounted block device */
+	char *device;		     /* mount source ("/dev/vda1", "tmpfs") or the block device */
+	char *model;		     /* sysfs device/model, trimmed; NULL when unknown */
+	int rotational;		     /* 1, 0, or -1 unknown */
+	uint32_t logical_block_size; /* 0 unknown */
+	char *mount_point;	     /* NULL for an unmounted block device */
 };
 
 /* The machine and its targets. Owned strings and array; free with env_release. */
 struct run_env {
-    char *hostname;  /* uname nodename */
-    char *kernel;    /* uname release, e.g. "6.1.0-18-amd64" */
-    char *cpu_model; /* "model name" from /proc/cpuinfo, NULL when absent (most arm64) */
-    uint32_t cpus;   /* online CPUs; 0 unknown */
-    uint64_t mem_bytes; /* total RAM; 0 unknown */
-    struct env_target *targets;
-    size_t ntargets;
+	char *hostname;	    /* uname nodename */
+	char *kernel;	    /* uname release, e.g. "6.1.0-18-amd64" */
+	char *cpu_model;    /* "model name" from /proc/cpuinfo, NULL when absent (most arm64) */
+	uint32_t cpus;	    /* online CPUs; 0 unknown */
+	uint64_t mem_bytes; /* total RAM; 0 unknown */
+	struct env_target *targets;
+	size_t ntargets;
 };
 
 /*

@@ -14,18 +14,18 @@
  * range is covered and nothing saturates. Half a sub-bucket width over the smallest value in
  * the octave is 2^(e-7) / 2^e = 1/128, the bound on the error of a reported midpoint.
  */
-#define HIST_SUB_BITS 6
-#define HIST_SUB_BUCKETS (1u << HIST_SUB_BITS)             /* 64 */
-#define HIST_EXACT_BITS 7
-#define HIST_EXACT_LIMIT (1u << HIST_EXACT_BITS)           /* 128 */
-#define HIST_OCTAVES (64 - HIST_EXACT_BITS)                /* 57: e = 7..63 */
-#define HIST_NBUCKETS (HIST_EXACT_LIMIT + HIST_OCTAVES * HIST_SUB_BUCKETS) /* 3776 */
+#define HIST_SUB_BITS	 6
+#define HIST_SUB_BUCKETS (1u << HIST_SUB_BITS) /* 64 */
+#define HIST_EXACT_BITS	 7
+#define HIST_EXACT_LIMIT (1u << HIST_EXACT_BITS)			      /* 128 */
+#define HIST_OCTAVES	 (64 - HIST_EXACT_BITS)				      /* 57: e = 7..63 */
+#define HIST_NBUCKETS	 (HIST_EXACT_LIMIT + HIST_OCTAVES * HIST_SUB_BUCKETS) /* 3776 */
 
 struct hist {
-    uint64_t count;                   /* values recorded */
-    uint64_t min;                     /* exact; UINT64_MAX when empty */
-    uint64_t max;                     /* exact; 0 when empty */
-    uint64_t buckets[HIST_NBUCKETS];
+	uint64_t count; /* values recorded */
+	uint64_t min;	/* exact; UINT64_MAX when empty */
+	uint64_t max;	/* exact; 0 when empty */
+	uint64_t buckets[HIST_NBUCKETS];
 };
 
 /* Empty @h: all buckets zero, count 0, min UINT64_MAX, max 0. Never fails. */
@@ -37,20 +37,20 @@ void hist_init(struct hist *h);
  */
 static inline unsigned hist_bucket_of(uint64_t v)
 {
-    if (v < HIST_EXACT_LIMIT)
-        return (unsigned)v;
-    unsigned e = 63u - (unsigned)__builtin_clzll(v);
-    unsigned sub = (unsigned)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB_BUCKETS - 1);
-    return HIST_EXACT_LIMIT + (e - HIST_EXACT_BITS) * HIST_SUB_BUCKETS + sub;
+	if (v < HIST_EXACT_LIMIT)
+		return (unsigned)v;
+	unsigned e = 63u - (unsigned)__builtin_clzll(v);
+	unsigned sub = (unsigned)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB_BUCKETS - 1);
+	return HIST_EXACT_LIMIT + (e - HIST_EXACT_BITS) * HIST_SUB_BUCKETS + sub;
 }
 
 /* Add one value to @h. Not thread-safe: give each worker its own hist and merge them. */
 static inline void hist_record(struct hist *h, uint64_t v)
 {
-    h->buckets[hist_bucket_of(v)]++;
-    h->count++;
-    h->min = v < h->min ? v : h->min;
-    h->max = v > h->max ? v : h->max;
+	h->buckets[hist_bucket_of(v)]++;
+	h->count++;
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
 }
 
 /* Add every bucket of @src into @dst and combine count, min and max; @src is unchanged. */
@@ -66,7 +66,8 @@ uint64_t hist_bucket_high(unsigned i);
 /*
  * The @p-th percentile, p in [0, 100]: the midpoint of the bucket that holds the
  * ceil(p/100 * count)-th smallest value (the smallest value for p = 0), clamped into the exact
- * [min, max] so that p100 is the true maximum. NAN when @h is empty or @p is outside [0, 100].
+ * [min, max]. The first and last ranks are known exactly, so they report min and max themselves:
+ * p100 is the true maximum. NAN when @h is empty or @p is outside [0, 100].
  */
 double hist_percentile(const struct hist *h, double p);
 

@@ -1,62 +1,138 @@
 /* The job key table and the small lookups around it (see jobkeys.h). */
 #include "engine/jobkeys.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char *const workload_names[] = {"read", "write", "randread", "randwrite", "copy", NULL};
+static const char *const workload_names[] = {"read", "write", "randread", "randwrite",
+					     "copy", "copytree", "command", NULL};
+static const char *const worker_mode_names[] = {"thread", "process", NULL};
+static const char *const sim_dist_names[] = {"normal", "lognormal", NULL};
 static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
 
 #define OFF(f) offsetof(struct job_spec, f)
-#define KiB 1024ULL
-#define GiB (1024ULL * 1024 * 1024)
-#define TiB (1024ULL * GiB)
-#define SEC 1000000000ULL
+#define KiB    1024ULL
+#define GiB    (1024ULL * 1024 * 1024)
+#define TiB    (1024ULL * GiB)
+#define SEC    1000000000ULL
 
 const struct job_key job_keys[JK_NKEYS] = {
-	[JK_WORKLOAD] = {"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
-			 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), copy (source file to a new file in target, buffer_size at a time)",
-			 "workload: randread"},
-	[JK_DEVICE] = {"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
-		       "a device name from `devices:`; {device} in target and source stands for its path",
-		       "device: usb"},
-	[JK_TARGET] = {"target", KT_STRING, OFF(target), NULL, 0, 0, NULL,
-		       "folder that receives a scratch file, or a file; {device} is a device's path; default: the run's scratch folder",
-		       "target: \"{device}\""},
-	[JK_SOURCE] = {"source", KT_STRING, OFF(source), NULL, 0, 0, NULL,
-		       "copy: the file to read; when it does not exist iotrial lays it out (file_size bytes) and removes it at the end",
-		       "source: \"${SOURCE_DIR:-${scratch}}/file.bin\""},
-	[JK_FILE_SIZE] = {"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
-			  "size of the file each trial works on; a trial without runtime moves this many bytes",
-			  "file_size: 80MB"},
-	[JK_BLOCK_SIZE] = {"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
-			   "bytes per I/O for read, write, randread and randwrite", "block_size: 1MiB"},
-	[JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
-			    "copy: bytes read and written per step; default: block_size", "buffer_size: 32KiB"},
-	[JK_RUNTIME] = {"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
-			"bound each trial by time instead of size: the workload wraps around the file until then",
-			"runtime: 60s"},
-	[JK_SYNC] = {"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
-		     "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
-		     "sync: osync"},
-	[JK_INVALIDATE] = {"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
-			   "drop the files' pages from the page cache before each trial, so reads measure the device",
-			   "invalidate: false"},
-	[JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
-			   "keep the files iotrial created instead of removing them at the end", "keep_files: true"},
-	[JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1, NULL,
-				"allow a write workload on an existing file iotrial did not create",
-				"allow_overwrite: true"},
-	[JK_BACKEND] = {"backend", KT_STRING, OFF(backend), "sync", 0, 0, NULL,
-			"the I/O backend (see `iotrial backends`)", "backend: sync"},
-	[JK_IODEPTH] = {"iodepth", KT_UINT, OFF(iodepth), "1", 1, 4096, NULL,
-			"I/Os kept in flight; more than 1 needs an asynchronous backend", "iodepth: 32"},
-	[JK_DIRECT] = {"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
-		       "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
-		       "direct: true"},
-	[JK_VERIFY] = {"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
-		       "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
-		       "verify: true"},
+    [JK_WORKLOAD] =
+	{"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
+	 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), copy (source file to a new file in target, buffer_size at a time)",
+	 "workload: randread"},
+    [JK_DEVICE] =
+	{"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
+	 "a device name from `devices:`; {device} in target and source stands for its path",
+	 "device: usb"},
+    [JK_TARGET] =
+	{"target", KT_STRING, OFF(target), NULL, 0, 0, NULL,
+	 "folder that receives a scratch file, or a file; {device} is a device's path; default: the run's scratch folder",
+	 "target: \"{device}\""},
+    [JK_SOURCE] =
+	{"source", KT_STRING, OFF(source), NULL, 0, 0, NULL,
+	 "copy: the file to read; when it does not exist iotrial lays it out (file_size bytes) and removes it at the end",
+	 "source: \"${SOURCE_DIR:-${scratch}}/file.bin\""},
+    [JK_FILE_SIZE] =
+	{"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
+	 "size of the file each trial works on; a trial without runtime moves this many bytes",
+	 "file_size: 80MB"},
+    [JK_BLOCK_SIZE] = {"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
+		       "bytes per I/O for read, write, randread and randwrite", "block_size: 1MiB"},
+    [JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
+			"copy: bytes read and written per step; default: block_size",
+			"buffer_size: 32KiB"},
+    [JK_RUNTIME] =
+	{"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
+	 "bound each trial by time instead of size: the workload wraps around the file until then",
+	 "runtime: 60s"},
+    [JK_SYNC] =
+	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
+	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
+	 "sync: osync"},
+    [JK_INVALIDATE] =
+	{"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
+	 "drop the files' pages from the page cache before each trial, so reads measure the device",
+	 "invalidate: false"},
+    [JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
+		       "keep the files iotrial created instead of removing them at the end",
+		       "keep_files: true"},
+    [JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1, NULL,
+			    "allow a write workload on an existing file iotrial did not create",
+			    "allow_overwrite: true"},
+    [JK_BACKEND] = {"backend", KT_STRING, OFF(backend), "sync", 0, 0, NULL,
+		    "the I/O backend (see `iotrial backends`)", "backend: sync"},
+    [JK_IODEPTH] = {"iodepth", KT_UINT, OFF(iodepth), "1", 1, 4096, NULL,
+		    "I/Os kept in flight; more than 1 needs an asynchronous backend",
+		    "iodepth: 32"},
+    [JK_DIRECT] =
+	{"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
+	 "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
+	 "direct: true"},
+    [JK_VERIFY] =
+	{"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
+	 "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
+	 "verify: true"},
+    [JK_SIM_DIST] =
+	{"sim_dist", KT_ENUM, OFF(sim_dist), "normal", 0, 0, sim_dist_names,
+	 "synthetic backend: the distribution of each trial's service time (normal, lognormal)",
+	 "sim_dist: lognormal"},
+    [JK_SIM_MEAN] = {"sim_mean", KT_DURATION, OFF(sim_mean_ns), "10ms", 1, 3600 * SEC, NULL,
+		     "synthetic backend: the true mean of a trial's service time",
+		     "sim_mean: 20ms"},
+    [JK_SIM_STDDEV] = {"sim_stddev", KT_DURATION, OFF(sim_stddev_ns), "1ms", 0, 3600 * SEC, NULL,
+		       "synthetic backend: the true standard deviation of a trial's service time",
+		       "sim_stddev: 2ms"},
+    [JK_SIM_OUTLIERS] = {"sim_outliers", KT_DOUBLE, OFF(sim_outliers), "0", 0, 0, NULL,
+			 "synthetic backend: the probability that a trial is an injected outlier",
+			 "sim_outliers: 0.05", 0, 1},
+    [JK_SIM_OUTLIER_FACTOR] =
+	{"sim_outlier_factor", KT_DOUBLE, OFF(sim_outlier_factor), "3", 0, 0, NULL,
+	 "synthetic backend: an outlier trial takes this many times its drawn time",
+	 "sim_outlier_factor: 5", 1, 1000},
+	[JK_THREADS] = {"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
+			"workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
+			"threads: 2"},
+	[JK_FILE_PER_THREAD] = {"file_per_thread", KT_BOOL, OFF(file_per_thread), "true", 0, 1, NULL,
+				"each worker its own file (name.N); false: one shared file, split into regions for sequential workloads",
+				"file_per_thread: false"},
+	[JK_WORKER_MODE] = {"worker_mode", KT_ENUM, OFF(worker_mode), "thread", 0, 0,
+			    worker_mode_names,
+			    "workers as threads of one process, or as separate processes (isolation)",
+			    "worker_mode: process"},
+	[JK_WITH] = {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
+		     "run alongside this job: both start on one barrier, trial by trial", "with: writer"},
+	[JK_BACKGROUND] = {"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,
+			   "load, not measurement: loops its workload while the jobs it runs with run, and is reported apart",
+			   "background: true"},
+	[JK_LOG_RECORDS] = {"log_records", KT_BOOL, OFF(log_records), "false", 0, 1, NULL,
+			    "write records/<instance>.csv, one line per I/O (also log: {records: true})",
+			    "log_records: true"},
+	[JK_LOG_INTERVAL] = {"log_interval", KT_DURATION, OFF(log_interval_ns), NULL, 0,
+			     3600 * SEC, NULL,
+			     "write records/<instance>.intervals.csv, bandwidth, IOPS and mean latency per interval (also log: {interval: 100ms})",
+			     "log_interval: 100ms"},
+	[JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
+		     "run the workload this long before the measured window, without counting it",
+		     "ramp: 5s"},
+	[JK_RATE] = {"rate", KT_SIZE, OFF(rate), NULL, 0, 1024 * GiB, NULL,
+		     "bytes per second per worker; latency counts from when each I/O was scheduled",
+		     "rate: 50MB"},
+	[JK_RATE_IOPS] = {"rate_iops", KT_UINT, OFF(rate_iops), NULL, 0, 100000000, NULL,
+			  "I/Os per second per worker; latency counts from when each I/O was scheduled",
+			  "rate_iops: 1000"},
+	[JK_THINK_TIME] = {"think_time", KT_DURATION, OFF(think_time_ns), NULL, 0, 3600 * SEC, NULL,
+			   "pause this long after each I/O completes, before the next one",
+			   "think_time: 1ms"},
+	[JK_COMMAND] = {"command", KT_STRING, OFF(command), NULL, 0, 0, NULL,
+			"workload command: the program to run with /bin/sh -c (as load, it is restarted until the measured jobs end)",
+			"command: \"rsync -a /data/ /mnt/usb/copy/\""},
+	[JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
+			   "copytree: files in the source tree iotrial lays out (file_size in all)",
+			   "tree_files: 200"},
 };
 
 const struct job_key *job_key_find(const char *name)
@@ -117,4 +193,111 @@ const char *job_key_enum_name(const struct job_key *k, int v)
 		if (i == v)
 			return k->enums[i];
 	return "?";
+}
+
+int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v)
+{
+	const struct job_key *key = &job_keys[k];
+	const void *f = (const char *)j + key->off;
+
+	v->key = k;
+	v->u = 0;
+	v->s = NULL;
+	switch (key->type) {
+	case KT_STRING:
+		if (*(char *const *)f && !(v->s = strdup(*(char *const *)f)))
+			return -ENOMEM;
+		break;
+	case KT_SIZE:
+	case KT_DURATION:
+		v->u = *(const uint64_t *)f;
+		break;
+	case KT_UINT:
+		v->u = *(const uint32_t *)f;
+		break;
+	case KT_BOOL:
+		v->u = *(const bool *)f;
+		break;
+	case KT_ENUM:
+		v->u = (uint64_t) * (const int *)f;
+		break;
+	case KT_DOUBLE:
+		memcpy(&v->u, f, sizeof(double));
+		break;
+	}
+	return 0;
+}
+
+int job_key_put(struct job_spec *j, const struct key_value *v)
+{
+	const struct job_key *key = &job_keys[v->key];
+	void *f = (char *)j + key->off;
+	char *s = NULL;
+
+	switch (key->type) {
+	case KT_STRING:
+		if (v->s && !(s = strdup(v->s)))
+			return -ENOMEM;
+		free(*(char **)f);
+		*(char **)f = s;
+		break;
+	case KT_SIZE:
+	case KT_DURATION:
+		*(uint64_t *)f = v->u;
+		break;
+	case KT_UINT:
+		*(uint32_t *)f = (uint32_t)v->u;
+		break;
+	case KT_BOOL:
+		*(bool *)f = v->u != 0;
+		break;
+	case KT_ENUM:
+		*(int *)f = (int)v->u;
+		break;
+	case KT_DOUBLE:
+		memcpy(f, &v->u, sizeof(double));
+		break;
+	}
+	return 0;
+}
+
+bool job_key_value_eq(const struct key_value *a, const struct key_value *b)
+{
+	if (a->key != b->key)
+		return false;
+	if (job_keys[a->key].type == KT_STRING)
+		return (!a->s && !b->s) || (a->s && b->s && !strcmp(a->s, b->s));
+	return a->u == b->u;
+}
+
+void job_key_format(const struct key_value *v, char *buf, size_t len)
+{
+	const struct job_key *key = &job_keys[v->key];
+
+	switch (key->type) {
+	case KT_STRING:
+		snprintf(buf, len, "%s", v->s ? v->s : "");
+		break;
+	case KT_BOOL:
+		snprintf(buf, len, "%s", v->u ? "true" : "false");
+		break;
+	case KT_ENUM:
+		snprintf(buf, len, "%s", job_key_enum_name(key, (int)v->u));
+		break;
+	case KT_DOUBLE: {
+		double d;
+		memcpy(&d, &v->u, sizeof(d));
+		snprintf(buf, len, "%g", d);
+		break;
+	}
+	default:
+		snprintf(buf, len, "%llu", (unsigned long long)v->u);
+		break;
+	}
+}
+
+void job_key_value_release(struct key_value *v)
+{
+	free(v->s);
+	v->s = NULL;
 }

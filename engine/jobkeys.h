@@ -4,6 +4,7 @@
 #ifndef IOTRIAL_JOBKEYS_H
 #define IOTRIAL_JOBKEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,17 +17,19 @@ enum key_type {
 	KT_UINT,     /* uint32_t */
 	KT_BOOL,     /* bool */
 	KT_ENUM,     /* int, an index into enums[] */
+	KT_DOUBLE,   /* double, between dmin and dmax */
 };
 
 struct job_key {
 	const char *name;
 	enum key_type type;
-	size_t off;         /* offset of the field in struct job_spec */
-	const char *def;    /* default as job-file text; NULL: none (string stays NULL, number 0) */
-	uint64_t min, max;  /* bounds for numeric types, inclusive */
+	size_t off;	   /* offset of the field in struct job_spec */
+	const char *def;   /* default as job-file text; NULL: none (string stays NULL, number 0) */
+	uint64_t min, max; /* bounds for numeric types, inclusive */
 	const char *const *enums; /* KT_ENUM: the accepted names, NULL-terminated */
 	const char *help;
 	const char *example;
+	double dmin, dmax; /* bounds for KT_DOUBLE */
 };
 
 extern const struct job_key job_keys[JK_NKEYS];
@@ -40,5 +43,18 @@ const char *job_key_suggest(const char *name, const char *const *names);
 
 /* The name of the enum value stored in a KT_ENUM field. */
 const char *job_key_enum_name(const struct job_key *k, int v);
+
+/* Read key `k` of job `j` into `v` (a string is duplicated). Returns 0 or -ENOMEM. */
+int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v);
+
+/* Store `v` into job `j` (a string is duplicated). Returns 0 or -ENOMEM. */
+int job_key_put(struct job_spec *j, const struct key_value *v);
+
+bool job_key_value_eq(const struct key_value *a, const struct key_value *b);
+
+/* `v` as text for instance names and messages: sizes in bytes, enums by name. */
+void job_key_format(const struct key_value *v, char *buf, size_t len);
+
+void job_key_value_release(struct key_value *v);
 
 #endif

@@ -28,7 +28,7 @@ struct planner {
 };
 
 static void fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static void fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
 {
@@ -77,8 +77,8 @@ static void resolve_placeholders(struct planner *pl, struct job_spec *j, enum jo
 	if (expand_placeholders(*field, &out, device_path, &a, err, sizeof(err)) < 0) {
 		if (!j->device)
 			fail(pl, PLAN_ESPEC, where(j, k),
-			     "key '%s': %s (set 'device' to a name from devices:)", job_keys[k].name,
-			     err);
+			     "key '%s': %s (set 'device' to a name from devices:)",
+			     job_keys[k].name, err);
 		else
 			fail(pl, PLAN_ESPEC, where(j, k), "key '%s': %s", job_keys[k].name, err);
 		return;
@@ -184,7 +184,23 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	const char *kname = job_keys[key].name;
 	struct stat st;
 
-	if (under(path, pl->p->scratch) || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+	/* Under the scratch folder nothing exists yet: a target there is a folder to create, a
+	 * source a file. */
+	bool folder = under(path, pl->p->scratch) ? key == JK_TARGET
+						  : stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+
+	if (folder && key == JK_SOURCE) {
+		fail(pl, PLAN_ESPEC, loc, "key 'source': '%s' is a folder; name the file to copy",
+		     path);
+		return;
+	}
+	if (under(path, pl->p->scratch) && !folder) {
+		pl->p->scratch_used = true;
+		f->path = strdup(path);
+		f->create = true;
+		return;
+	}
+	if (folder) {
 		if (!under(path, pl->p->scratch) || strcmp(path, pl->p->scratch))
 			check_dir(pl, loc, kname, path, j->file_size);
 		else
@@ -199,8 +215,9 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
 			     strerror(errno));
 		} else if (dir && !under(dir, pl->p->scratch) && access(dir, F_OK) < 0) {
-			fail(pl, PLAN_EENV, loc, "key '%s': '%s' does not exist, nor does its folder '%s'",
-			     kname, path, dir);
+			fail(pl, PLAN_EENV, loc,
+			     "key '%s': '%s' does not exist, nor does its folder '%s'", kname, path,
+			     dir);
 		} else if (dir) {
 			check_dir(pl, loc, kname, dir, j->file_size);
 		}
@@ -210,15 +227,16 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
-		fail(pl, PLAN_EENV, loc, "key '%s': '%s' is neither a file, a folder nor a block device",
-		     kname, path);
+		fail(pl, PLAN_EENV, loc,
+		     "key '%s': '%s' is neither a file, a folder nor a block device", kname, path);
 		return;
 	}
 	f->path = strdup(path);
 	if (writes && !j->allow_overwrite) {
-		fail(pl, PLAN_EENV, loc,
-		     "key '%s': '%s' exists and iotrial did not create it: refusing to write over it (set allow_overwrite: true to allow)",
-		     kname, path);
+		fail(
+		    pl, PLAN_EENV, loc,
+		    "key '%s': '%s' exists and iotrial did not create it: refusing to write over it (set allow_overwrite: true to allow)",
+		    kname, path);
 		return;
 	}
 	uint64_t size = existing_size(path, &st);
@@ -239,24 +257,104 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 }
 
+/* Several instances may name one file (a copy source shared by a matrix): the first one
+ * owns it, lays it out big enough for all, and removes it. */
+static void share_file(struct planner *pl, struct instance *in, struct plan_file *f)
+{
+	struct plan_file *owner = NULL;
+
+	if (!f->create || !f->path)
+		return;
+	f->size = in->job.file_size;
+	for (size_t i = 0; i < pl->p->ninst && !owner; i++) {
+		struct instance *o = &pl->p->inst[i];
+		struct plan_file *cand[2] = {o->job.workload == WL_COPY ? NULL : &o->data, &o->src};
+		for (int k = 0; k < 2 && !owner; k++)
+			if (cand[k] && cand[k] != f && cand[k]->path && !cand[k]->owner &&
+			    cand[k]->create && !strcmp(cand[k]->path, f->path))
+				owner = cand[k];
+	}
+	if (!owner)
+		return;
+	f->owner = owner;
+	if (f->size > owner->size)
+		owner->size = f->size;
+	if (f->layout == LAYOUT_FILL)
+		owner->layout = LAYOUT_FILL;
+}
+
+/* A copytree's source: an existing folder, used as it is, or a tree iotrial lays out. */
+static void plan_tree_source(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	struct plan_file *f = &in->src;
+	struct stat st;
+
+	f->layout = LAYOUT_TREE;
+	if (!j->source) {
+		f->path = scratch_name(pl->p->scratch, in->name, "tree");
+		f->create = pl->p->scratch_used = true;
+		return;
+	}
+	f->path = strdup(j->source);
+	if (!under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			fail(pl, PLAN_ESPEC, where(j, JK_SOURCE),
+			     "key 'source': a copytree copies a folder, and '%s' is not one", j->source);
+		f->layout = LAYOUT_NONE;
+		return;
+	}
+	f->create = true;
+	if (under(j->source, pl->p->scratch)) {
+		pl->p->scratch_used = true;
+	} else {
+		char *dir = dirname_of(j->source);
+		if (dir)
+			check_dir(pl, where(j, JK_SOURCE), "source", dir, j->file_size);
+		free(dir);
+	}
+}
+
 static void plan_files(struct planner *pl, struct instance *in)
 {
 	struct job_spec *j = &in->job;
 	const char *target = j->target ? j->target : pl->p->scratch;
 
+	if (j->workload == WL_COMMAND) {
+		if (!j->command)
+			fail(pl, PLAN_ESPEC, &j->loc, "key 'command': a command workload needs the command to run");
+		in->data.path = strdup("(command)");
+		return;
+	}
 	if (in->be->flags & BE_F_NOIO) {
 		in->data.path = strdup("(null)");
 		in->src.path = j->workload == WL_COPY ? strdup("(null)") : NULL;
 		return;
 	}
-	if (j->workload == WL_COPY) {
-		const char *src = j->source ? j->source : pl->p->scratch;
-		resolve_file(pl, in, JK_SOURCE, src, "src", false, &in->src);
-		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;
-		resolve_file(pl, in, JK_TARGET, target, "dat", true, &in->data);
+	if (j->workload == WL_COPYTREE) {
+		plan_tree_source(pl, in);
+		share_file(pl, in, &in->src);
+		resolve_file(pl, in, JK_TARGET, target, "copy", true, &in->data);
 		if (!in->data.create && pl->status == 0)
 			fail(pl, PLAN_ESPEC, where(j, JK_TARGET),
-			     "key 'target': a copy writes a new file: name a folder or a file that does not exist yet");
+			     "key 'target': a copytree makes a new folder: name a folder to make it in");
+		return;
+	}
+	if (j->workload == WL_COPY) {
+		if (j->source) {
+			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
+		} else {
+			in->src.path = scratch_name(pl->p->scratch, in->name, "src");
+			in->src.create = true;
+			pl->p->scratch_used = true;
+		}
+		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;
+		share_file(pl, in, &in->src);
+		resolve_file(pl, in, JK_TARGET, target, "dat", true, &in->data);
+		if (!in->data.create && pl->status == 0)
+			fail(
+			    pl, PLAN_ESPEC, where(j, JK_TARGET),
+			    "key 'target': a copy writes a new file: name a folder or a file that does not exist yet");
 		return;
 	}
 	resolve_file(pl, in, JK_TARGET, target, "dat", spec_workload_writes(j->workload),
@@ -264,8 +362,9 @@ static void plan_files(struct planner *pl, struct instance *in)
 	/* With verify, every block holds the pattern before the first trial, so a block no
 	 * write reached still checks out. */
 	if (in->data.create)
-		in->data.layout = spec_workload_writes(j->workload) && !j->verify ? LAYOUT_ALLOC
-										  : LAYOUT_FILL;
+		in->data.layout =
+		    spec_workload_writes(j->workload) && !j->verify ? LAYOUT_ALLOC : LAYOUT_FILL;
+	share_file(pl, in, &in->data);
 }
 
 static void plan_backend(struct planner *pl, struct instance *in)
@@ -277,9 +376,10 @@ static void plan_backend(struct planner *pl, struct instance *in)
 	in->be = be_find(name);
 	if (!in->be) {
 		if ((pkg = be_missing_library(name)))
-			fail(pl, PLAN_EENV, where(j, JK_BACKEND),
-			     "key 'backend': '%s' is not compiled into this build (install %s and rebuild)",
-			     name, pkg);
+			fail(
+			    pl, PLAN_EENV, where(j, JK_BACKEND),
+			    "key 'backend': '%s' is not compiled into this build (install %s and rebuild)",
+			    name, pkg);
 		else
 			fail(pl, PLAN_ESPEC, where(j, JK_BACKEND),
 			     "key 'backend': unknown backend '%s' (this build has: %s)", name,
@@ -296,9 +396,14 @@ static void plan_backend(struct planner *pl, struct instance *in)
 		fail(pl, PLAN_ESPEC, where(j, JK_IODEPTH),
 		     "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth,
 		     in->be->name, in->be->max_iodepth);
+	for (int k = JK_SIM_DIST; k <= JK_SIM_OUTLIER_FACTOR; k++)
+		if (j->key_loc[k].file && strcmp(in->be->name, "synthetic"))
+			fail(pl, PLAN_ESPEC, where(j, (enum job_key_id)k),
+			     "key '%s': only the synthetic backend takes sim_* keys",
+			     job_keys[k].name);
 	if (j->direct && !(in->be->flags & BE_F_DIRECT))
-		fail(pl, PLAN_ESPEC, where(j, JK_DIRECT), "key 'direct': backend '%s' cannot take O_DIRECT",
-		     in->be->name);
+		fail(pl, PLAN_ESPEC, where(j, JK_DIRECT),
+		     "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
 }
 
 /* O_DIRECT moves whole logical blocks of the device: check sizes against the target's. */
@@ -316,31 +421,65 @@ static void plan_direct(struct planner *pl, struct instance *in)
 		env_target_release(&t);
 	}
 	if (in->chunk % lbs)
-		fail(pl, PLAN_ESPEC, where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
-		     "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
-		     j->workload == WL_COPY ? "buffer_size" : "block_size",
-		     (unsigned long long)in->chunk, lbs, in->data.path);
+		fail(
+		    pl, PLAN_ESPEC,
+		    where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
+		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    j->workload == WL_COPY ? "buffer_size" : "block_size",
+		    (unsigned long long)in->chunk, lbs, in->data.path);
 	else if (j->file_size % lbs)
-		fail(pl, PLAN_ESPEC, where(j, JK_FILE_SIZE),
-		     "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
-		     (unsigned long long)j->file_size, lbs, in->data.path);
+		fail(
+		    pl, PLAN_ESPEC, where(j, JK_FILE_SIZE),
+		    "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    (unsigned long long)j->file_size, lbs, in->data.path);
 }
 
-static void plan_instance(struct planner *pl, size_t k)
+/* The instance's name: the job's, with the matrix point in brackets. */
+static char *instance_name(const struct job_spec *src, const struct matrix_point *pt)
+{
+	char *name, val[256];
+	size_t len = strlen(src->name) + 3, o;
+
+	for (size_t i = 0; i < pt->n; i++)
+		len += strlen(job_keys[pt->kv[i].key].name) + 2 + sizeof(val);
+	if (!(name = malloc(len)))
+		return NULL;
+	o = (size_t)snprintf(name, len, "%s", src->name);
+	for (size_t i = 0; i < pt->n; i++) {
+		job_key_format(&pt->kv[i], val, sizeof(val));
+		o += (size_t)snprintf(name + o, len - o, "%s%s=%s", i ? "," : "[",
+				      job_keys[pt->kv[i].key].name, val);
+	}
+	if (pt->n)
+		snprintf(name + o, len - o, "]");
+	return name;
+}
+
+static void plan_instance(struct planner *pl, size_t k, const struct matrix_point *pt,
+			  const struct src_loc *locs)
 {
 	const struct exp_spec *s = pl->s;
 	const struct job_spec *src = &s->jobs[k];
 	struct instance *in = &pl->p->inst[pl->p->ninst];
 	struct job_spec *j = &in->job;
 
-	if (spec_job_copy(j, src) < 0 || !(in->name = strdup(src->name))) {
+	if (spec_job_copy(j, src) < 0 || !(in->name = instance_name(src, pt))) {
 		fail(pl, PLAN_EENV, NULL, "out of memory");
 		return;
 	}
 	pl->p->ninst++;
 	in->job_index = k;
-	in->runs = s->rep.runs;
-	in->warmup = s->rep.warmup;
+	for (size_t i = 0; i < pt->n; i++) {
+		job_key_put(j, &pt->kv[i]);
+		j->key_loc[pt->kv[i].key] = locs[i];
+	}
+	if (pt->n && !(in->point = calloc(pt->n, sizeof(*in->point))))
+		return;
+	for (size_t i = 0; i < pt->n; i++)
+		job_key_get(j, pt->kv[i].key, &in->point[in->npoint++]);
+	in->warmup = j->rep.warmup;
+	in->runs = j->rep.target ? j->rep.pilot : j->rep.runs;
+	in->max_runs = j->rep.target ? j->rep.max : j->rep.runs;
 	if (j->device && !device_path("device", &(struct lookup_arg){s, j}))
 		fail(pl, PLAN_ESPEC, where(j, JK_DEVICE), "key 'device': unknown device '%s'",
 		     j->device);
@@ -356,11 +495,19 @@ static void plan_instance(struct planner *pl, size_t k)
 		     "key 'buffer_size': only a copy takes buffer_size; use block_size for %s",
 		     spec_workload_name(j->workload));
 	if (j->workload != WL_COPY && j->key_loc[JK_SOURCE].file)
-		fail(pl, PLAN_ESPEC, where(j, JK_SOURCE), "key 'source': only a copy reads a source");
+		fail(pl, PLAN_ESPEC, where(j, JK_SOURCE),
+		     "key 'source': only a copy reads a source");
 	if (j->verify && (in->chunk % VERIFY_UNIT || j->file_size % VERIFY_UNIT))
 		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
 		     "key 'verify': block_size%s and file_size must be multiples of %u bytes",
 		     j->workload == WL_COPY ? " (buffer_size)" : "", VERIFY_UNIT);
+	if (j->threads > 1 && !j->file_per_thread && j->file_size < (uint64_t)j->threads * in->chunk)
+		fail(pl, PLAN_ESPEC, where(j, JK_THREADS),
+		     "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",
+		     j->threads, (unsigned long long)j->file_size, (unsigned long long)in->chunk);
+	if (j->background && j->rep.target)
+		fail(pl, PLAN_ESPEC, where(j, JK_BACKGROUND),
+		     "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
 	plan_backend(pl, in);
 	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))
 		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
@@ -372,36 +519,15 @@ static void plan_instance(struct planner *pl, size_t k)
 		plan_direct(pl, in);
 }
 
-static void plan_order(struct plan *p, enum spec_order order)
+static bool grow_instances(struct plan *p, size_t more)
 {
-	uint32_t most = 0;
-	size_t n = 0;
+	struct instance *ni = realloc(p->inst, (p->ninst + more) * sizeof(*ni));
 
-	for (size_t i = 0; i < p->ninst; i++) {
-		n += p->inst[i].warmup + p->inst[i].runs;
-		if (p->inst[i].warmup + p->inst[i].runs > most)
-			most = p->inst[i].warmup + p->inst[i].runs;
-	}
-	p->order = calloc(n ? n : 1, sizeof(*p->order));
-	if (!p->order)
-		return;
-	if (order == ORDER_SEQUENTIAL) {
-		for (size_t i = 0; i < p->ninst; i++)
-			for (uint32_t t = 0; t < p->inst[i].warmup + p->inst[i].runs; t++)
-				p->order[p->ntrials++] =
-					(struct plan_trial){i, t, t < p->inst[i].warmup};
-		return;
-	}
-	/* Interleaved: round r holds trial r of every instance, so a slow drift of the machine
-	 * hits every instance alike; warm-ups of all instances come first. */
-	for (int warm = 1; warm >= 0; warm--)
-		for (uint32_t r = 0; r < most; r++)
-			for (size_t i = 0; i < p->ninst; i++) {
-				struct instance *in = &p->inst[i];
-				uint32_t t = warm ? r : in->warmup + r;
-				if ((warm && r < in->warmup) || (!warm && r < in->runs))
-					p->order[p->ntrials++] = (struct plan_trial){i, t, warm};
-			}
+	if (!ni)
+		return false;
+	memset(ni + p->ninst, 0, more * sizeof(*ni));
+	p->inst = ni;
+	return true;
 }
 
 int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, struct plan *p,
@@ -413,17 +539,44 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 	p->spec = s;
 	p->seed = s->seed_set ? s->seed : seed;
 	p->scratch = strdup(scratch);
-	p->inst = calloc(s->njobs ? s->njobs : 1, sizeof(*p->inst));
-	if (!p->inst || !p->scratch) {
+	if (!p->scratch) {
 		diag_add(d, NULL, "out of memory");
 		return PLAN_EENV;
 	}
-	for (size_t k = 0; k < s->njobs; k++)
-		plan_instance(&pl, k);
+	p->order_seed = s->rep.seed_set ? s->rep.seed : p->seed;
+	p->order_rng = p->order_seed;
+	for (size_t k = 0; k < s->njobs; k++) {
+		struct matrix_point *points = NULL;
+		struct src_loc *locs = NULL;
+		size_t n = 0;
+		int ret = matrix_points(&s->jobs[k], &points, &locs, &n);
+
+		if (ret == -E2BIG) {
+			fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
+			     "key 'matrix': job '%s' expands to more than %d points",
+			     s->jobs[k].name, MATRIX_MAX_POINTS);
+		} else if (ret < 0) {
+			fail(&pl, PLAN_EENV, NULL, "out of memory");
+		} else if (n == 0) {
+			fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
+			     "key 'exclude': every point of job '%s' is excluded", s->jobs[k].name);
+		} else if (!grow_instances(p, n)) {
+			fail(&pl, PLAN_EENV, NULL, "out of memory");
+		}
+		for (size_t i = 0; ret == 0 && i < n; i++)
+			plan_instance(&pl, k, &points[i], locs + i * s->jobs[k].nmatrix);
+		matrix_points_free(points, locs, n);
+		if (pl.status == PLAN_EENV && !p->inst)
+			return pl.status;
+	}
 	if (pl.status)
 		return pl.status;
-	plan_order(p, s->rep.order);
-	return p->order ? 0 : PLAN_EENV;
+	plan_compares(p, d, &pl.status);
+	if (pl.status)
+		return pl.status;
+	if ((pl.status = plan_graph(p, d)))
+		return pl.status;
+	return plan_order(p) < 0 ? PLAN_EENV : 0;
 }
 
 void plan_release(struct plan *p)
@@ -433,7 +586,14 @@ void plan_release(struct plan *p)
 		spec_job_release(&p->inst[i].job);
 		free(p->inst[i].data.path);
 		free(p->inst[i].src.path);
+		for (size_t k = 0; k < p->inst[i].npoint; k++)
+			job_key_value_release(&p->inst[i].point[k]);
+		free(p->inst[i].point);
 	}
+	free(p->cmp);
+	for (size_t i = 0; i < p->nunits; i++)
+		free(p->units[i].inst);
+	free(p->units);
 	free(p->inst);
 	free(p->order);
 	free(p->scratch);

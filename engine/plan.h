@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "engine/backends/backend.h"
 #include "engine/diag.h"
@@ -15,47 +16,86 @@ enum plan_layout {
 	LAYOUT_NONE,  /* use it as it is */
 	LAYOUT_FILL,  /* write file_size bytes, so reads find data on the device */
 	LAYOUT_ALLOC, /* allocate file_size bytes (fallocate), so writes do not extend it */
+	LAYOUT_TREE,  /* a folder of tree_files files, file_size bytes in all (copytree) */
 };
 
 /* One file an instance works on. */
 struct plan_file {
 	char *path;
-	bool create;  /* iotrial creates it (O_EXCL) and removes it at the end unless kept */
+	bool create; /* iotrial creates it (O_EXCL) and removes it at the end unless kept */
 	enum plan_layout layout; /* what to do before its first trial, outside timing */
-	bool laid_out; /* set by the run once done */
+	bool laid_out;		 /* set by the run once done */
+	uint64_t size; /* bytes to lay out: the largest file_size of the instances using it */
+	uint32_t copies; /* laid out as path.0 .. path.N-1, one per worker; 0 or 1: path itself */
+	struct plan_file *owner; /* another instance's file at the same path, which does the work */
 };
 
+/* The file that lays out and removes what `f` names: its owner, or itself. */
+static inline struct plan_file *plan_file_root(struct plan_file *f)
+{
+	return f->owner ? f->owner : f;
+}
+
 struct instance {
-	char *name;                 /* job, or job[key=value,...] */
-	struct job_spec job;        /* resolved copy: target and source expanded */
-	size_t job_index;           /* into spec->jobs */
+	char *name;	     /* job, or job[key=value,...] */
+	struct job_spec job; /* resolved copy: target and source expanded */
+	size_t job_index;    /* into spec->jobs */
 	const struct be_ops *be;
-	struct plan_file data;      /* the file read or written (copy: the destination) */
-	struct plan_file src;       /* copy only: the source */
-	uint32_t runs, warmup;
-	uint64_t chunk;             /* bytes per I/O: block_size, or buffer_size for copy */
+	struct plan_file data;	 /* the file read or written (copy: the destination) */
+	struct plan_file src;	 /* copy only: the source */
+	struct key_value *point; /* the matrix point this instance is (empty: no matrix) */
+	size_t npoint;
+	uint32_t runs, warmup; /* planned so far; a precision target adds rounds */
+	uint32_t max_runs;     /* runs, or the target's max */
+	uint32_t next_index;   /* the index the next trial appended gets */
+	uint64_t chunk;	       /* bytes per I/O: block_size, or buffer_size for copy */
+};
+
+/* Instances that start together on one barrier, trial by trial: the k-th instance of every
+ * measured job of a stage, plus the stage's background load. */
+struct plan_unit {
+	size_t *inst;	  /* measured instances first, then background ones */
+	size_t n;
+	size_t nmeasured;
+	size_t stage;	  /* stages run one after another */
+	uint32_t runs, warmup; /* planned so far; a precision target adds rounds */
+	uint32_t max_runs;
+	uint32_t next_index;
 };
 
 struct plan_trial {
-	size_t inst;
+	size_t unit;
 	uint32_t index; /* 0.. warmup+runs-1; index < warmup is a warm-up */
 	bool warmup;
+};
+
+/* A comparison resolved to two instances. */
+struct plan_compare {
+	const struct compare_spec *c;
+	size_t a, b;
 };
 
 struct plan {
 	const struct exp_spec *spec;
 	struct instance *inst;
 	size_t ninst;
+	struct plan_unit *units;
+	size_t nunits;
+	size_t nstages;
 	struct plan_trial *order;
 	size_t ntrials;
 	uint64_t seed;
-	char *scratch;        /* the run's scratch folder (created by the run when used) */
+	uint64_t order_seed; /* random order's shuffle, as recorded */
+	uint64_t order_rng;  /* the shuffle's generator state */
+	struct plan_compare *cmp;
+	size_t ncmp;
+	char *scratch; /* the run's scratch folder (created by the run when used) */
 	bool scratch_used;
 };
 
 /* Errors from plan_build: spec errors (exit 2) vs what this machine refuses (exit 1). */
 #define PLAN_ESPEC 2
-#define PLAN_EENV 1
+#define PLAN_EENV  1
 
 /* Build the plan for `s`. `scratch` is the path ${scratch} expanded to; `seed` is used when
  * the spec has none. Returns 0, or PLAN_ESPEC / PLAN_EENV with every problem in `d`.
@@ -64,5 +104,28 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 	       struct diag *d);
 
 void plan_release(struct plan *p);
+
+/* Group instances into stages and units (graph.c). Returns 0, or PLAN_ESPEC with the
+ * reasons (unknown job, cycle, mismatched replication) in `d`. */
+int plan_graph(struct plan *p, struct diag *d);
+
+/* Put the planned trials in order (order.c). Returns 0 or -ENOMEM. */
+int plan_order(struct plan *p);
+
+/* Append one round of `more[u]` measured trials for each unit u (a precision target's
+ * extra runs), in the plan's order. Returns the number added, or -ENOMEM. */
+ssize_t plan_add_round(struct plan *p, const uint32_t *more);
+
+/* Match compare: entries to instances (plan_compare.c); errors into `d`, *status set. */
+void plan_compares(struct plan *p, struct diag *d, int *status);
+
+#define MATRIX_MAX_POINTS 100000
+
+/* The points of job `j`'s matrix, excluded ones left out (matrix.c): *points[i] holds one
+ * value per dimension, *locs[i * nmatrix + d] where each was written. A job without a
+ * matrix has one empty point. Returns 0, -E2BIG past MATRIX_MAX_POINTS, or -ENOMEM. */
+int matrix_points(const struct job_spec *j, struct matrix_point **points, struct src_loc **locs,
+		  size_t *n);
+void matrix_points_free(struct matrix_point *points, struct src_loc *locs, size_t n);
 
 #endif

@@ -1,61 +1,10 @@
-/* Summaries over replications, and the lifetime of the results structure (see results.h).
- * The statistics come from stats.c; nothing here formats. */
+/* The lifetime of the results structure (see results.h); summaries are in summary.c. */
 #include "engine/results.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-
-static void summarize_metric(const struct instance_result *ir, size_t off, double conf,
-			     struct stat_summary *out, double *buf)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ir->ntrials; i++) {
-		const struct trial_result *t = &ir->trials[i];
-		double v = *(const double *)((const char *)t + off);
-		if (t->kept && !isnan(v))
-			buf[n++] = v;
-	}
-	stat_summarize(buf, n, conf, out);
-}
-
-void results_summarize(struct results *r, double confidence, double error)
-{
-	r->confidence = confidence;
-	for (size_t k = 0; k < r->ninst; k++) {
-		struct instance_result *ir = &r->inst[k];
-		struct instance_summary *s = &ir->summary;
-		double *buf = malloc((ir->ntrials ? ir->ntrials : 1) * sizeof(*buf));
-		const struct param *rt = results_param(ir, "runtime");
-		bool timed = rt && rt->type == PV_UINT && rt->u > 0;
-		const struct stat_summary *basis;
-
-		if (!buf)
-			continue;
-		s->runs = s->kept = 0;
-		for (size_t i = 0; i < ir->ntrials; i++) {
-			s->runs += ir->trials[i].ran && !ir->trials[i].warmup;
-			s->kept += ir->trials[i].kept;
-		}
-		summarize_metric(ir, offsetof(struct trial_result, seconds), confidence,
-				 &s->seconds, buf);
-		summarize_metric(ir, offsetof(struct trial_result, bw_bytes), confidence,
-				 &s->bw_bytes, buf);
-		summarize_metric(ir, offsetof(struct trial_result, iops), confidence, &s->iops,
-				 buf);
-		summarize_metric(ir, offsetof(struct trial_result, lat.mean), confidence,
-				 &s->lat_mean_ns, buf);
-		free(buf);
-		/* A size-bound trial varies in time, a time-bound one in bandwidth. */
-		basis = timed ? &s->bw_bytes : &s->seconds;
-		s->required.metric = timed ? "bw_bytes" : "seconds";
-		s->required.confidence = confidence;
-		s->required.error = error;
-		s->required.n = stat_required_runs(basis->stddev, basis->mean, confidence, error);
-	}
-}
 
 const struct param *results_param(const struct instance_result *ir, const char *key)
 {
@@ -89,10 +38,25 @@ void results_release(struct results *r)
 			free(ir->params[i].s);
 		}
 		free(ir->params);
-		for (size_t i = 0; i < ir->ntrials; i++)
+		for (size_t i = 0; i < ir->ntrials; i++) {
 			free(ir->trials[i].error);
+			free(ir->trials[i].workers);
+		}
 		free(ir->trials);
 	}
 	free(r->inst);
+	for (size_t i = 0; i < r->ncmp; i++) {
+		free(r->cmp[i].a);
+		free(r->cmp[i].b);
+		free(r->cmp[i].a_label);
+		free(r->cmp[i].b_label);
+		free(r->cmp[i].metric);
+	}
+	free(r->cmp);
+	free(r->order);
+	spec_table_release(&r->table);
+	for (size_t i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	free(r->owned);
 	memset(r, 0, sizeof(*r));
 }

@@ -17,12 +17,21 @@ struct lat_summary {
 	double p50, p90, p95, p99, p99_9, p99_99;
 };
 
+/* One worker's share of a trial (threads > 1). */
+struct worker_result {
+	uint32_t worker;
+	uint64_t bytes, ios, errors;
+	double seconds;
+	struct lat_summary lat;
+};
+
 struct trial_result {
-	uint32_t index;  /* 0-based among the instance's measured trials; warm-ups count on */
-	bool warmup;     /* a warm-up trial: never kept, never in the summary */
-	bool kept;       /* counts in the summary */
-	bool ran;        /* false when the run stopped before this trial */
-	bool failed;     /* an I/O error or a set-up failure; `error` says which */
+	uint32_t index; /* 0-based among the instance's measured trials; warm-ups count on */
+	bool warmup;	/* a warm-up trial: never kept, never in the summary */
+	bool kept;	/* counts in the summary */
+	bool ran;	/* false when the run stopped before this trial */
+	bool failed;	/* an I/O error or a set-up failure; `error` says which */
+	bool dropped;	/* removed by the outlier policy (still reported, not kept) */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, from the start of the run */
 	double seconds;
 	uint64_t bytes, ios;
@@ -32,16 +41,20 @@ struct trial_result {
 	uint64_t errors;
 	double cached; /* fraction of the file in the page cache when the trial began; NAN: n/a */
 	char *error;   /* the first error, one line, or NULL */
+	struct worker_result *workers; /* per worker, when the instance has more than one */
+	uint32_t nworkers;
 };
 
-enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL };
+enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };
 
 struct param {
 	char *key;
+	bool matrix; /* a matrix key of this instance */
 	enum param_type type;
 	char *s;
 	uint64_t u;
 	bool b;
+	double d;
 };
 
 struct required_runs {
@@ -50,10 +63,42 @@ struct required_runs {
 	const char *metric;
 };
 
+/* The metric the outlier policy looked at, before the policy: what it changed. */
+struct before_policy {
+	uint32_t n;
+	double mean, stddev, cov;
+};
+
 struct instance_summary {
 	uint32_t runs, kept;
 	struct stat_summary seconds, bw_bytes, iops, lat_mean_ns;
 	struct required_runs required;
+	const char *metric;	     /* the primary metric: outliers and targets use it */
+	struct before_policy before; /* of that metric, over every run that did not fail */
+	const char *stopped_by;	     /* precision target: "precision" or "max"; NULL: a count */
+	/* Over every I/O of the kept trials (discwr2\'s per-record summary). */
+	double rec_min_ns, rec_max_ns, rec_mean_ns, rec_rms_ns;
+};
+
+/* How an instance is replicated, as results.json reports it. */
+struct replication_info {
+	enum spec_outliers outliers;
+	uint32_t trim_low, trim_high;
+	double outlier_k;
+	bool target;
+	uint32_t pilot, max;
+	double confidence, error;
+	const char *metric; /* as set in the job file; NULL: by the bound */
+};
+
+struct comparison {
+	char *a, *b;		 /* instance names */
+	char *a_label, *b_label; /* the selectors as written: "device=usb" */
+	char *metric;
+	double mean_a, mean_b, diff_mean, ci_low, ci_high, confidence, ratio, df;
+	uint32_t na, nb;
+	bool significant;
+	const char *test;
 };
 
 struct instance_result {
@@ -62,11 +107,14 @@ struct instance_result {
 	char *backend;
 	char *workload;
 	uint32_t threads;
+	bool background; /* load that ran alongside measured jobs: reported apart */
+	bool records;    /* per-record log written: the summary shows the record times */
 	struct param *params;
 	size_t nparams;
 	struct trial_result *trials;
 	size_t ntrials;
 	struct instance_summary summary;
+	struct replication_info rep;
 	bool reads_cached; /* a read trial found most of its file already in memory */
 };
 
@@ -85,10 +133,31 @@ struct results {
 	struct run_env env;
 	struct instance_result *inst;
 	size_t ninst;
+	struct comparison *cmp;
+	size_t ncmp;
+	char *order; /* sequential, interleaved or random */
+	struct table_spec table; /* report: {table: ...}; columns NULL: none */
+	uint64_t order_seed;
+	/* Strings behind the const char * fields above (metrics, test, stopped_by) when the
+	 * results were read back from a file (parsers/results_json.c); a run leaves it empty. */
+	char **owned;
+	size_t nowned;
 };
 
-/* Compute every instance's summary from its kept, measured trials. */
-void results_summarize(struct results *r, double confidence, double error);
+/* Apply the instance's outlier policy (marking dropped trials) and compute its summary
+ * from the kept, measured trials (summary.c). */
+void results_summarize_one(struct instance_result *ir);
+
+/* Every instance's summary. */
+void results_summarize(struct results *r);
+
+/* Fill comparison `c` (its a, b, metric, confidence set) from the two instances' kept
+ * trials: Welch, or paired t when `paired` and the trials pair up. */
+void results_compare(const struct instance_result *a, const struct instance_result *b, bool paired,
+		     struct comparison *c);
+
+/* The metric named `m` of trial `t` (seconds, bw_bytes, iops, lat_mean_ns). */
+double results_metric(const struct trial_result *t, const char *m);
 
 /* Free everything `r` owns and zero it. */
 void results_release(struct results *r);

@@ -12,8 +12,9 @@
 #include "engine/results.h"
 
 struct run_opts {
-	FILE *progress; /* one line per trial, or NULL */
+	FILE *progress;			   /* one line per trial, or NULL */
 	const volatile sig_atomic_t *stop; /* set by a signal handler: finish what is measured */
+	const char *dir; /* the result folder: record logs go to DIR/records/; NULL: none */
 };
 
 /* Fill in the parts of `r` known before any trial: experiment, job file, seed, environment,

@@ -7,8 +7,41 @@
 
 #include "engine/jobkeys.h"
 
+void spec_table_release(struct table_spec *t)
+{
+	for (size_t i = 0; i < t->nrows; i++) {
+		free(t->rows[i].job);
+		free(t->rows[i].metric);
+		free(t->rows[i].label);
+	}
+	free(t->rows);
+	free(t->columns);
+	memset(t, 0, sizeof(*t));
+}
+
+void spec_point_release(struct matrix_point *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		job_key_value_release(&p->kv[i]);
+	free(p->kv);
+	free(p->job);
+	free(p->text);
+	memset(p, 0, sizeof(*p));
+}
+
 void spec_job_release(struct job_spec *j)
 {
+	for (size_t d = 0; d < j->nmatrix; d++) {
+		for (size_t i = 0; i < j->matrix[d].n; i++)
+			job_key_value_release(&j->matrix[d].values[i]);
+		free(j->matrix[d].values);
+		free(j->matrix[d].locs);
+	}
+	free(j->matrix);
+	for (size_t i = 0; i < j->nexclude; i++)
+		spec_point_release(&j->exclude[i]);
+	free(j->exclude);
+	free(j->rep.metric);
 	free(j->name);
 	j->name = NULL;
 	for (size_t i = 0; i < JK_NKEYS; i++)
@@ -21,16 +54,25 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	*dst = *src;
 	dst->name = NULL;
+	dst->rep.metric = NULL;
+	dst->matrix = NULL;
+	dst->nmatrix = 0;
+	dst->exclude = NULL;
+	dst->nexclude = 0;
 	for (int i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].type == KT_STRING)
 			*(char **)((char *)dst + job_keys[i].off) = NULL;
 	for (int i = 0; i < JK_NKEYS; i++) {
+		if (job_keys[i].type != KT_STRING)
+			continue;
 		const char *v = *(char *const *)((const char *)src + job_keys[i].off);
 		char **f = (char **)((char *)dst + job_keys[i].off);
-		if (job_keys[i].type == KT_STRING && v && !(*f = strdup(v)))
+		if (v && !(*f = strdup(v)))
 			goto fail;
 	}
 	if (src->name && !(dst->name = strdup(src->name)))
+		goto fail;
+	if (src->rep.metric && !(dst->rep.metric = strdup(src->rep.metric)))
 		goto fail;
 	return 0;
 fail:
@@ -57,6 +99,14 @@ void spec_release(struct exp_spec *s)
 	}
 	free(s->overrides);
 	free(s->scratch);
+	free(s->rep.metric);
+	for (size_t i = 0; i < s->ncompares; i++) {
+		spec_point_release(&s->compares[i].a);
+		spec_point_release(&s->compares[i].b);
+		free(s->compares[i].metric);
+	}
+	free(s->compares);
+	spec_table_release(&s->table);
 	memset(s, 0, sizeof(*s));
 }
 

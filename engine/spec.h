@@ -8,15 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum job_workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_COPY };
+enum job_workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_COPY, WL_COPYTREE, WL_COMMAND };
+enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
 enum job_sync { SYNC_NONE, SYNC_OSYNC, SYNC_ODSYNC, SYNC_FSYNC_END };
 enum spec_units { UNITS_DECIMAL, UNITS_BINARY };
-enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL };
+enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
 
 /* Where a value came from, for messages: a job file position or a --set option. */
 struct src_loc {
 	const char *file; /* the job file path, or "--set" */
-	unsigned line;    /* 1-based; 0 when not from the file */
+	unsigned line;	  /* 1-based; 0 when not from the file */
 	unsigned col;
 };
 
@@ -38,15 +39,78 @@ enum job_key_id {
 	JK_IODEPTH,
 	JK_DIRECT,
 	JK_VERIFY,
+	JK_SIM_DIST,
+	JK_SIM_MEAN,
+	JK_SIM_STDDEV,
+	JK_SIM_OUTLIERS,
+	JK_SIM_OUTLIER_FACTOR,
+	JK_THREADS,
+	JK_FILE_PER_THREAD,
+	JK_WORKER_MODE,
+	JK_WITH,
+	JK_BACKGROUND,
+	JK_LOG_RECORDS,
+	JK_LOG_INTERVAL,
+	JK_RAMP,
+	JK_RATE,
+	JK_RATE_IOPS,
+	JK_THINK_TIME,
+	JK_COMMAND,
+	JK_TREE_FILES,
 	JK_NKEYS
+};
+
+enum spec_outliers { OUTLIERS_NONE, OUTLIERS_TRIM, OUTLIERS_IQR, OUTLIERS_MAD };
+
+struct replication_spec {
+	uint32_t runs;
+	uint32_t warmup;
+	double confidence; /* for confidence intervals and required runs */
+	double error;	   /* relative error for required runs */
+	enum spec_order order;
+	uint64_t seed; /* random order: the shuffle's seed */
+	bool seed_set;
+	/* A precision target instead of a fixed count: run `pilot`, then more until the
+	 * required-runs estimate on the kept runs is met, or `max`. */
+	bool target;
+	uint32_t pilot, max;
+	enum spec_outliers outliers;
+	uint32_t trim_low, trim_high;
+	double outlier_k; /* iqr: the fence factor k; mad: the threshold in MADs */
+	char *metric;	  /* what outliers and targets look at; NULL: seconds or bw_bytes */
+};
+
+/* One typed value of a job key: numbers, bools and enum indexes in u; strings in s. */
+struct key_value {
+	enum job_key_id key;
+	uint64_t u;
+	char *s;
+};
+
+/* A matrix dimension: the values one key takes, each with where it was written. */
+struct matrix_dim {
+	enum job_key_id key;
+	struct key_value *values;
+	struct src_loc *locs;
+	size_t n;
+};
+
+/* A partial point: some keys with one value each (exclude entries, compare selectors).
+ * `job` optionally names a job (compare selectors only). */
+struct matrix_point {
+	struct key_value *kv;
+	size_t n;
+	char *job;
+	char *text; /* as the user wrote it, for messages: "device=usb" */
+	struct src_loc loc;
 };
 
 struct job_spec {
 	char *name;
 	enum job_workload workload;
-	char *device;      /* a name from `devices:`; {device} in target/source is its path */
-	char *target;      /* folder (scratch file inside) or file; NULL: the run's scratch folder */
-	char *source;      /* copy: the file read from; NULL: a scratch file iotrial lays out */
+	char *device; /* a name from `devices:`; {device} in target/source is its path */
+	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
+	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
 	uint64_t file_size;
 	uint64_t block_size;
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
@@ -59,17 +123,37 @@ struct job_spec {
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
+	/* The synthetic backend: each trial's service time is drawn from this distribution. */
+	int sim_dist; /* 0 normal, 1 lognormal */
+	uint64_t sim_mean_ns, sim_stddev_ns;
+	double sim_outliers;	   /* probability that a trial is an outlier */
+	double sim_outlier_factor; /* an outlier's time is multiplied by this */
+	uint32_t threads;	   /* workers in one instance */
+	bool file_per_thread;	   /* each worker its own file (name.N), or one shared file */
+	enum job_worker_mode worker_mode;
+	char *with;		   /* runs alongside this job, starting on one barrier */
+	bool background;	   /* load: loops until the jobs it runs with end; reported apart */
+	bool log_records;	   /* records/<instance>.csv: one line per I/O */
+	uint64_t log_interval_ns;  /* records/<instance>.intervals.csv: one line per interval */
+	uint64_t ramp_ns;	   /* run this long before the measured window, not counted */
+	uint64_t rate;		   /* bytes per second per worker; 0: unthrottled */
+	uint32_t rate_iops;	   /* I/Os per second per worker; 0: unthrottled */
+	uint64_t think_time_ns;	   /* pause after each I/O completes */
+	char *command;		   /* workload command: the program run by /bin/sh -c */
+	uint32_t tree_files;	   /* copytree: files in a laid-out source tree */
+	struct replication_spec rep;
 
-	struct src_loc loc;                /* the job's own mapping */
+	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */
+	struct matrix_dim *matrix;
+	size_t nmatrix;
+	struct matrix_point *exclude;
+	size_t nexclude;
+	char **after; /* start only when these jobs have finished */
+	size_t nafter;
+	struct src_loc after_loc;
+
+	struct src_loc loc;		  /* the job's own mapping */
 	struct src_loc key_loc[JK_NKEYS]; /* where each key was set; line 0 when defaulted */
-};
-
-struct replication_spec {
-	uint32_t runs;
-	uint32_t warmup;
-	double confidence; /* for confidence intervals and required runs */
-	double error;      /* relative error for required runs */
-	enum spec_order order;
 };
 
 struct device_spec {
@@ -78,14 +162,37 @@ struct device_spec {
 	struct src_loc loc;
 };
 
+/* compare: is a different from b, on which metric, at what confidence? */
+struct compare_spec {
+	struct matrix_point a, b;
+	char *metric; /* seconds, bw_bytes, iops, lat_mean_ns */
+	double confidence;
+	bool paired; /* trial i of a beside trial i of b: a paired t-test instead of Welch */
+	struct src_loc loc;
+};
+
+/* report: {table: ...}: one table laid out like a paper's, a job's metric per row, the
+ * values of one parameter (a device, say) as columns. */
+struct table_row {
+	char *job;
+	char *metric; /* seconds, bw_bytes, iops, lat_mean_ns */
+	char *label;
+};
+
+struct table_spec {
+	char *columns; /* a job key: one column per value it takes */
+	struct table_row *rows;
+	size_t nrows;
+};
+
 struct spec_override {
 	char *key;
 	char *value;
 };
 
 struct exp_spec {
-	char *path;       /* the job file as given */
-	char sha256[65];  /* of the job file's bytes, hex */
+	char *path;	 /* the job file as given */
+	char sha256[65]; /* of the job file's bytes, hex */
 	char *experiment;
 	char *description;
 	enum spec_units units;
@@ -97,6 +204,9 @@ struct exp_spec {
 	size_t ndevices;
 	struct job_spec *jobs;
 	size_t njobs;
+	struct compare_spec *compares;
+	size_t ncompares;
+	struct table_spec table; /* columns NULL: none */
 	struct spec_override *overrides;
 	size_t noverrides;
 	char *scratch; /* the value ${scratch} expanded to */
@@ -107,6 +217,9 @@ void spec_job_release(struct job_spec *j);
 
 /* Deep-copy a job (its strings are duplicated). Returns 0 or -ENOMEM. */
 int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
+
+void spec_point_release(struct matrix_point *p);
+void spec_table_release(struct table_spec *t);
 
 /* Free everything the spec owns and zero it. */
 void spec_release(struct exp_spec *s);

@@ -11,21 +11,24 @@
 
 /* Running mean and sum of squared deviations; never raw sums of squares, which cancel. */
 struct welford {
-    uint64_t n;
-    double mean;
-    double m2;  /* sum of (x - mean)^2 */
+	uint64_t n;
+	double mean;
+	double m2; /* sum of (x - mean)^2 */
 };
 
 /* Empty accumulator. Never fails. */
 void welford_init(struct welford *w);
 
-/* Add one sample @x to @w. */
+/*
+ * Add one sample @x to @w. The mean is stored in a double, so the variance's relative error grows
+ * like ulp(mean) / stddev: at a 1e9 ns mean it stays below 1e-9 for a stddev above ~100 ns.
+ */
 static inline void welford_add(struct welford *w, double x)
 {
-    w->n++;
-    double d = x - w->mean;
-    w->mean += d / (double)w->n;
-    w->m2 += d * (x - w->mean);
+	w->n++;
+	double d = x - w->mean;
+	w->mean += d / (double)w->n;
+	w->m2 += d * (x - w->mean);
 }
 
 /*
@@ -48,22 +51,22 @@ double stat_normal_quantile(double p);
 
 /*
  * Inverse Student-t CDF for 0 < @p < 1 and real @df > 0 (fractional df, as Welch's test needs;
- * df = INFINITY gives the normal quantile). Accurate to about 1e-10 relative. NAN for @p outside
+ * df = INFINITY gives the normal quantile). Accurate to about 1e-11 relative. NAN for @p outside
  * (0, 1) or @df not > 0; may be +-INFINITY for tiny df, where the quantile exceeds DBL_MAX.
  */
 double stat_t_quantile(double p, double df);
 
 struct stat_summary {
-    size_t n;
-    double mean;
-    double stddev;      /* sample, n - 1 */
-    double cov;         /* stddev / |mean| */
-    double median;      /* mean of the two middle values when n is even */
-    double min;
-    double max;
-    double ci_low;      /* two-sided Student-t interval for the mean */
-    double ci_high;
-    double confidence;  /* the level the interval was computed at, e.g. 0.95 */
+	size_t n;
+	double mean;
+	double stddev; /* sample, n - 1 */
+	double cov;    /* stddev / |mean| */
+	double median; /* mean of the two middle values when n is even */
+	double min;
+	double max;
+	double ci_low; /* two-sided Student-t interval for the mean */
+	double ci_high;
+	double confidence; /* the level the interval was computed at, e.g. 0.95 */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "engine/reclog.h"
 #include "engine/verify.h"
 
 #define BUF_ALIGN 4096
@@ -36,14 +37,24 @@ struct loop {
 	struct be_io *slots;
 	struct be_io **free_list, **ready, **reaped;
 	unsigned nfree, nready, inflight;
-	uint64_t pos;         /* sequential: next offset within the region */
-	uint64_t nblocks;     /* random: whole chunks in the region */
-	uint64_t issued;      /* bytes started (size bound) */
-	uint64_t total;       /* bytes a size-bound trial moves */
-	uint64_t deadline;    /* time bound; 0: none */
+	uint64_t pos;	   /* sequential: next offset within the region */
+	uint64_t nblocks;  /* random: whole chunks in the region */
+	uint64_t issued;   /* bytes started (size bound) */
+	uint64_t total;	   /* bytes a size-bound trial moves */
+	uint64_t deadline; /* time bound; 0: none */
 	uint64_t rng;
 	uint64_t seq;
+	unsigned busy_spins;
 	bool stopping;
+	uint64_t *vclock; /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
+	uint64_t ramp_end;    /* while running: the end of the ramp; 0 once measuring */
+	uint64_t window;      /* I/Os issued before this are ramp, not measurement */
+	uint64_t pace_ns;     /* rate, rate_iops: the time between two I/O starts (per byte for rate) */
+	uint64_t sched;       /* when the next I/O is due to start (rate-limited) */
+	bool any_done;        /* think_time: an I/O has completed, so pause before the next */
+	struct reclog *rec, *ivl;
+	uint64_t ivl_start, ivl_end, ivl_bytes, ivl_ios; /* the current log interval */
+	double ivl_lat;
 };
 
 static void cpu_now(double *user, double *sys)
@@ -76,8 +87,8 @@ static bool next_io(struct loop *l, struct be_io *io)
 	const struct worker_job *w = l->w;
 	uint64_t off, len = w->chunk;
 
-	if (l->deadline) {
-		/* time-bound: keep going around the file */
+	if (l->deadline || l->ramp_end) {
+		/* time-bound, or ramping up: keep going around the file */
 	} else if (l->issued >= l->total) {
 		return false;
 	}
@@ -110,6 +121,65 @@ static bool next_io(struct loop *l, struct be_io *io)
 	if (w->verify && io->op == BE_WRITE)
 		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
 	return true;
+}
+
+/* Write the current log interval and open the next. */
+static void interval_close(struct loop *l)
+{
+	uint64_t t0 = l->o->start_ns;
+
+	reclog_interval(l->ivl, l->ivl_start - t0, l->ivl_end - t0, l->ivl_bytes, l->ivl_ios,
+			l->ivl_lat);
+	l->ivl_start = l->ivl_end;
+	l->ivl_end += l->w->interval_ns;
+	l->ivl_bytes = l->ivl_ios = 0;
+	l->ivl_lat = 0;
+}
+
+/* Sleep until `when` (CLOCK_MONOTONIC ns). */
+static void sleep_until(uint64_t when)
+{
+	struct timespec ts = {(time_t)(when / 1000000000ull), (long)(when % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* The ramp is over: measurement starts now, from a clean slate. */
+static void start_window(struct loop *l, uint64_t now)
+{
+	l->ramp_end = 0;
+	l->window = now;
+	l->issued = 0;
+	l->o->start_ns = now;
+	l->deadline = l->w->runtime_ns ? now + l->w->runtime_ns : 0;
+	if (l->ivl) {
+		l->ivl_start = now;
+		l->ivl_end = now + l->w->interval_ns;
+	}
+}
+
+/* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
+ * latency counts from when they were due, not from when they were issued: a stalled
+ * device then shows in the tail instead of vanishing into a late start (no coordinated
+ * omission). */
+static uint64_t issue_time(struct loop *l, const struct be_io *io)
+{
+	const struct worker_job *w = l->w;
+	uint64_t now;
+
+	if (w->think_ns && l->any_done)
+		sleep_until(worker_now_ns() + w->think_ns);
+	if (!l->pace_ns)
+		return worker_now_ns();
+	now = worker_now_ns();
+	if (l->sched == 0)
+		l->sched = now;
+	if (l->sched > now)
+		sleep_until(l->sched);
+	now = l->sched;
+	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
+	return now;
 }
 
 /* Handle a finished submission: retry a short transfer, move a copy on to its write, or
@@ -159,12 +229,31 @@ static void complete(struct loop *l, struct be_io *io)
 		l->ready[l->nready++] = io;
 		return;
 	}
-	t = worker_now_ns();
+	if (l->vclock) {
+		/* Simulated time: the backend says how long the I/O took. */
+		t = *l->vclock += io->sim_ns;
+		io->start_ns = t - io->sim_ns;
+	} else {
+		t = worker_now_ns();
+	}
+	l->any_done = true;
+	l->free_list[l->nfree++] = io;
+	if (io->start_ns < l->window)
+		return; /* issued during the ramp: not measured */
 	hist_record(&o->hist, t - io->start_ns);
 	welford_add(&o->lat, (double)(t - io->start_ns));
 	o->bytes += io->full_len;
 	o->ios++;
-	l->free_list[l->nfree++] = io;
+	if (l->rec)
+		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,
+			      io->start_ns - o->start_ns, t - io->start_ns);
+	if (l->ivl) {
+		while (t >= l->ivl_end)
+			interval_close(l);
+		l->ivl_bytes += io->full_len;
+		l->ivl_ios++;
+		l->ivl_lat += (double)(t - io->start_ns);
+	}
 }
 
 /* Submit `io`; false when the backend is busy (the io is then kept for later). */
@@ -172,12 +261,15 @@ static bool submit(struct loop *l, struct be_io *io)
 {
 	int r = l->w->be->queue(l->w->priv, io);
 
+	if (r == BE_BUSY) {
+		l->busy_spins++;
+		return false;
+	}
+	l->busy_spins = 0;
 	if (r == BE_DONE) {
 		complete(l, io);
 	} else if (r == BE_QUEUED) {
 		l->inflight++;
-	} else if (r == BE_BUSY) {
-		return false;
 	} else {
 		io->result = r;
 		complete(l, io);
@@ -201,9 +293,15 @@ static int fsync_end(struct loop *l)
 {
 	struct be_io io = {.op = BE_FSYNC, .fd = l->w->fd};
 	struct be_io *out;
-	int r = l->w->be->queue(l->w->priv, &io);
+	int r, tries = 0;
 
-	if (r == BE_QUEUED) {
+	while ((r = l->w->be->queue(l->w->priv, &io)) == BE_BUSY && ++tries < 1000)
+		if (l->w->be->commit)
+			l->w->be->commit(l->w->priv);
+	if (r == BE_BUSY) {
+		r = -EAGAIN;
+		io.result = r;
+	} else if (r == BE_QUEUED) {
 		if (l->w->be->commit && (r = l->w->be->commit(l->w->priv)) < 0)
 			return r;
 		r = l->w->be->reap(l->w->priv, 1, 1, &out);
@@ -228,6 +326,12 @@ static int loop_run(struct loop *l)
 		/* Retries and copy writes first, then new I/Os while there is room. */
 		while (l->nready > 0) {
 			struct be_io *io = l->ready[--l->nready];
+			if (io->unsent) {
+				/* Its latency starts when the backend takes it, not while it
+				 * waited. */
+				io->start_ns = worker_now_ns();
+				io->unsent = false;
+			}
 			if (!submit(l, io)) {
 				l->ready[l->nready++] = io;
 				break;
@@ -235,12 +339,14 @@ static int loop_run(struct loop *l)
 		}
 		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
 			struct be_io *io = l->free_list[l->nfree - 1];
-			if (*w->stop || !next_io(l, io)) {
+			if (*w->stop || (w->stop_bg && *w->stop_bg) || !next_io(l, io)) {
 				l->stopping = true;
 				break;
 			}
 			l->nfree--;
-			io->start_ns = worker_now_ns();
+			io->start_ns = issue_time(l, io);
+			if (l->ramp_end && io->start_ns >= l->ramp_end)
+				start_window(l, io->start_ns);
 			if (l->deadline && io->start_ns >= l->deadline) {
 				l->issued -= io->len;
 				l->free_list[l->nfree++] = io;
@@ -248,21 +354,40 @@ static int loop_run(struct loop *l)
 				break;
 			}
 			if (!submit(l, io)) {
+				io->unsent = true;
 				l->ready[l->nready++] = io;
 				break;
 			}
 		}
+		if (w->be->commit && (r = w->be->commit(w->priv)) < 0 && r != -EAGAIN &&
+		    r != -EBUSY)
+			return r;
 		if (l->inflight == 0) {
 			if (l->nready == 0 && (l->stopping || l->nfree == 0))
 				break;
+			/* Busy with nothing in flight: nothing will ever free a slot. */
+			if (l->busy_spins > 1000)
+				return -EAGAIN;
 			continue;
 		}
-		if (w->be->commit && (r = w->be->commit(w->priv)) < 0)
-			return r;
+		/* -EAGAIN / -EBUSY from commit: completions will make room; reap, then retry. */
 		if ((r = reap(l, 1)) < 0)
 			return r;
 	}
 	return 0;
+}
+
+/* After an error, wait for what is still in flight: its buffers must outlive it. Returns
+ * false when the backend cannot say, and the buffers must then be left alone. */
+static bool drain(struct loop *l)
+{
+	while (l->inflight > 0) {
+		int n = l->w->be->reap(l->w->priv, 1, l->inflight, l->reaped);
+		if (n < 0)
+			return false;
+		l->inflight -= (unsigned)n;
+	}
+	return true;
 }
 
 int worker_run(const struct worker_job *w, struct worker_out *o)
@@ -272,6 +397,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	char *bufs = NULL;
 	double u0, s0;
 	int ret = -ENOMEM;
+	bool barrier_done = false;
 
 	memset(o, 0, sizeof(*o));
 	hist_init(&o->hist);
@@ -300,19 +426,57 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 		l.total = l.nblocks * w->chunk;
 	}
 
+	if (w->rec_fd >= 0 && (l.rec = malloc(sizeof(*l.rec))))
+		*l.rec = (struct reclog){.fd = w->rec_fd, .trial = w->trial, .worker = w->worker};
+	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = malloc(sizeof(*l.ivl))))
+		*l.ivl = (struct reclog){.fd = w->int_fd, .trial = w->trial, .worker = w->worker};
+	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
+	if (w->rate)
+		l.pace_ns = (uint64_t)(1e15 / (double)w->rate);
+	else if (w->rate_iops)
+		l.pace_ns = 1000000000ull / w->rate_iops;
+	if (w->barrier)
+		pthread_barrier_wait(w->barrier);
+	barrier_done = true;
+
 	cpu_now(&u0, &s0);
-	o->start_ns = worker_now_ns();
-	l.deadline = w->runtime_ns ? o->start_ns + w->runtime_ns : 0;
+	uint64_t vclock = 0;
+	if (w->be->flags & BE_F_VIRTUAL)
+		l.vclock = &vclock;
+	start_window(&l, worker_now_ns());
+	if (w->ramp_ns) {
+		l.ramp_end = o->start_ns + w->ramp_ns;
+		l.window = UINT64_MAX; /* nothing counts until the ramp ends */
+		l.deadline = 0;
+	}
 	ret = loop_run(&l);
+	if (ret < 0 && !drain(&l)) {
+		/* The kernel may still write into these buffers: leak them rather than free. */
+		bufs = NULL;
+		l.slots = NULL;
+	}
 	if (ret == 0 && w->fsync_end && !o->err)
 		ret = fsync_end(&l);
-	o->end_ns = worker_now_ns();
+	o->end_ns = l.vclock ? o->start_ns + vclock : worker_now_ns();
+	if (l.ivl) {
+		if (l.ivl_ios || l.ivl_start < o->end_ns) {
+			l.ivl_end = o->end_ns;
+			interval_close(&l);
+		}
+		o->log_err = reclog_flush(l.ivl);
+	}
+	if (l.rec && reclog_flush(l.rec) < 0 && !o->log_err)
+		o->log_err = l.rec->err;
 	cpu_now(&o->cpu_user_s, &o->cpu_sys_s);
 	o->cpu_user_s -= u0;
 	o->cpu_sys_s -= s0;
 	if (ret == 0 && o->err)
 		ret = o->err;
 out:
+	if (!barrier_done && w->barrier)
+		pthread_barrier_wait(w->barrier); /* the others must not wait for us forever */
+	free(l.rec);
+	free(l.ivl);
 	free(bufs);
 	free(l.slots);
 	free(l.free_list);

@@ -4,6 +4,7 @@
 #ifndef IOTRIAL_WORKER_H
 #define IOTRIAL_WORKER_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,25 +16,35 @@
 
 struct worker_job {
 	const struct be_ops *be;
-	void *priv;            /* the backend's per-worker state, after init */
+	void *priv; /* the backend's per-worker state, after init */
 	enum job_workload wl;
-	int fd;                /* the data file: read, written, or the copy's destination */
-	int src_fd;            /* copy: the source */
-	uint64_t chunk;        /* bytes per I/O */
-	uint64_t region_off;   /* the part of the file this worker covers */
+	int fd;		     /* the data file: read, written, or the copy's destination */
+	int src_fd;	     /* copy: the source */
+	uint64_t chunk;	     /* bytes per I/O */
+	uint64_t region_off; /* the part of the file this worker covers */
 	uint64_t region_len;
-	uint64_t runtime_ns;   /* 0: one pass over the region (size-bound) */
+	uint64_t runtime_ns; /* 0: one pass over the region (size-bound) */
 	uint32_t iodepth;
-	bool fsync_end;        /* fsync inside the timed region, after the last write */
-	uint64_t seed;         /* random offsets */
-	bool verify;           /* writes carry the verify pattern, reads are checked */
-	uint64_t verify_seed;  /* the pattern's seed */
-	bool verify_check_seed; /* false: accept the pattern under any seed */
+	bool fsync_end;			   /* fsync inside the timed region, after the last write */
+	uint64_t seed;			   /* random offsets */
+	bool verify;			   /* writes carry the verify pattern, reads are checked */
+	uint64_t verify_seed;		   /* the pattern's seed */
+	bool verify_check_seed;		   /* false: accept the pattern under any seed */
 	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
+	const volatile sig_atomic_t *stop_bg; /* also stops it (background load); may be NULL */
+	pthread_barrier_t *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
+	int rec_fd;		    /* per-record log, O_APPEND; -1: none */
+	int int_fd;		    /* per-interval log, O_APPEND; -1: none */
+	uint64_t interval_ns;	    /* the interval log's bucket */
+	uint32_t trial, worker;	    /* for the logs' lines */
+	uint64_t ramp_ns;	    /* run this long first, uncounted */
+	uint64_t rate;		    /* bytes per second; 0: unthrottled */
+	uint32_t rate_iops;	    /* I/Os per second; 0: unthrottled */
+	uint64_t think_ns;	    /* pause after each completion */
 };
 
 struct worker_out {
-	struct hist hist;      /* latency of every I/O, ns */
+	struct hist hist; /* latency of every I/O, ns */
 	struct welford lat;
 	uint64_t bytes, ios, errors;
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, absolute */
@@ -43,8 +54,9 @@ struct worker_out {
 	enum be_opcode err_op;
 	uint64_t err_offset;
 	uint32_t err_len;
-	bool err_eof;          /* a read found the end of the file early */
+	bool err_eof;		/* a read found the end of the file early */
 	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
+	int log_err; /* a record or interval log could not be written (-errno); logging stopped */
 };
 
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial

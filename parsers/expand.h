@@ -7,16 +7,16 @@
 #include <stddef.h>
 
 struct expand_var {
-    const char *name;  /* lowercase by convention: scratch, rank, size, host, local_rank */
-    const char *value; /* NULL: treated as unset */
+	const char *name;  /* lowercase by convention: scratch, rank, size, host, local_rank */
+	const char *value; /* NULL: treated as unset */
 };
 
 struct expand_ctx {
-    const struct expand_var *builtins; /* looked up first; they shadow the environment */
-    size_t nbuiltins;
-    /* The environment; NULL means getenv(3). Tests inject one here. Returns NULL if unset. */
-    const char *(*getenv)(const char *name, void *arg);
-    void *arg;
+	const struct expand_var *builtins; /* looked up first; they shadow the environment */
+	size_t nbuiltins;
+	/* The environment; NULL means getenv(3). Tests inject one here. Returns NULL if unset. */
+	const char *(*getenv)(const char *name, void *arg);
+	void *arg;
 };
 
 /*
@@ -36,8 +36,7 @@ struct expand_ctx {
  * -EINVAL "unterminated '${' at offset N" or "bad variable name at offset N"; -ELOOP when
  * nesting exceeds the limit; -ENOMEM. Offsets count bytes from the start of `in`.
  */
-int expand_vars(const char *in, char **out, const struct expand_ctx *ctx, char *err,
-                size_t errlen);
+int expand_vars(const char *in, char **out, const struct expand_ctx *ctx, char *err, size_t errlen);
 
 /*
  * Replace {NAME} placeholders in `in` by lookup(NAME, arg) into a new string *out (malloc'd;
@@ -49,7 +48,7 @@ int expand_vars(const char *in, char **out, const struct expand_ctx *ctx, char *
  * "unknown placeholder '{NAME}'" when lookup returns NULL, or -ENOMEM.
  */
 int expand_placeholders(const char *in, char **out,
-                        const char *(*lookup)(const char *name, void *arg), void *arg, char *err,
-                        size_t errlen);
+			const char *(*lookup)(const char *name, void *arg), void *arg, char *err,
+			size_t errlen);
 
 #endif

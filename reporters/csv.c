@@ -3,11 +3,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reporters/reporter.h"
 
-static void field(FILE *out, const char *s, bool last)
+static void quoted(FILE *out, const char *s)
 {
 	if (s && strpbrk(s, ",\"\r\n")) {
 		fputc('"', out);
@@ -20,6 +21,11 @@ static void field(FILE *out, const char *s, bool last)
 	} else if (s) {
 		fputs(s, out);
 	}
+}
+
+static void field(FILE *out, const char *s, bool last)
+{
+	quoted(out, s);
 	fputc(last ? '\n' : ',', out);
 }
 
@@ -33,12 +39,32 @@ static void real(FILE *out, double v)
 static int csv_report(const struct results *r, FILE *out)
 {
 	static const char *const header =
-		"experiment,job,trial,warmup,kept,failed,seconds,bytes,ios,iops,bw_bytes,"
-		"lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
-		"lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,cpu_user_s,cpu_sys_s,errors,"
-		"page_cache,backend,workload,error";
+	    "trial,warmup,kept,failed,dropped,seconds,bytes,ios,iops,bw_bytes,"
+	    "lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
+	    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,cpu_user_s,cpu_sys_s,errors,"
+	    "page_cache,backend,workload,error";
 
-	fprintf(out, "%s\n", header);
+	const char **mkeys = calloc(64, sizeof(*mkeys));
+	size_t nm = 0;
+
+	if (!mkeys)
+		return -ENOMEM;
+	/* One column per matrix key of any instance, in the order first seen. */
+	for (size_t k = 0; k < r->ninst; k++)
+		for (size_t i = 0; i < r->inst[k].nparams; i++) {
+			const struct param *pa = &r->inst[k].params[i];
+			bool seen = false;
+			for (size_t m = 0; m < nm && !seen; m++)
+				seen = !strcmp(mkeys[m], pa->key);
+			if (pa->matrix && !seen && nm < 64)
+				mkeys[nm++] = pa->key;
+		}
+	fputs("experiment,job", out);
+	for (size_t m = 0; m < nm; m++) {
+		fputc(',', out);
+		quoted(out, mkeys[m]);
+	}
+	fprintf(out, ",%s\n", header);
 	for (size_t k = 0; k < r->ninst; k++) {
 		const struct instance_result *ir = &r->inst[k];
 		for (size_t i = 0; i < ir->ntrials; i++) {
@@ -48,14 +74,29 @@ static int csv_report(const struct results *r, FILE *out)
 				continue;
 			field(out, r->experiment, false);
 			field(out, ir->name, false);
-			fprintf(out, "%" PRIu32 ",%s,%s,%s,", t->index, t->warmup ? "true" : "false",
-				t->kept ? "true" : "false", t->failed ? "true" : "false");
+			for (size_t m = 0; m < nm; m++) {
+				const struct param *pa = results_param(ir, mkeys[m]);
+				char num[32];
+				if (pa && pa->type == PV_STR) {
+					field(out, pa->s, false);
+				} else if (pa && pa->type == PV_UINT) {
+					snprintf(num, sizeof(num), "%" PRIu64, pa->u);
+					field(out, num, false);
+				} else if (pa && pa->type == PV_BOOL) {
+					field(out, pa->b ? "true" : "false", false);
+				} else {
+					field(out, NULL, false);
+				}
+			}
+			fprintf(out, "%" PRIu32 ",%s,%s,%s,%s,", t->index,
+				t->warmup ? "true" : "false", t->kept ? "true" : "false",
+				t->failed ? "true" : "false", t->dropped ? "true" : "false");
 			real(out, t->seconds);
 			fprintf(out, "%" PRIu64 ",%" PRIu64 ",", t->bytes, t->ios);
 			real(out, t->iops);
 			real(out, t->bw_bytes);
-			const double lat[] = {l->min, l->max, l->mean, l->stddev, l->rms, l->p50,
-					       l->p90, l->p95, l->p99, l->p99_9, l->p99_99};
+			const double lat[] = {l->min, l->max, l->mean, l->stddev, l->rms,   l->p50,
+					      l->p90, l->p95, l->p99,  l->p99_9,  l->p99_99};
 			for (size_t v = 0; v < sizeof(lat) / sizeof(lat[0]); v++)
 				real(out, lat[v]);
 			real(out, t->cpu_user_s);
@@ -67,11 +108,12 @@ static int csv_report(const struct results *r, FILE *out)
 			field(out, t->error, true);
 		}
 	}
+	free(mkeys);
 	return ferror(out) ? -EIO : 0;
 }
 
 const struct rep_ops rep_csv = {
-	.name = "csv",
-	.file = "trials.csv",
-	.write = csv_report,
+    .name = "csv",
+    .file = "trials.csv",
+    .write = csv_report,
 };

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "engine/outliers.h"
 #include "reporters/reporter.h"
 
 #define SCHEMA "iotrial.results/1"
@@ -46,13 +47,13 @@ static json_t *env_obj(const struct run_env *e)
 	for (size_t i = 0; i < e->ntargets; i++) {
 		const struct env_target *t = &e->targets[i];
 		json_array_append_new(
-			targets,
-			json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "path", str(t->path), "fs_type",
-				  str(t->fs_type), "device", str(t->device), "model", str(t->model),
-				  "rotational",
-				  t->rotational < 0 ? json_null() : json_boolean(t->rotational),
-				  "logical_block_size",
-				  t->logical_block_size ? jint(t->logical_block_size) : json_null()));
+		    targets,
+		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "path", str(t->path), "fs_type",
+			      str(t->fs_type), "device", str(t->device), "model", str(t->model),
+			      "rotational",
+			      t->rotational < 0 ? json_null() : json_boolean(t->rotational),
+			      "logical_block_size",
+			      t->logical_block_size ? jint(t->logical_block_size) : json_null()));
 	}
 	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "hostname", str(e->hostname), "kernel",
 			 str(e->kernel), "cpu_model", str(e->cpu_model), "cpus",
@@ -62,37 +63,57 @@ static json_t *env_obj(const struct run_env *e)
 
 static json_t *trial_obj(const struct trial_result *t)
 {
-	json_t *o = json_pack(
-		"{s:I,s:b,s:b,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:{s:o,s:o},s:I}", "index",
-		(json_int_t)t->index, "kept", t->kept, "warmup", t->warmup, "start_ns",
-		t->ran ? jint(t->start_ns) : json_null(), "end_ns",
-		t->ran ? jint(t->end_ns) : json_null(), "seconds", num(t->seconds), "bytes",
-		(json_int_t)t->bytes, "ios", (json_int_t)t->ios, "iops", num(t->iops), "bw_bytes",
-		num(t->bw_bytes), "lat_ns", lat_obj(&t->lat), "cpu", "user_s", num(t->cpu_user_s),
-		"sys_s", num(t->cpu_sys_s), "errors", (json_int_t)t->errors);
+	json_t *o = json_pack("{s:I,s:b,s:b,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:{s:o,s:o},s:I}",
+			      "index", (json_int_t)t->index, "kept", t->kept, "warmup", t->warmup,
+			      "start_ns", t->ran ? jint(t->start_ns) : json_null(), "end_ns",
+			      t->ran ? jint(t->end_ns) : json_null(), "seconds", num(t->seconds),
+			      "bytes", (json_int_t)t->bytes, "ios", (json_int_t)t->ios, "iops",
+			      num(t->iops), "bw_bytes", num(t->bw_bytes), "lat_ns",
+			      lat_obj(&t->lat), "cpu", "user_s", num(t->cpu_user_s), "sys_s",
+			      num(t->cpu_sys_s), "errors", (json_int_t)t->errors);
 
 	json_object_set_new(o, "ran", json_boolean(t->ran));
 	json_object_set_new(o, "failed", json_boolean(t->failed));
+	json_object_set_new(o, "dropped", json_boolean(t->dropped));
 	json_object_set_new(o, "error", str(t->error));
 	json_object_set_new(o, "page_cache", num(t->cached));
+	if (t->nworkers) {
+		json_t *ws = json_array();
+		for (uint32_t i = 0; i < t->nworkers; i++) {
+			const struct worker_result *w = &t->workers[i];
+			json_array_append_new(ws, json_pack("{s:I,s:I,s:I,s:o,s:I,s:o}", "worker",
+							    (json_int_t)w->worker, "bytes",
+							    (json_int_t)w->bytes, "ios",
+							    (json_int_t)w->ios, "seconds",
+							    num(w->seconds), "errors",
+							    (json_int_t)w->errors, "lat_ns",
+							    lat_obj(&w->lat)));
+		}
+		json_object_set_new(o, "workers", ws);
+	}
 	return o;
 }
 
 static json_t *instance_obj(const struct instance_result *ir)
 {
 	const struct instance_summary *s = &ir->summary;
-	json_t *params = json_object(), *trials = json_array(), *sum;
+	json_t *params = json_object(), *trials = json_array(), *matrix = json_array(), *sum, *o;
+	const struct replication_info *rp = &ir->rep;
 
 	for (size_t i = 0; i < ir->nparams; i++) {
 		const struct param *p = &ir->params[i];
 		json_t *v = p->type == PV_STR	 ? json_string(p->s)
 			    : p->type == PV_UINT ? jint(p->u)
 			    : p->type == PV_BOOL ? json_boolean(p->b)
+			    : p->type == PV_REAL ? num(p->d)
 						 : json_null();
 		json_object_set_new(params, p->key, v);
+		if (p->matrix)
+			json_array_append_new(matrix, json_string(p->key));
 	}
 	for (size_t i = 0; i < ir->ntrials; i++)
-		json_array_append_new(trials, trial_obj(&ir->trials[i]));
+		if (ir->trials[i].ran)
+			json_array_append_new(trials, trial_obj(&ir->trials[i]));
 	sum = json_pack("{s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:s}}", "runs",
 			(json_int_t)s->runs, "kept", (json_int_t)s->kept, "seconds",
 			stat_obj(&s->seconds), "bw_bytes", stat_obj(&s->bw_bytes), "iops",
@@ -101,9 +122,57 @@ static json_t *instance_obj(const struct instance_result *ir)
 			num(s->required.error), "n", num(s->required.n), "metric",
 			s->required.metric ? s->required.metric : "seconds");
 	json_object_set_new(sum, "reads_cached", json_boolean(ir->reads_cached));
-	return json_pack("{s:s,s:s,s:o,s:s,s:s,s:I,s:o,s:o}", "name", ir->name, "job", ir->job,
-			 "params", params, "backend", ir->backend, "workload", ir->workload,
-			 "threads", (json_int_t)ir->threads, "trials", trials, "summary", sum);
+	json_object_set_new(sum, "metric", str(s->metric));
+	json_object_set_new(sum, "before_outliers",
+			    json_pack("{s:I,s:o,s:o,s:o}", "runs", (json_int_t)s->before.n, "mean",
+				      num(s->before.mean), "stddev", num(s->before.stddev), "cov",
+				      num(s->before.cov)));
+	json_object_set_new(sum, "stopped_by", str(s->stopped_by));
+	if (ir->records)
+		json_object_set_new(sum, "records",
+				    json_pack("{s:o,s:o,s:o,s:o}", "min_ns", num(s->rec_min_ns),
+					      "max_ns", num(s->rec_max_ns), "mean_ns",
+					      num(s->rec_mean_ns), "rms_ns", num(s->rec_rms_ns)));
+	o = json_pack("{s:s,s:s,s:o,s:s,s:s,s:I,s:o,s:o}", "name", ir->name, "job", ir->job,
+		      "params", params, "backend", ir->backend, "workload", ir->workload, "threads",
+		      (json_int_t)ir->threads, "trials", trials, "summary", sum);
+	json_object_set_new(o, "matrix", matrix);
+	json_object_set_new(o, "background", json_boolean(ir->background));
+	json_object_set_new(
+	    o, "replication",
+	    json_pack("{s:s,s:I,s:I,s:o,s:b,s:o,s:o,s:o,s:o,s:o}", "outliers",
+		      outliers_policy_name(rp->outliers), "trim_low", (json_int_t)rp->trim_low,
+		      "trim_high", (json_int_t)rp->trim_high, "outlier_k",
+		      rp->outliers == OUTLIERS_IQR || rp->outliers == OUTLIERS_MAD
+			  ? num(rp->outlier_k)
+			  : json_null(),
+		      "target", rp->target, "pilot", rp->target ? jint(rp->pilot) : json_null(),
+		      "max", rp->target ? jint(rp->max) : json_null(), "confidence",
+		      num(rp->confidence), "error", num(rp->error), "metric", str(rp->metric)));
+	return o;
+}
+
+static json_t *comparisons(const struct results *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->ncmp; i++) {
+		const struct comparison *c = &r->cmp[i];
+		json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:s}", "a", c->a, "b",
+				      c->b, "metric", c->metric, "diff_mean", num(c->diff_mean),
+				      "ci_low", num(c->ci_low), "ci_high", num(c->ci_high),
+				      "confidence", num(c->confidence), "significant",
+				      c->significant, "ratio", num(c->ratio), "test", c->test);
+		json_object_set_new(o, "a_label", str(c->a_label));
+		json_object_set_new(o, "b_label", str(c->b_label));
+		json_object_set_new(o, "mean_a", num(c->mean_a));
+		json_object_set_new(o, "mean_b", num(c->mean_b));
+		json_object_set_new(o, "n_a", jint(c->na));
+		json_object_set_new(o, "n_b", jint(c->nb));
+		json_object_set_new(o, "df", num(c->df));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 static int json_report(const struct results *r, FILE *out)
@@ -112,20 +181,35 @@ static int json_report(const struct results *r, FILE *out)
 	int ret;
 
 	for (size_t i = 0; i < r->noverrides; i++)
-		json_object_set_new(overrides, r->overrides[i].key, json_string(r->overrides[i].value));
+		json_object_set_new(overrides, r->overrides[i].key,
+				    json_string(r->overrides[i].value));
 	for (size_t i = 0; i < r->ninst; i++)
 		json_array_append_new(jobs, instance_obj(&r->inst[i]));
-	root = json_pack("{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s,s:s},s:o,s:s,s:s,s:b,s:I,s:s,s:o,s:o,s:o}",
-			 "schema", SCHEMA, "tool", "name", r->tool_name, "version",
-			 r->tool_version, "experiment", r->experiment, "description",
-			 str(r->description), "job_file", "path", r->job_path, "sha256",
-			 r->job_sha256, "overrides", overrides, "started_at", r->started_at,
-			 "finished_at", r->finished_at, "complete", r->complete, "seed",
-			 (json_int_t)r->seed, "units",
-			 r->units == UNITS_BINARY ? "binary" : "decimal", "env", env_obj(&r->env),
-			 "jobs", jobs, "comparisons", json_array());
+	root = json_pack(
+	    "{s:s,s:{s:s,s:s},s:s,s:o,s:{s:s,s:s},s:o,s:s,s:s,s:b,s:I,s:s,s:o,s:o,s:o}", "schema",
+	    SCHEMA, "tool", "name", r->tool_name, "version", r->tool_version, "experiment",
+	    r->experiment, "description", str(r->description), "job_file", "path", r->job_path,
+	    "sha256", r->job_sha256, "overrides", overrides, "started_at", r->started_at,
+	    "finished_at", r->finished_at, "complete", r->complete, "seed", (json_int_t)r->seed,
+	    "units", r->units == UNITS_BINARY ? "binary" : "decimal", "env", env_obj(&r->env),
+	    "jobs", jobs, "comparisons", comparisons(r));
 	if (!root)
 		return -ENOMEM;
+	json_object_set_new(root, "order", str(r->order));
+	if (r->table.columns) {
+		json_t *rows = json_array();
+		for (size_t i = 0; i < r->table.nrows; i++)
+			json_array_append_new(rows, json_pack("{s:s,s:s,s:o}", "job",
+							      r->table.rows[i].job, "metric",
+							      r->table.rows[i].metric, "label",
+							      str(r->table.rows[i].label)));
+		json_object_set_new(root, "report",
+				    json_pack("{s:{s:s,s:o}}", "table", "columns", r->table.columns,
+					      "rows", rows));
+	}
+	json_object_set_new(root, "order_seed", jint(r->order_seed));
+	/* The level of the text summary's intervals, so a report read back says the same. */
+	json_object_set_new(root, "confidence", num(r->confidence));
 	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 	fputc('\n', out);
 	json_decref(root);
@@ -133,7 +217,7 @@ static int json_report(const struct results *r, FILE *out)
 }
 
 const struct rep_ops rep_json = {
-	.name = "json",
-	.file = "results.json",
-	.write = json_report,
+    .name = "json",
+    .file = "results.json",
+    .write = json_report,
 };

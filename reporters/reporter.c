@@ -19,14 +19,17 @@ const struct rep_ops *rep_find(const char *name)
 	return NULL;
 }
 
-int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir)
+int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path)
 {
-	char *tmp = NULL, *path = NULL;
+	const char *slash = strrchr(path, '/');
+	char *tmp = NULL;
 	FILE *f = NULL;
 	int fd, ret;
 
-	if (asprintf(&path, "%s/%s", dir, rep->file) < 0 ||
-	    asprintf(&tmp, "%s/.%s.XXXXXX", dir, rep->file) < 0) {
+	/* The temporary file sits next to the target, so the rename stays on one file system. */
+	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
+		     slash ? slash + 1 : path) < 0) {
+		tmp = NULL;
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -56,6 +59,17 @@ int rep_write_file(const struct rep_ops *rep, const struct results *r, const cha
 		chmod(path, 0644);
 out:
 	free(tmp);
+	return ret;
+}
+
+int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir)
+{
+	char *path = NULL;
+	int ret;
+
+	if (asprintf(&path, "%s/%s", dir, rep->file) < 0)
+		return -ENOMEM;
+	ret = rep_write_path(rep, r, path);
 	free(path);
 	return ret;
 }

@@ -23,4 +23,8 @@ const struct rep_ops *rep_find(const char *name);
  * rename, so a reader never sees half a file. Returns 0 or -errno. */
 int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir);
 
+/* The same into the file `path`: the temporary file is .NAME.XXXXXX beside it. Returns 0 or
+ * -errno; on failure `path` is untouched and no temporary file is left. */
+int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/outliers.h"
 #include "parsers/units.h"
 #include "reporters/reporter.h"
 
@@ -18,12 +19,12 @@ struct col {
 };
 
 static const struct col cols[] = {
-	{"job", true},	 {"workload", true}, {"runs", false},	 {"seconds", false},
-	{"rate", false}, {"±CI", false},     {"IO/s", false},	 {"lat mean", false},
-	{"COV", false},	 {"need", false},
+    {"job", true},   {"workload", true}, {"runs", false}, {"seconds", false},
+    {"rate", false}, {"±CI", false},	 {"IO/s", false}, {"lat mean", false},
+    {"COV", false},  {"COV all", false}, {"need", false},
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
-#define CELL 48
+#define CELL  48
 
 static void fmt_num(char *b, double v, const char *f)
 {
@@ -65,7 +66,12 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	else
 		snprintf(cells[7], CELL, NA);
 	fmt_pct(cells[8], m->cov);
-	fmt_num(cells[9], s->required.n, "%.0f");
+	/* Before the outlier policy, so its effect shows (12% -> 3% in the copy experiment). */
+	if (ir->rep.outliers != OUTLIERS_NONE)
+		fmt_pct(cells[9], s->before.cov);
+	else
+		snprintf(cells[9], CELL, "-");
+	fmt_num(cells[10], s->required.n, "%.0f");
 }
 
 /* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
@@ -89,38 +95,188 @@ static void put_cell(FILE *out, const char *s, size_t w, bool left, bool last)
 	fputs(last ? "\n" : "  ", out);
 }
 
-static int text_report(const struct results *r, FILE *out)
+static bool lower_is_better(const char *metric)
 {
-	char (*cells)[NCOLS][CELL] = calloc(r->ninst ? r->ninst : 1, sizeof(*cells));
-	size_t w[NCOLS];
-	int notes = 0;
+	return !strcmp(metric, "seconds") || !strcmp(metric, "lat_mean_ns");
+}
+
+/* One sentence per comparison: which side is better, by how much, how sure. The percentage
+ * is relative to the worse side's mean; the ± is the interval's half-width on that scale. */
+static void print_comparisons(const struct results *r, FILE *out)
+{
+	for (size_t i = 0; i < r->ncmp; i++) {
+		const struct comparison *c = &r->cmp[i];
+		bool a_better = lower_is_better(c->metric) ? c->diff_mean < 0 : c->diff_mean > 0;
+		const char *better = a_better ? c->a : c->b, *worse = a_better ? c->b : c->a;
+		double worse_mean = a_better ? c->mean_b : c->mean_a;
+		double pct = 100 * fabs(c->diff_mean) / fabs(worse_mean);
+		double half = 100 * (c->ci_high - c->ci_low) / 2 / fabs(worse_mean);
+
+		fprintf(out, "%s", i ? "" : "\n");
+		if (!isfinite(c->ci_low)) {
+			fprintf(out, "%s vs %s (%s): n/a (each side needs at least 2 kept runs)\n",
+				c->a, c->b, c->metric);
+		} else if (!c->significant) {
+			fprintf(
+			    out,
+			    "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %.0f%% confidence, %s)\n",
+			    c->a, c->b, c->metric, pct, half, 100 * c->confidence, c->test);
+		} else {
+			fprintf(out,
+				"%s is %s than %s by %.1f%% ± %.1f%% (%s, %.0f%% confidence, %s)\n",
+				better, lower_is_better(c->metric) ? "faster" : "higher", worse,
+				pct, half, c->metric, 100 * c->confidence, c->test);
+		}
+	}
+}
+
+/* The summary table of the measured instances, or of the background load. */
+static int print_table(const struct results *r, FILE *out, bool background)
+{
+	char(*cells)[NCOLS][CELL] = calloc(r->ninst ? r->ninst : 1, sizeof(*cells));
+	size_t w[NCOLS], n = 0;
 
 	if (!cells)
 		return -ENOMEM;
 	for (size_t c = 0; c < NCOLS; c++)
 		w[c] = width(cols[c].title);
 	for (size_t i = 0; i < r->ninst; i++) {
-		row_cells(r, &r->inst[i], cells[i]);
+		if (r->inst[i].background != background)
+			continue;
+		row_cells(r, &r->inst[i], cells[n]);
 		for (size_t c = 0; c < NCOLS; c++)
-			if (width(cells[i][c]) > w[c])
-				w[c] = width(cells[i][c]);
+			if (width(cells[n][c]) > w[c])
+				w[c] = width(cells[n][c]);
+		n++;
 	}
+	if (n && background)
+		fprintf(out, "\nbackground load (ran alongside, not measured):\n");
+	for (size_t c = 0; n && c < NCOLS; c++)
+		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == NCOLS);
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < NCOLS; c++)
+			put_cell(out, cells[i][c], w[c], cols[c].left, c + 1 == NCOLS);
+	free(cells);
+	return 0;
+}
+
+/* discwr2's summary: the time of every record (I/O) of the kept trials. */
+static void print_records(const struct results *r, FILE *out)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ninst; i++) {
+		const struct instance_result *ir = &r->inst[i];
+		char lo[CELL], hi[CELL], avg[CELL], rms[CELL];
+		if (!ir->records || !isfinite(ir->summary.rec_mean_ns))
+			continue;
+		if (!any)
+			fprintf(out, "\nrecord times (every I/O of the kept trials; records/ holds each one):\n");
+		any = true;
+		units_format_duration(lo, CELL, ir->summary.rec_min_ns);
+		units_format_duration(hi, CELL, ir->summary.rec_max_ns);
+		units_format_duration(avg, CELL, ir->summary.rec_mean_ns);
+		units_format_duration(rms, CELL, ir->summary.rec_rms_ns);
+		fprintf(out, "  %s: min %s, max %s, avg %s, rms %s\n", ir->name, lo, hi, avg, rms);
+	}
+}
+
+static const struct instance_result *table_cell(const struct results *r, const char *job,
+						const char *key, const struct param *col)
+{
+	for (size_t i = 0; i < r->ninst; i++) {
+		const struct param *p = results_param(&r->inst[i], key);
+		if (strcmp(r->inst[i].job, job) || !p || p->type != col->type)
+			continue;
+		if ((p->type == PV_STR && !strcmp(p->s, col->s)) ||
+		    (p->type != PV_STR && p->u == col->u && p->b == col->b))
+			return &r->inst[i];
+	}
+	return NULL;
+}
+
+static void format_metric(char *b, const char *metric, const struct instance_summary *s,
+			  bool binary)
+{
+	if (!strcmp(metric, "bw_bytes") && isfinite(s->bw_bytes.mean))
+		units_format_rate(b, CELL, s->bw_bytes.mean, binary);
+	else if (!strcmp(metric, "iops"))
+		fmt_num(b, s->iops.mean, "%.0f");
+	else if (!strcmp(metric, "lat_mean_ns") && isfinite(s->lat_mean_ns.mean))
+		units_format_duration(b, CELL, s->lat_mean_ns.mean);
+	else if (!strcmp(metric, "seconds"))
+		fmt_num(b, s->seconds.mean, "%.3f s");
+	else
+		snprintf(b, CELL, NA);
+}
+
+/* report: {table: ...}: the values of one key as columns, a job's metric per row. */
+static void print_layout(const struct results *r, FILE *out)
+{
+	const struct table_spec *t = &r->table;
+	const struct param *colv[32];
+	size_t ncol = 0, lw = 0;
+	char cell[CELL];
+
+	if (!t->columns)
+		return;
+	for (size_t i = 0; i < r->ninst && ncol < 32; i++) {
+		const struct param *p = results_param(&r->inst[i], t->columns);
+		bool seen = false;
+		for (size_t c = 0; p && c < ncol && !seen; c++)
+			seen = p->type == colv[c]->type &&
+			       (p->type == PV_STR ? !strcmp(p->s, colv[c]->s) : p->u == colv[c]->u);
+		if (p && !seen)
+			colv[ncol++] = p;
+	}
+	for (size_t k = 0; k < t->nrows; k++) {
+		const char *label = t->rows[k].label ? t->rows[k].label : t->rows[k].job;
+		lw = width(label) > lw ? width(label) : lw;
+	}
+	fprintf(out, "\n%*s", (int)lw, "");
+	for (size_t c = 0; c < ncol; c++) {
+		if (colv[c]->type == PV_STR)
+			snprintf(cell, CELL, "%s", colv[c]->s);
+		else
+			snprintf(cell, CELL, "%llu", (unsigned long long)colv[c]->u);
+		fprintf(out, "  %14s", cell);
+	}
+	fputc('\n', out);
+	for (size_t k = 0; k < t->nrows; k++) {
+		const struct table_row *row = &t->rows[k];
+		const char *label = row->label ? row->label : row->job;
+		put_cell(out, label, lw, true, false);
+		for (size_t c = 0; c < ncol; c++) {
+			const struct instance_result *ir = table_cell(r, row->job, t->columns, colv[c]);
+			if (ir)
+				format_metric(cell, row->metric, &ir->summary, r->units == UNITS_BINARY);
+			else
+				snprintf(cell, CELL, "-");
+			fprintf(out, "%s%14s", c ? "  " : "", cell);
+		}
+		fputc('\n', out);
+	}
+}
+
+static int text_report(const struct results *r, FILE *out)
+{
+	int notes = 0;
+
 	fprintf(out, "%s%s%s\n", r->experiment, r->description ? ": " : "",
 		r->description ? r->description : "");
 	fprintf(out, "started %s, seed %llu, %s%s\n\n", r->started_at, (unsigned long long)r->seed,
 		r->env.hostname ? "host " : "", r->env.hostname ? r->env.hostname : "");
-	for (size_t c = 0; c < NCOLS; c++)
-		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == NCOLS);
-	for (size_t i = 0; i < r->ninst; i++)
-		for (size_t c = 0; c < NCOLS; c++)
-			put_cell(out, cells[i][c], w[c], cols[c].left, c + 1 == NCOLS);
-	free(cells);
-
-	fprintf(out, "\nrate in %s; ±CI: half-width of the %.0f%% confidence interval of the mean, "
-		     "relative; COV: stddev/mean; need: runs for ±%.0f%% at %.0f%% confidence\n",
-		r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)",
-		100 * r->confidence,
-		r->ninst ? 100 * r->inst[0].summary.required.error : 3.0, 100 * r->confidence);
+	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0)
+		return -ENOMEM;
+	print_layout(r, out);
+	print_records(r, out);
+	print_comparisons(r, out);
+	fprintf(
+	    out,
+	    "\nrate in %s; ±CI: half-width of the %.0f%% confidence interval of the mean, "
+	    "relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for ±%.0f%% at %.0f%% confidence\n",
+	    r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)", 100 * r->confidence,
+	    r->ninst ? 100 * r->inst[0].summary.required.error : 3.0, 100 * r->confidence);
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
 		size_t failed = 0;
@@ -134,21 +290,29 @@ static int text_report(const struct results *r, FILE *out)
 				notes++ ? "" : "\n", ir->name, failed, first ? first : "?");
 		}
 		if (ir->reads_cached)
-			fprintf(out,
-				"%snote: %s: reads were served from the page cache (memory), not the device\n",
-				notes++ ? "" : "\n", ir->name);
+			fprintf(
+			    out,
+			    "%snote: %s: reads were served from the page cache (memory), not the device\n",
+			    notes++ ? "" : "\n", ir->name);
+		if (ir->summary.stopped_by)
+			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
+				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,
+				ir->summary.runs);
 		if (isfinite(ir->summary.required.n) && ir->summary.required.n > ir->summary.kept)
-			fprintf(out, "%snote: %s: %u kept runs; the data suggest %.0f for the stated precision\n",
-				notes++ ? "" : "\n", ir->name, ir->summary.kept,
-				ir->summary.required.n);
+			fprintf(
+			    out,
+			    "%snote: %s: %u kept runs; the data suggest %.0f for the stated precision\n",
+			    notes++ ? "" : "\n", ir->name, ir->summary.kept,
+			    ir->summary.required.n);
 	}
 	if (!r->complete)
-		fprintf(out, "\nnote: the run did not complete; figures cover the trials that ran\n");
+		fprintf(out,
+			"\nnote: the run did not complete; figures cover the trials that ran\n");
 	return ferror(out) ? -EIO : 0;
 }
 
 const struct rep_ops rep_text = {
-	.name = "text",
-	.file = "summary.txt",
-	.write = text_report,
+    .name = "text",
+    .file = "summary.txt",
+    .write = text_report,
 };

@@ -21,30 +21,37 @@ struct be_io {
 	void *buf;
 	uint32_t len;
 	uint64_t offset;
-	int64_t result; /* set by the backend on completion: bytes done, or -errno */
+	int64_t result;	 /* set by the backend on completion: bytes done, or -errno */
+	uint64_t sim_ns; /* BE_F_VIRTUAL backends: how long the I/O took, in simulated time */
 	/* Below: the core's own bookkeeping, never touched by a backend. */
 	uint64_t start_ns;
 	uint64_t seq;
-	void *base_buf;       /* the slot's buffer, where the whole transfer starts */
+	void *base_buf;	      /* the slot's buffer, where the whole transfer starts */
 	uint64_t base_offset; /* where the whole transfer starts in the file */
-	uint64_t done;        /* bytes of the whole transfer done so far */
+	uint64_t done;	      /* bytes of the whole transfer done so far */
 	uint32_t full_len;
-	int phase;            /* copy: 0 reading the source, 1 writing the destination */
+	int phase;   /* copy: 0 reading the source, 1 writing the destination */
+	bool unsent; /* refused with BE_BUSY before it ever reached the backend */
 };
 
 /* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */
-#define BE_DONE 0   /* completed inside queue(); io->result is set */
+#define BE_DONE	  0 /* completed inside queue(); io->result is set */
 #define BE_QUEUED 1 /* in flight; it comes back through reap() */
-#define BE_BUSY 2   /* no room now: reap something, then queue it again */
+#define BE_BUSY	  2 /* no room now: reap something, then queue it again */
 
 /* Capability flags, fixed at compile time. */
-#define BE_F_ASYNC (1u << 0)  /* can keep iodepth > 1 I/Os in flight */
-#define BE_F_DIRECT (1u << 1) /* can take O_DIRECT */
-#define BE_F_NOIO (1u << 2)   /* touches no device: no files are laid out or opened */
+#define BE_F_ASYNC   (1u << 0) /* can keep iodepth > 1 I/Os in flight */
+#define BE_F_DIRECT  (1u << 1) /* can take O_DIRECT */
+#define BE_F_NOIO    (1u << 2) /* touches no device: no files are laid out or opened */
+#define BE_F_VIRTUAL (1u << 3) /* reports simulated time in be_io.sim_ns; no clock is read */
+
+struct job_spec;
 
 struct be_config {
 	uint32_t iodepth;
 	bool direct;
+	const struct job_spec *job; /* the whole job, for backends with keys of their own */
+	uint64_t seed;		    /* this trial's seed, for backends that draw numbers */
 };
 
 struct be_ops {
@@ -63,7 +70,8 @@ struct be_ops {
 	int (*open)(void *priv, const char *path, int flags, mode_t mode);
 	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
 	int (*queue)(void *priv, struct be_io *io);
-	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno. */
+	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno.
+	 */
 	int (*commit)(void *priv);
 	/* Wait for at least `min` and return at most `max` completed I/Os in `out`; returns the
 	 * count or -errno. Only called when I/Os are in flight; optional for sync backends. */

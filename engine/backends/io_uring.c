@@ -251,19 +251,19 @@ static int uring_probe(char *why, size_t len)
 }
 
 const struct be_ops be_io_uring = {
-	.name = "io_uring",
-	.help = "io_uring via liburing, iodepth I/Os in flight per worker; direct: true adds O_DIRECT",
-	.flags = BE_F_ASYNC | BE_F_DIRECT,
-	.max_iodepth = URING_MAX_DEPTH,
-	.priv_size = sizeof(struct uring),
-	.probe = uring_probe,
-	.init = uring_init,
-	.open = uring_open,
-	.queue = uring_queue,
-	.commit = uring_commit,
-	.reap = uring_reap,
-	.close = uring_close,
-	.cleanup = uring_cleanup,
+    .name = "io_uring",
+    .help = "io_uring via liburing, iodepth I/Os in flight per worker; direct: true adds O_DIRECT",
+    .flags = BE_F_ASYNC | BE_F_DIRECT,
+    .max_iodepth = URING_MAX_DEPTH,
+    .priv_size = sizeof(struct uring),
+    .probe = uring_probe,
+    .init = uring_init,
+    .open = uring_open,
+    .queue = uring_queue,
+    .commit = uring_commit,
+    .reap = uring_reap,
+    .close = uring_close,
+    .cleanup = uring_cleanup,
 };
 
 #endif /* HAVE_LIBURING */

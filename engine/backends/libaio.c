@@ -217,19 +217,20 @@ static int aio_probe(char *why, size_t len)
 }
 
 const struct be_ops be_libaio = {
-	.name = "libaio",
-	.help = "Linux AIO; use direct: true, else most file systems finish it synchronously in io_submit",
-	.flags = BE_F_ASYNC | BE_F_DIRECT,
-	.max_iodepth = 4096,
-	.priv_size = sizeof(struct aio_state),
-	.probe = aio_probe,
-	.init = aio_init,
-	.open = aio_open,
-	.queue = aio_queue,
-	.commit = aio_commit,
-	.reap = aio_reap,
-	.close = aio_close,
-	.cleanup = aio_cleanup,
+    .name = "libaio",
+    .help =
+	"Linux AIO; use direct: true, else most file systems finish it synchronously in io_submit",
+    .flags = BE_F_ASYNC | BE_F_DIRECT,
+    .max_iodepth = 4096,
+    .priv_size = sizeof(struct aio_state),
+    .probe = aio_probe,
+    .init = aio_init,
+    .open = aio_open,
+    .queue = aio_queue,
+    .commit = aio_commit,
+    .reap = aio_reap,
+    .close = aio_close,
+    .cleanup = aio_cleanup,
 };
 
 #endif /* HAVE_LIBAIO */

@@ -19,11 +19,11 @@ static int null_close(void *priv, int fd)
 }
 
 const struct be_ops be_null = {
-	.name = "null",
-	.help = "completes every I/O at once, touches no device: the engine's own cost per I/O",
-	.flags = BE_F_NOIO | BE_F_ASYNC,
-	.max_iodepth = 65536,
-	.open = null_open,
-	.queue = null_queue,
-	.close = null_close,
+    .name = "null",
+    .help = "completes every I/O at once, touches no device: the engine's own cost per I/O",
+    .flags = BE_F_NOIO | BE_F_ASYNC,
+    .max_iodepth = 65536,
+    .open = null_open,
+    .queue = null_queue,
+    .close = null_close,
 };

@@ -7,6 +7,7 @@
 
 extern const struct be_ops be_sync;
 extern const struct be_ops be_null;
+extern const struct be_ops be_synthetic;
 #ifdef HAVE_LIBURING
 extern const struct be_ops be_io_uring;
 #endif
@@ -15,15 +16,14 @@ extern const struct be_ops be_libaio;
 #endif
 
 const struct be_ops *const be_registry[] = {
-	&be_sync,
-	&be_null,
+    &be_sync,	  &be_null, &be_synthetic,
 #ifdef HAVE_LIBURING
-	&be_io_uring,
+    &be_io_uring,
 #endif
 #ifdef HAVE_LIBAIO
-	&be_libaio,
+    &be_libaio,
 #endif
-	NULL,
+    NULL,
 };
 
 /* Backends a build can leave out, and the Debian package that brings each one in. */
@@ -31,8 +31,8 @@ static const struct {
 	const char *name;
 	const char *package;
 } optional[] = {
-	{"io_uring", "liburing-dev"},
-	{"libaio", "libaio-dev"},
+    {"io_uring", "liburing-dev"},
+    {"libaio", "libaio-dev"},
 };
 
 const struct be_ops *be_find(const char *name)

@@ -43,11 +43,11 @@ static int sync_close(void *priv, int fd)
 }
 
 const struct be_ops be_sync = {
-	.name = "sync",
-	.help = "pread/pwrite, one I/O at a time; direct: true adds O_DIRECT",
-	.flags = BE_F_DIRECT,
-	.max_iodepth = 1,
-	.open = sync_open,
-	.queue = sync_queue,
-	.close = sync_close,
+    .name = "sync",
+    .help = "pread/pwrite, one I/O at a time; direct: true adds O_DIRECT",
+    .flags = BE_F_DIRECT,
+    .max_iodepth = 1,
+    .open = sync_open,
+    .queue = sync_queue,
+    .close = sync_close,
 };

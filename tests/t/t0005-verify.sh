@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
-backends=$("$IOTRIAL" backends | awk 'NR > 1 && $2 == "yes" && $1 != "null" {print $1}')
+backends=$("$IOTRIAL" backends | awk 'NR > 1 && $2 == "yes" && $1 != "null" && $1 != "synthetic" {print $1}')
 mkdir -p data
 
 for be in $backends; do

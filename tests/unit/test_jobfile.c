@@ -34,51 +34,59 @@ static int load(const char *text, const struct spec_override *ov, size_t nov, st
 struct bad_case {
 	const char *text;
 	const char *message; /* the first message, exactly */
-	size_t count;        /* how many messages */
+	size_t count;	     /* how many messages */
 };
 
 static const struct bad_case bad[] = {
-	{"jobs:\n  - name: a\n    workload: read\n    blok_size: 4KiB\n",
-	 "job.yaml:4:5: key 'blok_size': unknown key (did you mean 'block_size'?)", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    block_size: -4KiB\n",
-	 "job.yaml:4:17: key 'block_size': expected a size like 4KiB or 80MB, got '-4KiB' (negative size)", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    file_size: 0\n",
-	 "job.yaml:4:16: key 'file_size': must be more than 0 bytes, got '0'", 1},
-	{"jobs:\n  - name: a\n    workload: raed\n",
-	 "job.yaml:3:15: key 'workload': unknown value 'raed' (did you mean 'read'? expected one of: read, write, randread, randwrite, copy)", 1},
-	{"jobs:\n  - name: a\n    workload: read\n   file_size: 4MiB\n",
-	 "job.yaml:4:4: yaml: did not find expected '-' indicator while parsing a block collection", 1},
-	{"jobs:\n  - name: a\n    workload: [read]\n",
-	 "job.yaml:3:15: key 'workload': expected a value, got a list", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    file_size: ${NOPE}\n",
-	 "job.yaml:4:16: key 'file_size': variable 'NOPE' is not set (use ${NOPE:-default} for a default)", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    iodepth: 0\n",
-	 "job.yaml:4:14: key 'iodepth': must be between 1 and 4096, got '0'", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    invalidate: maybe\n",
-	 "job.yaml:4:17: key 'invalidate': expected true or false, got 'maybe'", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    runtime: 10 parsecs\n",
-	 "job.yaml:4:14: key 'runtime': expected a duration like 100ms or 60s, got '10 parsecs' (unknown unit 'parsecs' (durations take ns, us, ms, s, m, min, h; a bare number is seconds))", 1},
-	{"jobs:\n  - name: a\n", "job.yaml:2:5: key 'workload': job 'a' has no workload (read, write, randread, randwrite or copy)", 1},
-	{"jobs:\n  - name: a\n    workload: read\n  - name: a\n    workload: write\n",
-	 "job.yaml:4:5: key 'name': job name 'a' is used twice (also at line 2)", 1},
-	{"experiment: x\n", "job.yaml:1:1: key 'jobs': missing: an experiment needs a list of jobs", 1},
-	{"experimnt: x\njobs: []\n", "job.yaml:1:1: key 'experimnt': unknown key (did you mean 'experiment'?)", 2},
-	{"jobs:\n  - name: a\n    workload: read\n    workload: write\n",
-	 "job.yaml:4:5: key 'workload': duplicate key (first set at line 3)", 1},
-	{"", "job.yaml:1:1: the job file is empty", 1},
-	{"- a\n- b\n", "job.yaml:1:1: expected a job file (a mapping), got a list", 1},
-	{"replication: {runs: 0}\njobs:\n  - {name: a, workload: read}\n",
-	 "job.yaml:1:21: key 'runs': must be between 1 and 1000000, got '0'", 1},
-	{"replication: {confidence: 2}\njobs:\n  - {name: a, workload: read}\n",
-	 "job.yaml:1:27: key 'confidence': must be between 0 and 1 (exclusive), got '2'", 1},
-	{"units: metric\njobs:\n  - {name: a, workload: read}\n",
-	 "job.yaml:1:8: key 'units': unknown value 'metric' (expected decimal or binary)", 1},
-	{"defaults: {name: x}\njobs:\n  - {name: a, workload: read}\n",
-	 "job.yaml:1:12: key 'name': a job's name is set on the job, not in defaults", 1},
-	{"jobs:\n  - name: a\n    workload: read\n    file_size: 4kb\n",
-	 "job.yaml:4:16: key 'file_size': expected a size like 4KiB or 80MB, got '4kb' (unknown unit 'kb' (a lowercase 'b' means bits; sizes take B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB))", 1},
-	{"jobs:\n  - name: a b\n    workload: read\n",
-	 "job.yaml:2:11: key 'name': 'a b' is not a job name (letters, digits, '_', '-', '.')", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    blok_size: 4KiB\n",
+     "job.yaml:4:5: key 'blok_size': unknown key (did you mean 'block_size'?)", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    block_size: -4KiB\n",
+     "job.yaml:4:17: key 'block_size': expected a size like 4KiB or 80MB, got '-4KiB' (negative size)",
+     1},
+    {"jobs:\n  - name: a\n    workload: read\n    file_size: 0\n",
+     "job.yaml:4:16: key 'file_size': must be more than 0 bytes, got '0'", 1},
+    {"jobs:\n  - name: a\n    workload: raed\n",
+     "job.yaml:3:15: key 'workload': unknown value 'raed' (did you mean 'read'? expected one of: read, write, randread, randwrite, copy, copytree, command)",
+     1},
+    {"jobs:\n  - name: a\n    workload: read\n   file_size: 4MiB\n",
+     "job.yaml:4:4: yaml: did not find expected '-' indicator while parsing a block collection", 1},
+    {"jobs:\n  - name: a\n    workload: [read]\n",
+     "job.yaml:3:15: key 'workload': expected a value, got a list", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    file_size: ${NOPE}\n",
+     "job.yaml:4:16: key 'file_size': variable 'NOPE' is not set (use ${NOPE:-default} for a default)",
+     1},
+    {"jobs:\n  - name: a\n    workload: read\n    iodepth: 0\n",
+     "job.yaml:4:14: key 'iodepth': must be between 1 and 4096, got '0'", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    invalidate: maybe\n",
+     "job.yaml:4:17: key 'invalidate': expected true or false, got 'maybe'", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    runtime: 10 parsecs\n",
+     "job.yaml:4:14: key 'runtime': expected a duration like 100ms or 60s, got '10 parsecs' (unknown unit 'parsecs' (durations take ns, us, ms, s, m, min, h; a bare number is seconds))",
+     1},
+    {"jobs:\n  - name: a\n",
+     "job.yaml:2:5: key 'workload': job 'a' has no workload (read, write, randread, randwrite, copy, copytree or command)",
+     1},
+    {"jobs:\n  - name: a\n    workload: read\n  - name: a\n    workload: write\n",
+     "job.yaml:4:5: key 'name': job name 'a' is used twice (also at line 2)", 1},
+    {"experiment: x\n", "job.yaml:1:1: key 'jobs': missing: an experiment needs a list of jobs", 1},
+    {"experimnt: x\njobs: []\n",
+     "job.yaml:1:1: key 'experimnt': unknown key (did you mean 'experiment'?)", 2},
+    {"jobs:\n  - name: a\n    workload: read\n    workload: write\n",
+     "job.yaml:4:5: key 'workload': duplicate key (first set at line 3)", 1},
+    {"", "job.yaml:1:1: the job file is empty", 1},
+    {"- a\n- b\n", "job.yaml:1:1: expected a job file (a mapping), got a list", 1},
+    {"replication: {runs: 0}\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:1:21: key 'runs': must be between 1 and 1000000, got '0'", 1},
+    {"replication: {confidence: 2}\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:1:27: key 'confidence': must be between 0 and 1 (exclusive), got '2'", 1},
+    {"units: metric\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:1:8: key 'units': unknown value 'metric' (expected decimal or binary)", 1},
+    {"defaults: {name: x}\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:1:12: key 'name': a job's name is set on the job, not in defaults", 1},
+    {"jobs:\n  - name: a\n    workload: read\n    file_size: 4kb\n",
+     "job.yaml:4:16: key 'file_size': expected a size like 4KiB or 80MB, got '4kb' (unknown unit 'kb' (a lowercase 'b' means bits; sizes take B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB))",
+     1},
+    {"jobs:\n  - name: a b\n    workload: read\n",
+     "job.yaml:2:11: key 'name': 'a b' is not a job name (letters, digits, '_', '-', '.')", 1},
 };
 
 static void test_bad_inputs(void **state)
@@ -148,8 +156,10 @@ static void test_overrides(void **state)
 	struct exp_spec s;
 	struct diag d;
 	const struct spec_override ov[] = {
-		{"block_size", "16KiB"}, {"b.file_size", "1MiB"}, {"replication.runs", "7"},
-		{"seed", "42"},
+	    {"block_size", "16KiB"},
+	    {"b.file_size", "1MiB"},
+	    {"replication.runs", "7"},
+	    {"seed", "42"},
 	};
 	const char *text = "jobs:\n  - {name: a, workload: read, block_size: 4KiB}\n"
 			   "  - {name: b, workload: read}\n";
@@ -172,7 +182,8 @@ static void test_overrides(void **state)
 	diag_release(&d);
 	const struct spec_override bad_val[] = {{"block_size", "big"}};
 	assert_int_equal(load(text, bad_val, 1, &s, &d), -EINVAL);
-	assert_non_null(strstr(d.msgs[0], "--set 'block_size=big': key 'block_size': expected a size"));
+	assert_non_null(
+	    strstr(d.msgs[0], "--set 'block_size=big': key 'block_size': expected a size"));
 	diag_release(&d);
 }
 
@@ -180,9 +191,10 @@ static void test_devices_and_builtins(void **state)
 {
 	struct exp_spec s;
 	struct diag d;
-	const char *text = "devices:\n  usb: {path: \"${USB_DIR:-${scratch}/usb}\"}\n"
-			   "  sata: /mnt/sata\n"
-			   "jobs:\n  - {name: a, workload: copy, device: usb, target: \"{device}\"}\n";
+	const char *text =
+	    "devices:\n  usb: {path: \"${USB_DIR:-${scratch}/usb}\"}\n"
+	    "  sata: /mnt/sata\n"
+	    "jobs:\n  - {name: a, workload: copy, device: usb, target: \"{device}\"}\n";
 
 	assert_int_equal(load(text, NULL, 0, &s, &d), 0);
 	assert_int_equal(s.ndevices, 2);
@@ -198,11 +210,11 @@ static void test_devices_and_builtins(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_inputs),
-		cmocka_unit_test(test_every_error_reported),
-		cmocka_unit_test(test_defaults_layers),
-		cmocka_unit_test(test_overrides),
-		cmocka_unit_test(test_devices_and_builtins),
+	    cmocka_unit_test(test_bad_inputs),
+	    cmocka_unit_test(test_every_error_reported),
+	    cmocka_unit_test(test_defaults_layers),
+	    cmocka_unit_test(test_overrides),
+	    cmocka_unit_test(test_devices_and_builtins),
 	};
 	return cmocka_run_group_tests_name("jobfile", tests, NULL, NULL);
 }

@@ -15,18 +15,27 @@
 #include <cmocka.h>
 
 struct parse_case {
-    const char *in;
-    int ret;
-    uint64_t val;    /* when ret == 0 */
-    const char *why; /* when ret != 0: the exact message */
+	const char *in;
+	int ret;
+	uint64_t val;	 /* when ret == 0 */
+	const char *why; /* when ret != 0: the exact message */
 };
 
-#define OK(s, v) { s, 0, v, NULL }
-#define BAD(s, why) { s, -EINVAL, 0, why }
-#define RANGE(s, why) { s, -ERANGE, 0, why }
+#define OK(s, v)                                                                                   \
+	{                                                                                          \
+		s, 0, v, NULL                                                                      \
+	}
+#define BAD(s, why)                                                                                \
+	{                                                                                          \
+		s, -EINVAL, 0, why                                                                 \
+	}
+#define RANGE(s, why)                                                                              \
+	{                                                                                          \
+		s, -ERANGE, 0, why                                                                 \
+	}
 
 #define SIZE_UNITS "sizes take B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB"
-#define DUR_UNITS "durations take ns, us, ms, s, m, min, h; a bare number is seconds"
+#define DUR_UNITS  "durations take ns, us, ms, s, m, min, h; a bare number is seconds"
 
 static const struct parse_case size_cases[] = {
     OK("0", 0),
@@ -150,211 +159,213 @@ typedef int (*parse_fn)(const char *s, uint64_t *out, const char **why);
 /* Check every row, naming the failing input: cmocka's asserts alone would not say which. */
 static void run_cases(parse_fn fn, const struct parse_case *c, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        const char *in = c[i].in ? c[i].in : "(null)";
-        uint64_t v = 0xdeadbeef;
-        const char *why = "unset";
-        int ret = fn(c[i].in, &v, &why);
+	for (size_t i = 0; i < n; i++) {
+		const char *in = c[i].in ? c[i].in : "(null)";
+		uint64_t v = 0xdeadbeef;
+		const char *why = "unset";
+		int ret = fn(c[i].in, &v, &why);
 
-        if (ret != c[i].ret)
-            fail_msg("'%s': returned %d, want %d (why: %s)", in, ret, c[i].ret,
-                     why ? why : "(null)");
-        if (ret == 0 && (v != c[i].val || why))
-            fail_msg("'%s': got %" PRIu64 ", want %" PRIu64, in, v, c[i].val);
-        if (ret != 0 && v != 0xdeadbeef)
-            fail_msg("'%s': output changed on error", in);
-        if (ret != 0 && strcmp(why, c[i].why) != 0)
-            fail_msg("'%s': why\n  got  \"%s\"\n  want \"%s\"", in, why, c[i].why);
-    }
+		if (ret != c[i].ret)
+			fail_msg("'%s': returned %d, want %d (why: %s)", in, ret, c[i].ret,
+				 why ? why : "(null)");
+		if (ret == 0 && (v != c[i].val || why))
+			fail_msg("'%s': got %" PRIu64 ", want %" PRIu64, in, v, c[i].val);
+		if (ret != 0 && v != 0xdeadbeef)
+			fail_msg("'%s': output changed on error", in);
+		if (ret != 0 && strcmp(why, c[i].why) != 0)
+			fail_msg("'%s': why\n  got  \"%s\"\n  want \"%s\"", in, why, c[i].why);
+	}
 }
 
 static void test_parse_size(void **state)
 {
-    run_cases(units_parse_size, size_cases, sizeof(size_cases) / sizeof(size_cases[0]));
+	run_cases(units_parse_size, size_cases, sizeof(size_cases) / sizeof(size_cases[0]));
 }
 
 static void test_parse_duration(void **state)
 {
-    run_cases(units_parse_duration, duration_cases,
-              sizeof(duration_cases) / sizeof(duration_cases[0]));
+	run_cases(units_parse_duration, duration_cases,
+		  sizeof(duration_cases) / sizeof(duration_cases[0]));
 }
 
 static void test_parse_uint(void **state)
 {
-    run_cases(units_parse_uint, uint_cases, sizeof(uint_cases) / sizeof(uint_cases[0]));
+	run_cases(units_parse_uint, uint_cases, sizeof(uint_cases) / sizeof(uint_cases[0]));
 }
 
 static void test_why_optional_and_quote_cut(void **state)
 {
-    uint64_t v;
-    const char *why;
+	uint64_t v;
+	const char *why;
 
-    assert_int_equal(units_parse_size("4kb", &v, NULL), -EINVAL);
-    assert_int_equal(units_parse_size("1x" "abcdefghijklmnopqrstuvwxyzabcdefghij", &v, &why),
-                     -EINVAL);
-    assert_string_equal(why, "unknown unit 'xabcdefghijklmnopqrstuvwxyzabcde...' (" SIZE_UNITS
-                             ")");
+	assert_int_equal(units_parse_size("4kb", &v, NULL), -EINVAL);
+	assert_int_equal(units_parse_size("1x"
+					  "abcdefghijklmnopqrstuvwxyzabcdefghij",
+					  &v, &why),
+			 -EINVAL);
+	assert_string_equal(why,
+			    "unknown unit 'xabcdefghijklmnopqrstuvwxyzabcde...' (" SIZE_UNITS ")");
 }
 
 static void test_parse_bool(void **state)
 {
-    static const struct {
-        const char *in;
-        int ret;
-        bool val;
-    } cases[] = {
-        { "true", 0, true },   { "TRUE", 0, true },  { "yes", 0, true },  { "Yes", 0, true },
-        { "on", 0, true },     { "ON", 0, true },    { "false", 0, false }, { "False", 0, false },
-        { "no", 0, false },    { "NO", 0, false },   { "off", 0, false }, { "oFf", 0, false },
-        { "", -EINVAL, 0 },    { NULL, -EINVAL, 0 }, { "1", -EINVAL, 0 }, { "y", -EINVAL, 0 },
-        { "truex", -EINVAL, 0 }, { " true", -EINVAL, 0 },
-    };
+	static const struct {
+		const char *in;
+		int ret;
+		bool val;
+	} cases[] = {
+	    {"true", 0, true},	   {"TRUE", 0, true},	  {"yes", 0, true},    {"Yes", 0, true},
+	    {"on", 0, true},	   {"ON", 0, true},	  {"false", 0, false}, {"False", 0, false},
+	    {"no", 0, false},	   {"NO", 0, false},	  {"off", 0, false},   {"oFf", 0, false},
+	    {"", -EINVAL, 0},	   {NULL, -EINVAL, 0},	  {"1", -EINVAL, 0},   {"y", -EINVAL, 0},
+	    {"truex", -EINVAL, 0}, {" true", -EINVAL, 0},
+	};
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        bool v = !cases[i].val;
-        const char *why = "unset";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool v = !cases[i].val;
+		const char *why = "unset";
 
-        const char *in = cases[i].in ? cases[i].in : "(null)";
-        int ret = units_parse_bool(cases[i].in, &v, &why);
+		const char *in = cases[i].in ? cases[i].in : "(null)";
+		int ret = units_parse_bool(cases[i].in, &v, &why);
 
-        if (ret != cases[i].ret || (ret == 0 && (v != cases[i].val || why)))
-            fail_msg("'%s': returned %d value %d, want %d value %d", in, ret, v, cases[i].ret,
-                     cases[i].val);
-        if (ret != 0 && strcmp(why, "expected true/false, yes/no or on/off") != 0)
-            fail_msg("'%s': why \"%s\"", in, why);
-    }
+		if (ret != cases[i].ret || (ret == 0 && (v != cases[i].val || why)))
+			fail_msg("'%s': returned %d value %d, want %d value %d", in, ret, v,
+				 cases[i].ret, cases[i].val);
+		if (ret != 0 && strcmp(why, "expected true/false, yes/no or on/off") != 0)
+			fail_msg("'%s': why \"%s\"", in, why);
+	}
 }
 
 static void test_parse_double(void **state)
 {
-    static const struct {
-        const char *in;
-        int ret;
-        double val;
-        const char *why;
-    } cases[] = {
-        { "0", 0, 0.0, NULL },
-        { "1.5", 0, 1.5, NULL },
-        { "-2.25", 0, -2.25, NULL },
-        { "+3", 0, 3.0, NULL },
-        { ".5", 0, 0.5, NULL },
-        { "1e3", 0, 1000.0, NULL },
-        { "95%", 0, 0.95, NULL },
-        { "99.9%", 0, 0.999, NULL },
-        { "", -EINVAL, 0, "empty number" },
-        { "abc", -EINVAL, 0, "expected a number, got 'abc'" },
-        { "inf", -EINVAL, 0, "expected a number, got 'inf'" },
-        { "-nan", -EINVAL, 0, "expected a number, got '-nan'" },
-        { " 1", -EINVAL, 0, "expected a number, got ' 1'" },
-        { "0x1p3", -EINVAL, 0, "hexadecimal is not accepted" },
-        { "1.5x", -EINVAL, 0, "trailing characters 'x'" },
-        { "95 %", -EINVAL, 0, "trailing characters ' %'" },
-        { "95%%", -EINVAL, 0, "trailing characters '%%'" },
-        { "1e999", -ERANGE, 0, "number out of range" },
-    };
+	static const struct {
+		const char *in;
+		int ret;
+		double val;
+		const char *why;
+	} cases[] = {
+	    {"0", 0, 0.0, NULL},
+	    {"1.5", 0, 1.5, NULL},
+	    {"-2.25", 0, -2.25, NULL},
+	    {"+3", 0, 3.0, NULL},
+	    {".5", 0, 0.5, NULL},
+	    {"1e3", 0, 1000.0, NULL},
+	    {"95%", 0, 0.95, NULL},
+	    {"99.9%", 0, 0.999, NULL},
+	    {"", -EINVAL, 0, "empty number"},
+	    {"abc", -EINVAL, 0, "expected a number, got 'abc'"},
+	    {"inf", -EINVAL, 0, "expected a number, got 'inf'"},
+	    {"-nan", -EINVAL, 0, "expected a number, got '-nan'"},
+	    {" 1", -EINVAL, 0, "expected a number, got ' 1'"},
+	    {"0x1p3", -EINVAL, 0, "hexadecimal is not accepted"},
+	    {"1.5x", -EINVAL, 0, "trailing characters 'x'"},
+	    {"95 %", -EINVAL, 0, "trailing characters ' %'"},
+	    {"95%%", -EINVAL, 0, "trailing characters '%%'"},
+	    {"1e999", -ERANGE, 0, "number out of range"},
+	};
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        double v = -1234.5;
-        const char *why = "unset";
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double v = -1234.5;
+		const char *why = "unset";
 
-        int ret = units_parse_double(cases[i].in, &v, &why);
+		int ret = units_parse_double(cases[i].in, &v, &why);
 
-        if (ret != cases[i].ret)
-            fail_msg("'%s': returned %d, want %d", cases[i].in, ret, cases[i].ret);
-        if (ret == 0 && (fabs(v - cases[i].val) > 1e-12 || why))
-            fail_msg("'%s': got %g, want %g", cases[i].in, v, cases[i].val);
-        if (ret != 0 && (v != -1234.5 || strcmp(why, cases[i].why) != 0))
-            fail_msg("'%s': why \"%s\", want \"%s\"", cases[i].in, why, cases[i].why);
-    }
+		if (ret != cases[i].ret)
+			fail_msg("'%s': returned %d, want %d", cases[i].in, ret, cases[i].ret);
+		if (ret == 0 && (fabs(v - cases[i].val) > 1e-12 || why))
+			fail_msg("'%s': got %g, want %g", cases[i].in, v, cases[i].val);
+		if (ret != 0 && (v != -1234.5 || strcmp(why, cases[i].why) != 0))
+			fail_msg("'%s': why \"%s\", want \"%s\"", cases[i].in, why, cases[i].why);
+	}
 }
 
 static void test_format(void **state)
 {
-    static const struct {
-        char kind; /* s: size, r: rate, d: duration */
-        double v;
-        bool binary;
-        const char *want;
-    } cases[] = {
-        { 's', 0, false, "0 B" },
-        { 's', 512, false, "512 B" },
-        { 's', 999, false, "999 B" },
-        { 's', 1000, false, "1.0 kB" },
-        { 's', 1000, true, "1000 B" },
-        { 's', 1024, true, "1.0 KiB" },
-        { 's', 80e6, false, "80.0 MB" },
-        { 's', 80e6, true, "76.3 MiB" },
-        { 's', 1.5 * 1073741824.0, true, "1.5 GiB" },
-        { 's', 999960, false, "1.0 MB" },
-        { 's', 4e15, false, "4.0 PB" },
-        { 's', 5e18, false, "5000.0 PB" },
-        { 's', -2048, true, "-2.0 KiB" },
-        { 'r', 112.4e6, false, "112.4 MB/s" },
-        { 'r', 112.4e6, true, "107.2 MiB/s" },
-        { 'r', 100, false, "100 B/s" },
-        { 'd', 0, false, "0 ns" },
-        { 'd', 812, false, "812 ns" },
-        { 'd', 999.4, false, "999 ns" },
-        { 'd', 999.7, false, "1.00 us" },
-        { 'd', 12.3e3, false, "12.3 us" },
-        { 'd', 4.56e6, false, "4.56 ms" },
-        { 'd', 123.4e6, false, "123 ms" },
-        { 'd', 1.23e9, false, "1.23 s" },
-        { 'd', 3600e9, false, "3600 s" },
-        { 'd', 9.996e6, false, "10.0 ms" },
-    };
-    char buf[32];
+	static const struct {
+		char kind; /* s: size, r: rate, d: duration */
+		double v;
+		bool binary;
+		const char *want;
+	} cases[] = {
+	    {'s', 0, false, "0 B"},
+	    {'s', 512, false, "512 B"},
+	    {'s', 999, false, "999 B"},
+	    {'s', 1000, false, "1.0 kB"},
+	    {'s', 1000, true, "1000 B"},
+	    {'s', 1024, true, "1.0 KiB"},
+	    {'s', 80e6, false, "80.0 MB"},
+	    {'s', 80e6, true, "76.3 MiB"},
+	    {'s', 1.5 * 1073741824.0, true, "1.5 GiB"},
+	    {'s', 999960, false, "1.0 MB"},
+	    {'s', 4e15, false, "4.0 PB"},
+	    {'s', 5e18, false, "5000.0 PB"},
+	    {'s', -2048, true, "-2.0 KiB"},
+	    {'r', 112.4e6, false, "112.4 MB/s"},
+	    {'r', 112.4e6, true, "107.2 MiB/s"},
+	    {'r', 100, false, "100 B/s"},
+	    {'d', 0, false, "0 ns"},
+	    {'d', 812, false, "812 ns"},
+	    {'d', 999.4, false, "999 ns"},
+	    {'d', 999.7, false, "1.00 us"},
+	    {'d', 12.3e3, false, "12.3 us"},
+	    {'d', 4.56e6, false, "4.56 ms"},
+	    {'d', 123.4e6, false, "123 ms"},
+	    {'d', 1.23e9, false, "1.23 s"},
+	    {'d', 3600e9, false, "3600 s"},
+	    {'d', 9.996e6, false, "10.0 ms"},
+	};
+	char buf[32];
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        size_t n;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n;
 
-        if (cases[i].kind == 's')
-            n = units_format_size(buf, sizeof(buf), cases[i].v, cases[i].binary);
-        else if (cases[i].kind == 'r')
-            n = units_format_rate(buf, sizeof(buf), cases[i].v, cases[i].binary);
-        else
-            n = units_format_duration(buf, sizeof(buf), cases[i].v);
-        if (strcmp(buf, cases[i].want) != 0 || n != strlen(cases[i].want))
-            fail_msg("format %c %g: got \"%s\" (%zu), want \"%s\"", cases[i].kind, cases[i].v,
-                     buf, n, cases[i].want);
-    }
+		if (cases[i].kind == 's')
+			n = units_format_size(buf, sizeof(buf), cases[i].v, cases[i].binary);
+		else if (cases[i].kind == 'r')
+			n = units_format_rate(buf, sizeof(buf), cases[i].v, cases[i].binary);
+		else
+			n = units_format_duration(buf, sizeof(buf), cases[i].v);
+		if (strcmp(buf, cases[i].want) != 0 || n != strlen(cases[i].want))
+			fail_msg("format %c %g: got \"%s\" (%zu), want \"%s\"", cases[i].kind,
+				 cases[i].v, buf, n, cases[i].want);
+	}
 }
 
 static void test_format_truncates(void **state)
 {
-    char buf[4];
+	char buf[4];
 
-    assert_int_equal(units_format_rate(buf, sizeof(buf), 112.4e6, false), 10);
-    assert_string_equal(buf, "112");
+	assert_int_equal(units_format_rate(buf, sizeof(buf), 112.4e6, false), 10);
+	assert_string_equal(buf, "112");
 }
 
 /* What the formatters print must parse back (the units are the same tables). */
 static void test_format_roundtrip(void **state)
 {
-    char buf[32];
-    uint64_t v;
+	char buf[32];
+	uint64_t v;
 
-    units_format_size(buf, sizeof(buf), 1.5 * 1073741824.0, true);
-    assert_int_equal(units_parse_size(buf, &v, NULL), 0);
-    assert_int_equal(v, 1610612736ULL);
-    units_format_duration(buf, sizeof(buf), 4.56e6);
-    assert_int_equal(units_parse_duration(buf, &v, NULL), 0);
-    assert_int_equal(v, 4560000);
+	units_format_size(buf, sizeof(buf), 1.5 * 1073741824.0, true);
+	assert_int_equal(units_parse_size(buf, &v, NULL), 0);
+	assert_int_equal(v, 1610612736ULL);
+	units_format_duration(buf, sizeof(buf), 4.56e6);
+	assert_int_equal(units_parse_duration(buf, &v, NULL), 0);
+	assert_int_equal(v, 4560000);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_size),
-        cmocka_unit_test(test_parse_duration),
-        cmocka_unit_test(test_parse_uint),
-        cmocka_unit_test(test_why_optional_and_quote_cut),
-        cmocka_unit_test(test_parse_bool),
-        cmocka_unit_test(test_parse_double),
-        cmocka_unit_test(test_format),
-        cmocka_unit_test(test_format_truncates),
-        cmocka_unit_test(test_format_roundtrip),
-    };
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_size),
+	    cmocka_unit_test(test_parse_duration),
+	    cmocka_unit_test(test_parse_uint),
+	    cmocka_unit_test(test_why_optional_and_quote_cut),
+	    cmocka_unit_test(test_parse_bool),
+	    cmocka_unit_test(test_parse_double),
+	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_format_truncates),
+	    cmocka_unit_test(test_format_roundtrip),
+	};
 
-    return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,286 @@
+/* The job graph: jobs that run `with` each other form a stage and start on one barrier;
+ * stages run one after another, in file order unless `after` says otherwise (a topological
+ * order, ties broken by file order). Within a stage, the k-th instance of every measured
+ * job forms unit k; background jobs join every unit of their stage. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/jobkeys.h"
+#include "engine/plan.h"
+
+struct graph {
+	const struct exp_spec *s;
+	struct plan *p;
+	struct diag *d;
+	size_t *group; /* job -> its stage's representative job */
+	int status;
+};
+
+static size_t find(size_t *g, size_t j)
+{
+	while (g[j] != j)
+		j = g[j] = g[g[j]];
+	return j;
+}
+
+static long job_named(const struct exp_spec *s, const char *name)
+{
+	for (size_t i = 0; i < s->njobs; i++)
+		if (!strcmp(s->jobs[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static void error(struct graph *g, const struct src_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void error(struct graph *g, const struct src_loc *loc, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_add(g->d, loc, "%s", msg);
+	g->status = PLAN_ESPEC;
+}
+
+static const struct src_loc *key_at(const struct job_spec *j, enum job_key_id k)
+{
+	return j->key_loc[k].file ? &j->key_loc[k] : &j->loc;
+}
+
+static bool same_replication(const struct replication_spec *a, const struct replication_spec *b)
+{
+	return a->runs == b->runs && a->warmup == b->warmup && a->target == b->target &&
+	       (!a->target || (a->pilot == b->pilot && a->max == b->max));
+}
+
+/* Union jobs joined by `with`, and check names and background rules. */
+static void group_jobs(struct graph *g)
+{
+	const struct exp_spec *s = g->s;
+
+	for (size_t i = 0; i < s->njobs; i++)
+		g->group[i] = i;
+	for (size_t i = 0; i < s->njobs; i++) {
+		const struct job_spec *j = &s->jobs[i];
+		long w;
+		if (!j->with)
+			continue;
+		w = job_named(s, j->with);
+		if (w < 0)
+			error(g, key_at(j, JK_WITH), "key 'with': job '%s' runs with '%s', which is not a job",
+			      j->name, j->with);
+		else if ((size_t)w == i)
+			error(g, key_at(j, JK_WITH), "key 'with': job '%s' cannot run with itself", j->name);
+		else
+			g->group[find(g->group, i)] = find(g->group, (size_t)w);
+	}
+	for (size_t i = 0; i < s->njobs; i++) {
+		const struct job_spec *j = &s->jobs[i], *first = NULL;
+		for (size_t k = 0; k < s->njobs; k++)
+			if (find(g->group, k) == find(g->group, i) && !s->jobs[k].background) {
+				first = &s->jobs[k];
+				break;
+			}
+		if (j->background && !first)
+			error(g, key_at(j, JK_BACKGROUND),
+			      "key 'background': job '%s' is load for no job (give it 'with: JOB')",
+			      j->name);
+		else if (!j->background && first != j && first &&
+			 !same_replication(&j->rep, &first->rep))
+			error(g, &j->loc,
+			      "key 'with': jobs '%s' and '%s' run together but are replicated differently (runs, warm-up or target)",
+			      first->name, j->name);
+	}
+}
+
+/* Order the stages: Kahn's algorithm over `after` edges, plus an edge from the previous
+ * stage in file order to each stage none of whose jobs says `after`. */
+static size_t *order_groups(struct graph *g, size_t *nout)
+{
+	const struct exp_spec *s = g->s;
+	size_t n = s->njobs, *reps = calloc(n, sizeof(*reps)), nreps = 0, *out = NULL;
+	bool *dep = NULL, *done = NULL;
+
+	if (!reps)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t r = find(g->group, i);
+		bool seen = false;
+		for (size_t k = 0; k < nreps && !seen; k++)
+			seen = reps[k] == r;
+		if (!seen)
+			reps[nreps++] = r;
+	}
+	dep = calloc(nreps * nreps, sizeof(*dep)); /* dep[a * nreps + b]: stage a waits for b */
+	done = calloc(nreps, sizeof(*done));
+	out = calloc(nreps, sizeof(*out));
+	if (!dep || !done || !out)
+		goto fail;
+	for (size_t a = 0; a < nreps; a++) {
+		bool explicit = false;
+		for (size_t i = 0; i < n; i++) {
+			const struct job_spec *j = &s->jobs[i];
+			if (find(g->group, i) != reps[a])
+				continue;
+			for (size_t k = 0; k < j->nafter; k++) {
+				long t = job_named(s, j->after[k]);
+				explicit = true;
+				if (t < 0) {
+					error(g, &j->after_loc, "key 'after': job '%s' waits for '%s', which is not a job",
+					      j->name, j->after[k]);
+					continue;
+				}
+				for (size_t b = 0; b < nreps; b++)
+					if (reps[b] == find(g->group, (size_t)t)) {
+						if (b == a)
+							error(g, &j->after_loc,
+							      "key 'after': job '%s' waits for '%s', which runs with it",
+							      j->name, j->after[k]);
+						else
+							dep[a * nreps + b] = true;
+					}
+			}
+		}
+		if (!explicit && a > 0)
+			dep[a * nreps + a - 1] = true;
+	}
+	for (size_t o = 0; o < nreps; o++) {
+		size_t pick = nreps;
+		for (size_t a = 0; a < nreps && pick == nreps; a++) {
+			bool ready = !done[a];
+			for (size_t b = 0; b < nreps && ready; b++)
+				ready = !dep[a * nreps + b] || done[b];
+			if (ready)
+				pick = a;
+		}
+		if (pick == nreps) {
+			for (size_t a = 0; a < nreps; a++)
+				if (!done[a]) {
+					error(g, &s->jobs[reps[a]].loc,
+					      "key 'after': the jobs wait for each other in a cycle (job '%s' is in it)",
+					      s->jobs[reps[a]].name);
+					break;
+				}
+			goto fail;
+		}
+		done[pick] = true;
+		out[o] = reps[pick];
+	}
+	*nout = nreps;
+	free(reps);
+	free(dep);
+	free(done);
+	return out;
+fail:
+	free(reps);
+	free(dep);
+	free(done);
+	free(out);
+	return NULL;
+}
+
+static int add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, size_t nmeasured)
+{
+	struct plan_unit *nu = realloc(p->units, (p->nunits + 1) * sizeof(*nu));
+	struct plan_unit *u;
+
+	if (!nu)
+		return -ENOMEM;
+	p->units = nu;
+	u = &p->units[p->nunits++];
+	memset(u, 0, sizeof(*u));
+	if (!(u->inst = malloc(n * sizeof(*u->inst))))
+		return -ENOMEM;
+	memcpy(u->inst, inst, n * sizeof(*inst));
+	u->n = n;
+	u->nmeasured = nmeasured;
+	u->stage = stage;
+	u->warmup = p->inst[inst[0]].warmup;
+	u->runs = p->inst[inst[0]].runs;
+	u->max_runs = p->inst[inst[0]].max_runs;
+	return 0;
+}
+
+/* The instances of job `j`, in plan order. */
+static size_t instances_of(const struct plan *p, size_t j, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->ninst; i++)
+		if (p->inst[i].job_index == j)
+			out[n++] = i;
+	return n;
+}
+
+static void make_units(struct graph *g, const size_t *order, size_t nstages)
+{
+	const struct exp_spec *s = g->s;
+	struct plan *p = g->p;
+	size_t *tmp = calloc(p->ninst + 1, sizeof(*tmp)), *unit = calloc(s->njobs + 1, sizeof(*unit));
+
+	for (size_t st = 0; tmp && unit && st < nstages; st++) {
+		size_t count = 0, first = s->njobs;
+		for (size_t i = 0; i < s->njobs; i++)
+			if (find(g->group, i) == order[st] && !s->jobs[i].background) {
+				size_t c = instances_of(p, i, tmp);
+				if (first == s->njobs) {
+					first = i;
+					count = c;
+				} else if (c != count) {
+					error(g, &s->jobs[i].loc,
+					      "key 'with': jobs '%s' and '%s' run together but have %zu and %zu matrix points",
+					      s->jobs[first].name, s->jobs[i].name, count, c);
+				}
+			}
+		for (size_t i = 0; i < s->njobs; i++)
+			if (find(g->group, i) == order[st] && s->jobs[i].background) {
+				size_t c = instances_of(p, i, tmp);
+				if (c != 1 && c != count)
+					error(g, &s->jobs[i].loc,
+					      "key 'background': job '%s' has %zu matrix points; load needs 1 or one per point of the jobs it runs with (%zu)",
+					      s->jobs[i].name, c, count);
+			}
+		if (g->status || first == s->njobs)
+			continue;
+		for (size_t k = 0; k < count; k++) {
+			size_t n = 0, nm = 0;
+			for (int bg = 0; bg < 2; bg++)
+				for (size_t i = 0; i < s->njobs; i++) {
+					size_t c;
+					if (find(g->group, i) != order[st] || s->jobs[i].background != bg)
+						continue;
+					c = instances_of(p, i, tmp);
+					unit[n++] = tmp[c == 1 ? 0 : k];
+					nm += !bg;
+				}
+			if (add_unit(p, st, unit, n, nm) < 0)
+				g->status = PLAN_EENV;
+		}
+	}
+	free(tmp);
+	free(unit);
+}
+
+int plan_graph(struct plan *p, struct diag *d)
+{
+	struct graph g = {p->spec, p, d, calloc(p->spec->njobs + 1, sizeof(size_t)), 0};
+	size_t *order, nstages = 0;
+
+	if (!g.group)
+		return PLAN_EENV;
+	group_jobs(&g);
+	order = g.status ? NULL : order_groups(&g, &nstages);
+	if (order && !g.status)
+		make_units(&g, order, nstages);
+	p->nstages = nstages;
+	free(order);
+	free(g.group);
+	return g.status ? g.status : order ? 0 : PLAN_ESPEC;
+}

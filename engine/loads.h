@@ -1,0 +1,19 @@
+/* The workloads that are not a stream of I/Os on one file: copytree (copy a folder tree
+ * file by file, like `rsync -a` without a network) and command (an external program, such
+ * as a real rsync, run with /bin/sh -c). Both mostly serve as background load. */
+#ifndef IOTRIAL_LOADS_H
+#define IOTRIAL_LOADS_H
+
+#include <stddef.h>
+
+#include "engine/spec.h"
+#include "engine/worker.h"
+
+/* Run job `j`'s copytree (from `src` to a new folder `dst`) or command once, or, with
+ * w->stop_bg set, again and again until it is raised. Waits on w->barrier first. Fills
+ * `o` (a copytree's I/Os are its chunks; a command is one I/O per run). Returns 0 or -errno
+ * with a message in `err`. */
+int loads_run(const struct worker_job *w, const struct job_spec *j, const char *src,
+	      const char *dst, char *err, size_t errlen, struct worker_out *o);
+
+#endif

@@ -1,0 +1,644 @@
+/* One trial of one unit (see trial.h): files prepared, workers started together on one
+ * barrier as threads or processes, background load stopped once the measured workers are
+ * done, figures merged per instance, written data read back when verify asks. */
+#include "engine/trial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/loads.h"
+#include "engine/verify.h"
+#include "engine/worker.h"
+
+/* What a worker hands back: in shared memory when workers are processes. */
+struct shared {
+	struct worker_out out;
+	int ret;
+	char err[256];
+};
+
+struct inst_run;
+
+struct slot {
+	const struct inst_run *run;
+	uint32_t worker;
+	struct worker_job job;
+	char *data_path, *src_path;
+	struct shared *sh;
+	pthread_t thread;
+	pid_t pid;
+	bool started;
+};
+
+struct inst_run {
+	struct instance *in;
+	struct instance_result *ir;
+	struct trial_result *tr;
+	bool background;
+	bool ready; /* files prepared: its workers start */
+	uint32_t n;
+	struct slot *slots;
+};
+
+/* The barrier and the background stop flag, shared with process workers. */
+struct sync_area {
+	pthread_barrier_t barrier;
+	volatile sig_atomic_t bg_stop;
+};
+
+uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
+{
+	uint64_t z = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int trial_results_grow(struct instance_result *ir, size_t n)
+{
+	struct trial_result *nt;
+
+	if (n <= ir->ntrials)
+		return 0;
+	if (!(nt = realloc(ir->trials, n * sizeof(*nt))))
+		return -ENOMEM;
+	ir->trials = nt;
+	for (size_t t = ir->ntrials; t < n; t++) {
+		struct trial_result *tr = &nt[t];
+		memset(tr, 0, sizeof(*tr));
+		tr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		tr->index = (uint32_t)t;
+		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = NAN;
+		tr->cpu_user_s = tr->cpu_sys_s = NAN;
+	}
+	ir->ntrials = n;
+	return 0;
+}
+
+static void trial_error(struct trial_result *tr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void trial_error(struct trial_result *tr, const char *fmt, ...)
+{
+	va_list ap;
+
+	tr->failed = true;
+	tr->kept = false;
+	if (tr->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&tr->error, fmt, ap) < 0)
+		tr->error = NULL;
+	va_end(ap);
+}
+
+static int open_flags(const struct job_spec *j, bool writes)
+{
+	int fl = writes ? O_WRONLY : O_RDONLY;
+
+	if (j->direct)
+		fl |= O_DIRECT;
+	if (writes && j->sync == SYNC_OSYNC)
+		fl |= O_SYNC;
+	if (writes && j->sync == SYNC_ODSYNC)
+		fl |= O_DSYNC;
+	return fl;
+}
+
+static const char *op_name(enum be_opcode op)
+{
+	return op == BE_READ ? "read" : op == BE_WRITE ? "write" : "fsync";
+}
+
+/* The seed of the verify pattern a file is laid out with: one per path (without a
+ * worker's suffix), so instances and workers that share a file agree on it. */
+static uint64_t layout_seed(const struct plan *p, const char *path)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return trial_seed(p->seed, h, 0xf11e);
+}
+
+/* The part of the file worker w covers: its own file, all of a shared file for random
+ * workloads, or its slice of a shared file for sequential ones. */
+static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_t *off,
+		   uint64_t *len)
+{
+	uint64_t slice;
+
+	*off = 0;
+	*len = j->file_size;
+	if (j->threads <= 1 || j->file_per_thread || spec_workload_random(j->workload))
+		return;
+	slice = j->file_size / j->threads / chunk * chunk;
+	*off = slice * w;
+	*len = w + 1 == j->threads ? j->file_size - *off : slice;
+}
+
+/* Lay out what this instance's workers read, drop caches, note what is cached. */
+static int prepare(struct trial_env *e, struct inst_run *r)
+{
+	struct instance *in = r->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	bool writes = spec_workload_writes(j->workload);
+	struct plan_file *f = plan_file_root(copy ? &in->src : &in->data);
+	int ret = 0;
+
+	if (in->be->flags & BE_F_NOIO || j->workload == WL_COMMAND)
+		return 0;
+	/* Each worker's file, unless an earlier trial (or instance sharing it) made it. */
+	for (uint32_t w = 0; w < files_count(j) && f->create && ret == 0; w++) {
+		struct plan_file one = *f;
+		char *msg = NULL;
+		one.path = files_worker_path(f->path, j, w);
+		one.owner = NULL;
+		one.laid_out = false;
+		if (one.path && f->laid_out && access(one.path, F_OK) == 0) {
+			free(one.path);
+			continue;
+		}
+		ret = one.path ? files_layout(e->dirs, e->p->scratch, &one,
+					      f->size ? f->size : j->file_size, j->verify,
+					      layout_seed(e->p, f->path), j->tree_files, &msg)
+			       : -ENOMEM;
+		if (one.laid_out) {
+			f->laid_out = true; /* something exists: removal must look */
+			if (files_count(j) > f->copies)
+				f->copies = files_count(j);
+		}
+		if (ret < 0)
+			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
+		free(msg);
+		free(one.path);
+	}
+	if (ret < 0)
+		return ret;
+	if (copy && (ret = files_make_dirs(e->dirs, e->p->scratch, in->data.path)) < 0) {
+		trial_error(r->tr, "cannot create the folder for '%s': %s", in->data.path,
+			    strerror(-ret));
+		return ret;
+	}
+	for (uint32_t w = 0; w < r->n; w++) {
+		const char *path = copy ? r->slots[w].src_path : r->slots[w].data_path;
+		if (j->invalidate && j->workload != WL_COPYTREE)
+			files_drop_cache(path);
+		if ((!writes || copy) && w == 0 && j->workload != WL_COPYTREE)
+			r->tr->cached = files_cached_fraction(path, j->file_size);
+	}
+	if (!writes && r->tr->cached > 0.5)
+		r->ir->reads_cached = true;
+	return 0;
+}
+
+/* A worker: its own backend state and file descriptors, then the worker loop (which waits
+ * on the barrier once its buffers are ready). */
+static void *slot_main(void *arg)
+{
+	struct slot *s = arg;
+	const struct instance *in = s->run->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
+	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
+	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
+	int ret = -ENOMEM, fd = -1, src = -1;
+
+	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
+		s->sh->ret = loads_run(&s->job, j, s->src_path, s->data_path, s->sh->err,
+				       sizeof(s->sh->err), &s->sh->out);
+		free(priv);
+		return NULL;
+	}
+	if (!priv)
+		goto fail;
+	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
+		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
+			 in->be->name, strerror(-ret));
+		goto fail;
+	}
+	if (copy && (src = ret = in->be->open(priv, s->src_path, open_flags(j, false), 0)) < 0) {
+		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->src_path,
+			 strerror(-ret));
+		goto fail_cleanup;
+	}
+	/* A copy makes its file; workers sharing one file all open what the first made. */
+	fd = ret = in->be->open(priv, s->data_path,
+				copy ? open_flags(j, true) | O_CREAT |
+					   (files_count(j) == j->threads ? O_EXCL : 0)
+				     : open_flags(j, writes),
+				0644);
+	if (fd < 0) {
+		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->data_path,
+			 strerror(-ret));
+		goto fail_close;
+	}
+	s->job.priv = priv;
+	s->job.fd = fd;
+	s->job.src_fd = src;
+	s->sh->ret = worker_run(&s->job, &s->sh->out);
+	in->be->close(priv, fd);
+	if (src >= 0)
+		in->be->close(priv, src);
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+	free(priv);
+	return NULL;
+
+fail_close:
+	if (src >= 0)
+		in->be->close(priv, src);
+fail_cleanup:
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+fail:
+	if (!s->sh->err[0])
+		snprintf(s->sh->err, sizeof(s->sh->err), "out of memory");
+	s->sh->ret = ret < 0 ? ret : -ENOMEM;
+	s->sh->out.errors = 1;
+	if (s->job.barrier)
+		pthread_barrier_wait(s->job.barrier); /* the others must not wait for us */
+	free(priv);
+	return NULL;
+}
+
+static void *alloc_shared(size_t size, bool processes)
+{
+	void *p;
+
+	if (!processes)
+		return calloc(1, size);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : memset(p, 0, size);
+}
+
+static void release_shared(void *p, size_t size, bool processes)
+{
+	if (processes && p)
+		munmap(p, size);
+	else
+		free(p);
+}
+
+static int start(struct slot *s)
+{
+	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		s->pid = fork();
+		if (s->pid < 0)
+			return -errno;
+		if (s->pid == 0) {
+			slot_main(s);
+			_exit(0);
+		}
+	} else if ((errno = pthread_create(&s->thread, NULL, slot_main, s)) != 0) {
+		return -errno;
+	}
+	s->started = true;
+	return 0;
+}
+
+static void finish(struct slot *s)
+{
+	int status;
+
+	if (!s->started)
+		return;
+	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) && !s->sh->ret) {
+			s->sh->ret = -ECHILD;
+			snprintf(s->sh->err, sizeof(s->sh->err), "worker process died (signal %d)",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		}
+	} else {
+		pthread_join(s->thread, NULL);
+	}
+	s->started = false;
+}
+
+static void set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
+{
+	l->min = (double)h->min;
+	l->max = (double)h->max;
+	l->mean = w->mean;
+	l->stddev = welford_stddev(w);
+	l->rms = welford_rms(w);
+	l->p50 = hist_percentile(h, 50);
+	l->p90 = hist_percentile(h, 90);
+	l->p95 = hist_percentile(h, 95);
+	l->p99 = hist_percentile(h, 99);
+	l->p99_9 = hist_percentile(h, 99.9);
+	l->p99_99 = hist_percentile(h, 99.99);
+}
+
+/* The first error of a worker, as a line naming the operation, path and offset. */
+static void worker_error(struct trial_result *tr, const struct slot *s, const char *be)
+{
+	const struct worker_out *wo = &s->sh->out;
+	bool copy = s->run->in->job.workload == WL_COPY;
+	const char *path = wo->err_op == BE_READ && copy ? s->src_path : s->data_path;
+
+	if (s->sh->err[0])
+		trial_error(tr, "%s", s->sh->err);
+	else if (wo->err == -EILSEQ)
+		trial_error(tr, "verify: '%s' at offset %llu: %s", path,
+			    (unsigned long long)wo->err_offset, wo->verify_why ? wo->verify_why : "?");
+	else if (wo->err_eof)
+		trial_error(tr, "%s '%s' at offset %llu (%u bytes): unexpected end of file",
+			    op_name(wo->err_op), path, (unsigned long long)wo->err_offset, wo->err_len);
+	else if (wo->err)
+		trial_error(tr, "%s '%s' at offset %llu (%u bytes): %s%s", op_name(wo->err_op), path,
+			    (unsigned long long)wo->err_offset, wo->err_len, strerror(-wo->err),
+			    wo->err == -ENOSPC ? " (the disk is full)" : "");
+	else
+		trial_error(tr, "backend '%s': %s", be, strerror(-s->sh->ret));
+}
+
+/* Merge the workers' figures into the instance's trial, and keep them per worker. */
+static void merge(struct trial_env *e, struct inst_run *r)
+{
+	struct trial_result *tr = r->tr;
+	struct hist *h = malloc(sizeof(*h));
+	struct welford w;
+	uint64_t first = UINT64_MAX, last = 0;
+	double cu = 0, cs = 0;
+
+	if (!h)
+		return;
+	hist_init(h);
+	welford_init(&w);
+	if (r->n > 1 && (tr->workers = calloc(r->n, sizeof(*tr->workers))))
+		tr->nworkers = r->n;
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct slot *s = &r->slots[k];
+		const struct worker_out *o = &s->sh->out;
+		if (s->sh->ret < 0)
+			worker_error(tr, s, r->in->be->name);
+		if (o->log_err)
+			diag_add(e->d, NULL, "job '%s': a record log could not be written: %s; logging stopped",
+				 r->ir->name, strerror(-o->log_err));
+		hist_merge(h, &o->hist);
+		welford_merge(&w, &o->lat);
+		tr->bytes += o->bytes;
+		tr->ios += o->ios;
+		tr->errors += o->errors;
+		cu += o->cpu_user_s;
+		cs += o->cpu_sys_s;
+		if (o->start_ns && o->start_ns < first)
+			first = o->start_ns;
+		if (o->end_ns > last)
+			last = o->end_ns;
+		if (tr->workers) {
+			struct worker_result *wr = &tr->workers[k];
+			wr->worker = k;
+			wr->bytes = o->bytes;
+			wr->ios = o->ios;
+			wr->errors = o->errors;
+			wr->seconds = o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
+			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+			if (o->ios)
+				set_lat(&wr->lat, &o->hist, &o->lat);
+		}
+	}
+	tr->cpu_user_s = cu;
+	tr->cpu_sys_s = cs;
+	if (first != UINT64_MAX && last > first) {
+		tr->start_ns = first - e->t0;
+		tr->end_ns = last - e->t0;
+		tr->seconds = (double)(last - first) / 1e9;
+		tr->iops = (double)tr->ios / tr->seconds;
+		tr->bw_bytes = (double)tr->bytes / tr->seconds;
+	}
+	if (tr->ios)
+		set_lat(&tr->lat, h, &w);
+	free(h);
+}
+
+/* Read back what a write trial wrote and check the pattern: not timed, not counted in the
+ * trial's figures, but a mismatch fails the trial. */
+static int verify_back(struct trial_env *e, struct inst_run *r)
+{
+	const struct instance *in = r->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY;
+	struct worker_out *vo = malloc(sizeof(*vo));
+	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
+	struct be_config cfg = {j->iodepth, j->direct, j, 0};
+	int ret = -ENOMEM;
+
+	if (!vo || !priv || (in->be->init && (ret = in->be->init(priv, &cfg)) < 0))
+		goto out_free;
+	for (uint32_t k = 0; k < r->n; k++) {
+		struct slot *s = &r->slots[k];
+		struct worker_job v = s->job;
+		v.wl = WL_READ;
+		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
+		v.fsync_end = false;
+		v.barrier = NULL;
+		v.rec_fd = v.int_fd = -1;
+		v.priv = priv;
+		/* A copy checks the source's pattern; a full sequential write pass, its own. */
+		v.verify_seed = copy ? layout_seed(e->p, in->src.path) : s->job.verify_seed;
+		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns);
+		v.fd = in->be->open(priv, s->data_path, open_flags(j, false), 0);
+		if (v.fd < 0) {
+			ret = v.fd;
+			trial_error(r->tr, "verify: cannot open '%s': %s", s->data_path, strerror(-ret));
+			break;
+		}
+		ret = worker_run(&v, vo);
+		in->be->close(priv, v.fd);
+		if (ret == -EILSEQ) {
+			r->tr->errors += vo->errors;
+			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s", s->data_path,
+				    (unsigned long long)vo->err_offset,
+				    vo->verify_why ? vo->verify_why : "?");
+		} else if (ret < 0) {
+			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s", s->data_path,
+				    (unsigned long long)vo->err_offset, strerror(-ret));
+		}
+		if (ret < 0)
+			break;
+	}
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+out_free:
+	free(vo);
+	free(priv);
+	return ret;
+}
+
+/* Set up instance k of the unit for this trial: its trial record, workers and files. */
+static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
+		 size_t inst, struct sync_area *sync, bool processes)
+{
+	struct instance *in = &e->p->inst[inst];
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	uint32_t index;
+
+	r->in = in;
+	r->ir = &e->r->inst[inst];
+	r->background = j->background;
+	/* Load accompanies every trial of its unit: its own trials simply count on. */
+	index = r->background ? (uint32_t)r->ir->ntrials : pt->index;
+	if (trial_results_grow(r->ir, (size_t)index + 1) < 0)
+		return -ENOMEM;
+	r->tr = &r->ir->trials[index];
+	r->tr->warmup = pt->warmup;
+	r->tr->ran = true;
+	r->n = j->threads ? j->threads : 1;
+	if (!(r->slots = calloc(r->n, sizeof(*r->slots))))
+		return -ENOMEM;
+	for (uint32_t w = 0; w < r->n; w++) {
+		struct slot *s = &r->slots[w];
+		uint64_t off, len;
+		s->run = r;
+		s->worker = w;
+		s->sh = alloc_shared(sizeof(*s->sh), processes);
+		s->data_path = files_worker_path(in->data.path, j, w);
+		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
+		if (!s->sh || !s->data_path || (copy && !s->src_path))
+			return -ENOMEM;
+		region(j, in->chunk, w, &off, &len);
+		s->job = (struct worker_job){
+			.be = in->be,
+			.wl = j->workload,
+			.fd = -1,
+			.src_fd = -1,
+			.chunk = in->chunk,
+			.region_off = off,
+			.region_len = len,
+			/* Load runs until the measured workers are done. */
+			.runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
+			.iodepth = j->iodepth,
+			.fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
+			.seed = trial_seed(e->p->seed, inst * 1024 + w, index),
+			.stop = e->stop,
+			.stop_bg = r->background ? &sync->bg_stop : NULL,
+			.barrier = &sync->barrier,
+			.rec_fd = e->rec_fd[inst],
+			.int_fd = e->int_fd[inst],
+			.interval_ns = j->log_interval_ns,
+			.trial = index,
+			.worker = w,
+			.ramp_ns = j->ramp_ns,
+			.rate = j->rate,
+			.rate_iops = j->rate_iops,
+			.think_ns = j->think_time_ns,
+			.verify = j->verify,
+		};
+		if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
+			/* Reads check the layout's pattern; a file iotrial did not lay out may
+			 * come from an earlier run, so then only offsets and checksums count. */
+			const struct plan_file *f = j->workload == WL_COPY ? &in->src : &in->data;
+			s->job.verify_seed = layout_seed(e->p, f->path);
+			s->job.verify_check_seed = plan_file_root((struct plan_file *)f)->create;
+		} else if (j->verify) {
+			s->job.verify_seed = s->job.seed;
+		}
+	}
+	return prepare(e, r);
+}
+
+static void teardown(const struct plan_unit *u, struct inst_run *r, bool processes)
+{
+	const struct job_spec *j = &r->in->job;
+	bool last = !r->background && r->tr && r->tr->index + 1 >= u->warmup + u->runs;
+
+	for (uint32_t w = 0; w < r->n; w++) {
+		struct slot *s = &r->slots[w];
+		/* A copy makes new files every trial; the last ones stay when files are kept. */
+		if (s->data_path && !(r->in->be->flags & BE_F_NOIO) &&
+		    (j->workload == WL_COPY || j->workload == WL_COPYTREE) && !(j->keep_files && last))
+			files_remove_path(s->data_path);
+		free(s->data_path);
+		free(s->src_path);
+		release_shared(s->sh, sizeof(*s->sh), processes);
+	}
+	free(r->slots);
+}
+
+int trial_run(struct trial_env *e, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &e->p->units[pt->unit];
+	struct inst_run *runs = calloc(u->n, sizeof(*runs));
+	struct sync_area *sync = NULL;
+	bool processes = false;
+	unsigned nworkers = 0;
+	int ret = 0;
+
+	for (size_t k = 0; k < u->n; k++)
+		processes |= e->p->inst[u->inst[k]].job.worker_mode == WORKER_PROCESS;
+	if (!runs || !(sync = alloc_shared(sizeof(*sync), processes))) {
+		free(runs);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		int r = setup(e, pt, &runs[k], u->inst[k], sync, processes);
+		runs[k].ready = r == 0;
+		if (r < 0 && runs[k].tr)
+			trial_error(runs[k].tr, "cannot set up the trial: %s", strerror(-r));
+		if (r < 0 && !runs[k].background)
+			ret = r;
+		nworkers += runs[k].ready ? runs[k].n : 0;
+	}
+	if (ret == 0 && nworkers > 0) {
+		pthread_barrierattr_t attr;
+		pthread_barrierattr_init(&attr);
+		if (processes)
+			pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+		pthread_barrier_init(&sync->barrier, &attr, nworkers);
+		pthread_barrierattr_destroy(&attr);
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
+				if ((ret = start(&runs[k].slots[w])) < 0) {
+					/* Without every worker the barrier never opens: give up on the
+					 * ones started after they pass it alone. */
+					trial_error(runs[k].tr, "cannot start worker %u: %s", w,
+						    strerror(-ret));
+					sync->bg_stop = 1;
+				}
+		/* The measured workers first; then the load is told to stop. */
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; !runs[k].background && w < runs[k].n; w++)
+				finish(&runs[k].slots[w]);
+		sync->bg_stop = 1;
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; w < runs[k].n; w++)
+				finish(&runs[k].slots[w]);
+		pthread_barrier_destroy(&sync->barrier);
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		struct inst_run *r = &runs[k];
+		if (r->ready) {
+			merge(e, r);
+			if (!r->tr->failed && r->in->job.verify && !r->background &&
+			    spec_workload_writes(r->in->job.workload) &&
+			    !(r->in->be->flags & BE_F_NOIO))
+				verify_back(e, r);
+			if (!r->tr->failed && ret == 0)
+				r->tr->kept = !r->tr->warmup && !r->background;
+		}
+		/* An interrupted trial is cut short: it is reported, never kept. */
+		if (*e->stop && r->tr)
+			trial_error(r->tr, "interrupted");
+		if (r->tr && r->tr->failed && !r->background && ret == 0)
+			ret = -EIO;
+		teardown(u, r, processes);
+	}
+	release_shared(sync, sizeof(*sync), processes);
+	free(runs);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/* One trial of one unit: every instance of the unit, every worker of each, started on one
+ * barrier; background load stopped when the measured workers are done; the workers'
+ * figures merged into each instance's trial (bytes summed, histograms merged, elapsed from
+ * the first start to the last end) and kept per worker. */
+#ifndef IOTRIAL_TRIAL_H
+#define IOTRIAL_TRIAL_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "engine/diag.h"
+#include "engine/files.h"
+#include "engine/plan.h"
+#include "engine/results.h"
+
+struct trial_env {
+	struct plan *p;
+	struct results *r;
+	struct file_dirs *dirs;
+	const volatile sig_atomic_t *stop; /* the user's interrupt */
+	uint64_t t0;                       /* the run's start, CLOCK_MONOTONIC */
+	int *rec_fd, *int_fd;              /* per instance: the record and interval logs, or -1 */
+	struct diag *d;                    /* warnings that do not fail a trial */
+};
+
+/* Run trial `pt`. Returns 0, or -errno when a measured instance's trial failed (its
+ * trial_result says why). */
+int trial_run(struct trial_env *e, const struct plan_trial *pt);
+
+/* A seed for (a, b) derived from `seed`: trials and workers each get their own. */
+uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b);
+
+/* Make room for `n` trials in `ir`, each unmeasured (NAN) until it runs. */
+int trial_results_grow(struct instance_result *ir, size_t n);
+
+#endif

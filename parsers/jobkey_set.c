@@ -1,0 +1,121 @@
+/* Typing one job key from its text through the key table: units, bounds, enum names. Used
+ * for job-file values, --set and matrix values alike. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/jobkeys.h"
+#include "parsers/units.h"
+#include "parsers/yp.h"
+
+int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
+		   size_t errlen)
+{
+	const struct job_key *k = &job_keys[id];
+	void *field = (char *)j + k->off;
+	const char *why = NULL;
+	uint64_t u = 0;
+	bool b;
+	int idx;
+
+	switch (k->type) {
+	case KT_STRING: {
+		char *s = strdup(text);
+		if (!s)
+			return -ENOMEM;
+		free(*(char **)field);
+		*(char **)field = s;
+		return 0;
+	}
+	case KT_ENUM: {
+		char list[256];
+		idx = yp_enum_index(k->enums, text);
+		if (idx >= 0) {
+			*(int *)field = idx;
+			return 0;
+		}
+		yp_enum_list(list, sizeof(list), k->enums);
+		const char *near = job_key_suggest(text, k->enums);
+		if (near)
+			snprintf(err, errlen,
+				 "unknown value '%s' (did you mean '%s'? expected one of: %s)",
+				 text, near, list);
+		else
+			snprintf(err, errlen, "unknown value '%s' (expected one of: %s)", text,
+				 list);
+		return -EINVAL;
+	}
+	case KT_DOUBLE: {
+		double x;
+		if (units_parse_double(text, &x, &why) < 0) {
+			snprintf(err, errlen, "expected a number, got '%s'", text);
+			return -EINVAL;
+		}
+		if (x < k->dmin || x > k->dmax) {
+			snprintf(err, errlen, "must be between %g and %g, got '%s'", k->dmin,
+				 k->dmax, text);
+			return -ERANGE;
+		}
+		*(double *)field = x;
+		return 0;
+	}
+	case KT_BOOL:
+		if (units_parse_bool(text, &b, &why) < 0) {
+			snprintf(err, errlen, "expected true or false, got '%s'", text);
+			return -EINVAL;
+		}
+		*(bool *)field = b;
+		return 0;
+	case KT_SIZE:
+		if (units_parse_size(text, &u, &why) < 0) {
+			snprintf(err, errlen, "expected a size like 4KiB or 80MB, got '%s' (%s)",
+				 text, why);
+			return -EINVAL;
+		}
+		break;
+	case KT_DURATION:
+		if (units_parse_duration(text, &u, &why) < 0) {
+			snprintf(err, errlen,
+				 "expected a duration like 100ms or 60s, got '%s' (%s)", text, why);
+			return -EINVAL;
+		}
+		break;
+	case KT_UINT:
+		if (units_parse_uint(text, &u, &why) < 0) {
+			snprintf(err, errlen, "expected a whole number, got '%s' (%s)", text, why);
+			return -EINVAL;
+		}
+		break;
+	}
+	if (u < k->min || u > k->max) {
+		if (k->type == KT_SIZE && u < k->min && k->min == 1)
+			snprintf(err, errlen, "must be more than 0 bytes, got '%s'", text);
+		else if (k->type == KT_SIZE && u < k->min)
+			snprintf(err, errlen, "must be at least %llu bytes, got '%s'",
+				 (unsigned long long)k->min, text);
+		else if (k->type == KT_SIZE)
+			snprintf(err, errlen, "must be at most %llu bytes, got '%s'",
+				 (unsigned long long)k->max, text);
+		else
+			snprintf(err, errlen, "must be between %llu and %llu, got '%s'",
+				 (unsigned long long)k->min, (unsigned long long)k->max, text);
+		return -ERANGE;
+	}
+	if (k->type == KT_UINT)
+		*(uint32_t *)field = (uint32_t)u;
+	else
+		*(uint64_t *)field = u;
+	return 0;
+}
+
+int yp_job_defaults(struct job_spec *j)
+{
+	char err[256];
+
+	memset(j, 0, sizeof(*j));
+	for (int i = 0; i < JK_NKEYS; i++)
+		if (job_keys[i].def && yp_set_job_key(j, i, job_keys[i].def, err, sizeof(err)) < 0)
+			return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,259 @@
+/* matrix: and exclude: on a job, and the partial points that compare: selects with. Each
+ * value is typed through the job key table, so `[4KiB, 8KiB]` and `{from: 4KiB, to: 512KiB,
+ * step: x2}` become byte counts and a typo is caught where it was written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/jobkeys.h"
+#include "parsers/units.h"
+#include "parsers/yp.h"
+
+#define MAX_VALUES 10000
+
+static const char *const range_keys[] = {"from", "to", "step", NULL};
+
+/* Type `text` as key `k` through a scratch job; 0, or -1 after reporting at `n`. */
+static int typed_value(struct yp *p, struct job_spec *scratch, enum job_key_id k, const char *text,
+		       const yaml_node_t *n, struct key_value *out)
+{
+	char err[512];
+
+	if (yp_set_job_key(scratch, k, text, err, sizeof(err)) < 0) {
+		yp_err(p, n, job_keys[k].name, "%s", err);
+		return -1;
+	}
+	return job_key_get(scratch, k, out) < 0 ? -1 : 0;
+}
+
+static int add_value(struct matrix_dim *d, const struct key_value *v, struct src_loc loc)
+{
+	struct key_value *nv = realloc(d->values, (d->n + 1) * sizeof(*nv));
+	struct src_loc *nl;
+
+	if (!nv)
+		return -ENOMEM;
+	d->values = nv;
+	if (!(nl = realloc(d->locs, (d->n + 1) * sizeof(*nl))))
+		return -ENOMEM;
+	d->locs = nl;
+	d->values[d->n] = *v;
+	d->locs[d->n++] = loc;
+	return 0;
+}
+
+/* {from: A, to: B, step: x2 | STEP}: a geometric or linear run of sizes, durations or counts. */
+static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_dim *d,
+			const yaml_node_t *m)
+{
+	enum job_key_id k = d->key;
+	const char *key = job_keys[k].name;
+	struct key_value from = {k, 0, NULL}, to = {k, 0, NULL}, cur;
+	uint64_t factor = 0, step = 0;
+	const yaml_node_t *sn = NULL;
+	bool have[3] = {false, false, false};
+
+	if (job_keys[k].type != KT_SIZE && job_keys[k].type != KT_DURATION &&
+	    job_keys[k].type != KT_UINT) {
+		yp_err(p, m, key,
+		       "a range needs a size, duration or count key; list the values instead");
+		return;
+	}
+	if (!yp_mapping_ok(p, m, key, "a range"))
+		return;
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
+		int i = yp_key_index(p, kn, range_keys, " in a range");
+		char *text;
+
+		if (i < 0 || !(text = yp_text(p, vn, key, "a value")))
+			continue;
+		if (i == 2) {
+			const char *why;
+			sn = vn;
+			if (text[0] == 'x' || text[0] == '*') {
+				if (units_parse_uint(text + 1, &factor, &why) < 0 || factor < 2)
+					yp_err(
+					    p, vn, "step",
+					    "expected x2, x4, ... (a whole factor of at least 2), got '%s'",
+					    text);
+				else
+					have[2] = true;
+			} else {
+				struct key_value sv;
+				if (typed_value(p, scratch, k, text[0] == '+' ? text + 1 : text, vn,
+						&sv) == 0) {
+					step = sv.u;
+					have[2] = step > 0;
+					if (!step)
+						yp_err(p, vn, "step", "a step of 0 never ends");
+				}
+			}
+		} else if (typed_value(p, scratch, k, text, vn, i == 0 ? &from : &to) == 0) {
+			have[i] = true;
+		}
+		free(text);
+	}
+	if (!have[0] || !have[1] || !have[2]) {
+		if (p->nerr == 0)
+			yp_err(p, m, key, "a range needs from, to and step");
+		return;
+	}
+	if (from.u > to.u) {
+		yp_err(p, m, key, "from (%llu) is above to (%llu)", (unsigned long long)from.u,
+		       (unsigned long long)to.u);
+		return;
+	}
+	cur = from;
+	while (cur.u <= to.u) {
+		if (d->n >= MAX_VALUES) {
+			yp_err(p, sn, key, "the range has more than %d values", MAX_VALUES);
+			return;
+		}
+		add_value(d, &cur, yp_loc(p, m));
+		if (factor ? cur.u > to.u / factor : cur.u > to.u - step)
+			break;
+		cur.u = factor ? cur.u * factor : cur.u + step;
+	}
+}
+
+void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m)
+{
+	struct job_spec scratch;
+	size_t n;
+
+	if (!yp_mapping_ok(p, m, "matrix", "keys with lists of values"))
+		return;
+	n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	if (!(j->matrix = calloc(n ? n : 1, sizeof(*j->matrix))) || yp_job_defaults(&scratch) < 0)
+		return;
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
+		const char *key = (const char *)kn->data.scalar.value;
+		const struct job_key *k = job_key_find(key);
+		struct matrix_dim *d = &j->matrix[j->nmatrix];
+
+		if (!k) {
+			const char *names[JK_NKEYS + 1];
+			for (int i = 0; i < JK_NKEYS; i++)
+				names[i] = job_keys[i].name;
+			names[JK_NKEYS] = NULL;
+			const char *near = job_key_suggest(key, names);
+			yp_err(p, kn, key, "not a job key, so it cannot be a matrix key%s%s%s",
+			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			continue;
+		}
+		d->key = (enum job_key_id)(k - job_keys);
+		j->nmatrix++;
+		if (vn->type == YAML_MAPPING_NODE) {
+			parse_range(p, &scratch, d, vn);
+		} else if (vn->type == YAML_SEQUENCE_NODE) {
+			for (yaml_node_item_t *it = vn->data.sequence.items.start;
+			     it < vn->data.sequence.items.top; it++) {
+				yaml_node_t *en = yp_node(p, *it);
+				struct key_value v;
+				char *text = yp_text(p, en, key, "a value");
+				if (text && typed_value(p, &scratch, d->key, text, en, &v) == 0) {
+					for (size_t e = 0; e < d->n; e++)
+						if (job_key_value_eq(&d->values[e], &v))
+							yp_err(p, en, key, "'%s' is listed twice",
+							       text);
+					if (d->n >= MAX_VALUES)
+						yp_err(p, en, key, "more than %d values",
+						       MAX_VALUES);
+					else
+						add_value(d, &v, yp_loc(p, en));
+				}
+				free(text);
+			}
+			if (d->n == 0 &&
+			    vn->data.sequence.items.top == vn->data.sequence.items.start)
+				yp_err(p, vn, key, "the list of values is empty");
+		} else {
+			yp_err(
+			    p, vn, key,
+			    "expected a list of values or a range {from, to, step}, got a single value");
+		}
+	}
+	spec_job_release(&scratch);
+}
+
+int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool allow_job,
+		   struct matrix_point *out)
+{
+	struct job_spec scratch;
+	size_t n, o = 0;
+	char text[512] = "";
+
+	memset(out, 0, sizeof(*out));
+	out->loc = yp_loc(p, m);
+	if (!yp_mapping_ok(p, m, what, "keys with one value each"))
+		return -1;
+	n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	if (n == 0) {
+		yp_err(p, m, what, "names no key");
+		return -1;
+	}
+	if (!(out->kv = calloc(n, sizeof(*out->kv))) || yp_job_defaults(&scratch) < 0)
+		return -1;
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
+		const char *key = (const char *)kn->data.scalar.value;
+		const struct job_key *k = job_key_find(key);
+		char *vt = yp_text(p, vn, key, "a value");
+
+		if (!vt)
+			continue;
+		o += (size_t)snprintf(text + o, o < sizeof(text) ? sizeof(text) - o : 0, "%s%s=%s",
+				      o ? "," : "", key, vt);
+		if (allow_job && !strcmp(key, "job")) {
+			free(out->job);
+			out->job = vt;
+			continue;
+		}
+		if (!k)
+			yp_err(p, kn, key, "not a job key%s", allow_job ? " (nor 'job')" : "");
+		else if (typed_value(p, &scratch, (enum job_key_id)(k - job_keys), vt, vn,
+				     &out->kv[out->n]) == 0)
+			out->n++;
+		free(vt);
+	}
+	spec_job_release(&scratch);
+	out->text = strdup(text);
+	return 0;
+}
+
+void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq)
+{
+	size_t n;
+
+	if (seq->type != YAML_SEQUENCE_NODE) {
+		yp_err(p, seq, "exclude", "expected a list of partial points, got %s",
+		       yp_node_kind(seq));
+		return;
+	}
+	n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+	if (!(j->exclude = calloc(n ? n : 1, sizeof(*j->exclude))))
+		return;
+	for (yaml_node_item_t *it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		struct matrix_point *pt = &j->exclude[j->nexclude];
+		if (yp_parse_point(p, yp_node(p, *it), "exclude", false, pt) < 0) {
+			spec_point_release(pt);
+			continue;
+		}
+		j->nexclude++;
+		for (size_t i = 0; i < pt->n; i++) {
+			bool in = false;
+			for (size_t d = 0; d < j->nmatrix; d++)
+				in |= j->matrix[d].key == pt->kv[i].key;
+			if (!in)
+				yp_err(p, yp_node(p, *it), job_keys[pt->kv[i].key].name,
+				       "exclude names a key that is not in the matrix");
+		}
+	}
+}

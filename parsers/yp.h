@@ -1,0 +1,80 @@
+/* Internals shared by the job-file parser's files: the parse state and the small helpers
+ * that walk libyaml's document, expand variables and report errors at a node. */
+#ifndef IOTRIAL_YP_H
+#define IOTRIAL_YP_H
+
+#include <stdbool.h>
+#include <yaml.h>
+
+#include "engine/diag.h"
+#include "engine/spec.h"
+#include "parsers/jobfile.h"
+
+struct yp {
+	const char *file;
+	yaml_document_t *doc;
+	struct diag *d;
+	const struct yp_options *opt;
+	unsigned nerr;
+};
+
+/* The position of node `n`, 1-based. */
+struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n);
+
+/* Report an error at node `n` (NULL: the file), about `key` (NULL: none). */
+void yp_err(struct yp *p, const yaml_node_t *n, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+yaml_node_t *yp_node(const struct yp *p, int id);
+const char *yp_node_kind(const yaml_node_t *n);
+
+/* An empty or '~' plain scalar. */
+bool yp_scalar_is_null(const yaml_node_t *n);
+
+/* The scalar's text with ${VAR} expanded, malloc'd; NULL after reporting when `n` is not a
+ * scalar (`want` says what was expected) or the expansion fails. */
+char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *want);
+
+/* The index of key node `kn` in NULL-terminated `keys`; -1 after reporting an unknown key
+ * (with a suggestion; `where` is appended, e.g. " in replication"). */
+int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, const char *where);
+
+/* Is `m` a mapping with unique scalar keys? false after reporting. */
+bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what);
+
+bool yp_has_key(const struct yp *p, const yaml_node_t *m, const char *key);
+int yp_enum_index(const char *const *names, const char *v);
+void yp_enum_list(char *buf, size_t len, const char *const *names);
+
+/* Letters, digits, '_', '-', '.'; not empty. */
+bool yp_name_ok(const char *s);
+
+/* A job with every key at the key table's default. 0 or -ENOMEM. */
+int yp_job_defaults(struct job_spec *j);
+
+/* replication: the mapping `m` into `r`. */
+void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m);
+
+/* One replication key by name path ("runs", "trim.low", ...) from text: 0 or -errno with a
+ * message in err. For --set replication.KEY=VALUE. */
+int yp_set_rep_path(struct replication_spec *r, const char *path, const char *text, char *err,
+		    size_t errlen);
+
+/* matrix: on job `j`. */
+void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m);
+
+/* exclude: on job `j` (after its matrix). */
+void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq);
+
+/* A partial point {KEY: value, ...} into `out`; `allow_job` admits the pseudo-key job.
+ * Returns 0 (errors for single keys reported) or -1 when `m` is no mapping. */
+int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool allow_job,
+		   struct matrix_point *out);
+
+/* The top-level report: mapping (after the jobs: rows name them). */
+void yp_parse_report(struct yp *p, struct exp_spec *s, const yaml_node_t *m);
+
+/* The top-level compare: list. */
+void yp_parse_compare(struct yp *p, struct exp_spec *s, const yaml_node_t *seq);
+
+#endif

@@ -1,0 +1,171 @@
+/* Helpers that walk libyaml's document for the job-file parser (see yp.h). */
+#include "parsers/yp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/jobkeys.h"
+
+struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n)
+{
+	struct src_loc l = {p->file, (unsigned)n->start_mark.line + 1,
+			    (unsigned)n->start_mark.column + 1};
+	return l;
+}
+
+void yp_err(struct yp *p, const yaml_node_t *n, const char *key, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	struct src_loc l = n ? yp_loc(p, n) : (struct src_loc){p->file, 0, 0};
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (key)
+		diag_add(p->d, &l, "key '%s': %s", key, msg);
+	else
+		diag_add(p->d, &l, "%s", msg);
+	p->nerr++;
+}
+
+yaml_node_t *yp_node(const struct yp *p, int id)
+{
+	return yaml_document_get_node(p->doc, id);
+}
+
+const char *yp_node_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	default:
+		return "a value";
+	}
+}
+
+/* An empty or '~' plain scalar unsets a string key. The word 'null' is not taken as YAML's
+ * null: `backend: null` names the null backend, as fio's ioengine=null does. */
+bool yp_scalar_is_null(const yaml_node_t *n)
+{
+	const char *v = (const char *)n->data.scalar.value;
+
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	return !*v || !strcmp(v, "~");
+}
+
+static const char *yp_getenv(const char *name, void *arg)
+{
+	const struct yp_options *o = arg;
+	return o->getenv ? o->getenv(name, o->getenv_arg) : getenv(name);
+}
+
+/* The scalar's text with ${VAR} expanded; NULL (after reporting) when it is not a scalar or
+ * the expansion fails. The caller frees. */
+char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *want)
+{
+	struct expand_ctx ec = {p->opt->builtins, p->opt->nbuiltins, yp_getenv, (void *)p->opt};
+	char err[256], *out = NULL;
+
+	if (n->type != YAML_SCALAR_NODE) {
+		yp_err(p, n, key, "expected %s, got %s", want, yp_node_kind(n));
+		return NULL;
+	}
+	if (expand_vars((const char *)n->data.scalar.value, &out, &ec, err, sizeof(err)) < 0) {
+		yp_err(p, n, key, "%s", err);
+		return NULL;
+	}
+	return out;
+}
+
+/* Find `name` among the NULL-terminated `keys`; report an unknown key with a suggestion. */
+int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, const char *where)
+{
+	const char *name = (const char *)kn->data.scalar.value;
+	const char *near;
+
+	for (int i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], name))
+			return i;
+	near = job_key_suggest(name, keys);
+	if (near)
+		yp_err(p, kn, name, "unknown key%s (did you mean '%s'?)", where, near);
+	else
+		yp_err(p, kn, name, "unknown key%s", where);
+	return -1;
+}
+
+/* Check a mapping's keys are scalars and unique; false (after reporting) when not. */
+bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what)
+{
+	bool ok = true;
+
+	if (m->type != YAML_MAPPING_NODE) {
+		yp_err(p, m, key, "expected %s (a mapping), got %s", what, yp_node_kind(m));
+		return false;
+	}
+	for (yaml_node_pair_t *a = m->data.mapping.pairs.start; a < m->data.mapping.pairs.top;
+	     a++) {
+		yaml_node_t *ka = yp_node(p, a->key);
+		if (ka->type != YAML_SCALAR_NODE) {
+			yp_err(p, ka, key, "keys must be plain names, got %s", yp_node_kind(ka));
+			ok = false;
+			continue;
+		}
+		for (yaml_node_pair_t *b = m->data.mapping.pairs.start; b < a; b++) {
+			yaml_node_t *kb = yp_node(p, b->key);
+			if (kb->type == YAML_SCALAR_NODE &&
+			    !strcmp((char *)ka->data.scalar.value, (char *)kb->data.scalar.value)) {
+				yp_err(p, ka, (char *)ka->data.scalar.value,
+				       "duplicate key (first set at line %lu)",
+				       (unsigned long)kb->start_mark.line + 1);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
+int yp_enum_index(const char *const *names, const char *v)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return -1;
+}
+
+void yp_enum_list(char *buf, size_t len, const char *const *names)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; names[i] && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
+}
+
+bool yp_has_key(const struct yp *p, const yaml_node_t *m, const char *key)
+{
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key);
+		if (kn->type == YAML_SCALAR_NODE && !strcmp((char *)kn->data.scalar.value, key))
+			return true;
+	}
+	return false;
+}
+
+bool yp_name_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
+			return false;
+	return true;
+}

@@ -1,0 +1,237 @@
+/*
+ * Unit tests for engine/hist: bucket layout covers uint64 without gaps, midpoints stay within
+ * the 1/128 error bound, percentiles are clamped to the exact extremes, merging is lossless.
+ */
+#include "engine/hist.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+/* cmocka's assert_float_equal narrows to float; this keeps doubles and prints both sides. */
+#define assert_rel_within(got, want, tol)                                                          \
+	do {                                                                                       \
+		double g_ = (got), w_ = (want);                                                    \
+		if (!(fabs(g_ - w_) <= (tol)*fabs(w_)))                                            \
+			fail_msg("%s = %.17g, want %.17g within %g relative", #got, g_, w_,        \
+				 (double)(tol));                                                   \
+	} while (0)
+
+static struct hist *hist_new(void)
+{
+	struct hist *h = malloc(sizeof(*h));
+	assert_non_null(h);
+	hist_init(h);
+	return h;
+}
+
+/* xorshift64: a fixed, portable sequence so failures reproduce. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static double bucket_mid(unsigned i)
+{
+	uint64_t lo = hist_bucket_low(i);
+	return (double)lo + (double)(hist_bucket_high(i) - lo) / 2.0;
+}
+
+static void test_layout_constants(void **state)
+{
+	assert_int_equal(HIST_NBUCKETS, 3776);
+	assert_int_equal(hist_bucket_of(UINT64_MAX), HIST_NBUCKETS - 1);
+	assert_true(hist_max_relative_error() == 1.0 / 128.0);
+}
+
+static void test_buckets_contiguous(void **state)
+{
+	assert_true(hist_bucket_low(0) == 0);
+	assert_true(hist_bucket_high(HIST_NBUCKETS - 1) == UINT64_MAX);
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
+		if (lo > hi)
+			fail_msg("bucket %u: low %llu > high %llu", i, (unsigned long long)lo,
+				 (unsigned long long)hi);
+		if (i + 1 < HIST_NBUCKETS && hist_bucket_low(i + 1) != hi + 1)
+			fail_msg("gap or overlap after bucket %u: high %llu, next low %llu", i,
+				 (unsigned long long)hi,
+				 (unsigned long long)hist_bucket_low(i + 1));
+		/* The inline hot-path mapping must agree with the bounds at both ends. */
+		assert_int_equal(hist_bucket_of(lo), i);
+		assert_int_equal(hist_bucket_of(hi), i);
+	}
+}
+
+/* Worst case is a value at either end of its bucket; check every bucket against the bound. */
+static void test_every_bucket_within_bound(void **state)
+{
+	double bound = hist_max_relative_error();
+	for (unsigned i = 1; i < HIST_NBUCKETS; i++) {
+		double mid = bucket_mid(i);
+		double lo = (double)hist_bucket_low(i), hi = (double)hist_bucket_high(i);
+		assert_true((mid - lo) / lo <= bound);
+		assert_true((hi - mid) / hi <= bound);
+	}
+}
+
+static void test_value_sweep(void **state)
+{
+	static const uint64_t values[] = {
+	    1,
+	    2,
+	    127,
+	    128,
+	    129,
+	    255,
+	    256,
+	    1000,
+	    1000000,
+	    1000000000,
+	    3600000000000ULL,
+	    UINT64_C(1) << 63,
+	    UINT64_MAX / 2,
+	    UINT64_MAX - 1,
+	    UINT64_MAX,
+	};
+	struct hist *h = hist_new();
+
+	for (size_t k = 0; k < sizeof(values) / sizeof(values[0]); k++) {
+		uint64_t v = values[k];
+		unsigned i = hist_bucket_of(v);
+		assert_true(hist_bucket_low(i) <= v && v <= hist_bucket_high(i));
+		if (v < HIST_EXACT_LIMIT)
+			assert_true(bucket_mid(i) == (double)v);
+		assert_rel_within(bucket_mid(i), (double)v, 0.01);
+		assert_rel_within(bucket_mid(i), (double)v, hist_max_relative_error());
+
+		/* A lone value is its own min and max, so clamping must report it exactly. */
+		hist_init(h);
+		hist_record(h, v);
+		assert_true(hist_percentile(h, 50.0) == (double)v);
+	}
+	free(h);
+}
+
+static void test_percentiles_uniform(void **state)
+{
+	static const struct {
+		double p;
+		double want; /* value of rank ceil(p/100 * 100000), at least rank 1 */
+	} cases[] = {
+	    {0.0, 1},	   {0.001, 1},	   {1.0, 1000},	    {10.0, 10000},
+	    {25.0, 25000}, {50.0, 50000},  {90.0, 90000},   {99.0, 99000},
+	    {99.9, 99900}, {99.99, 99990}, {99.999, 99999}, {100.0, 100000},
+	};
+	struct hist *h = hist_new();
+	for (uint64_t v = 1; v <= 100000; v++)
+		hist_record(h, v);
+
+	assert_true(h->count == 100000 && h->min == 1 && h->max == 100000);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		assert_rel_within(hist_percentile(h, cases[k].p), cases[k].want, 0.01);
+	assert_true(hist_percentile(h, 100.0) == 100000.0);
+	free(h);
+}
+
+/*
+ * Three values in one 8192-wide bucket: the middle rank's bucket midpoint lies beyond every
+ * recorded value, above them at the bucket's bottom, below them at its top.
+ */
+static void test_percentiles_clamped(void **state)
+{
+	unsigned b = hist_bucket_of(1000000);
+	uint64_t lo = hist_bucket_low(b), hi = hist_bucket_high(b);
+	const struct {
+		uint64_t v[3];
+		double want_p50;
+	} cases[] = {
+	    {{lo, lo, lo + 1}, (double)(lo + 1)},
+	    {{hi - 1, hi, hi}, (double)(hi - 1)},
+	};
+	struct hist *h = hist_new();
+
+	assert_true(hi - lo == 8191);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		hist_init(h);
+		for (int j = 0; j < 3; j++)
+			hist_record(h, cases[k].v[j]);
+		assert_true(hist_percentile(h, 50.0) == cases[k].want_p50);
+		assert_true(hist_percentile(h, 100.0) == (double)h->max);
+		assert_true(hist_percentile(h, 0.0) >= (double)h->min);
+		assert_true(hist_percentile(h, 99.9) <= (double)h->max);
+	}
+	free(h);
+}
+
+static void test_merge_equals_single(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *all = hist_new(), *empty = hist_new();
+	uint64_t s = 0x2545f4914f6cdd1dULL;
+
+	for (int k = 0; k < 50000; k++) {
+		/* Spread over every magnitude: a random value shifted right by 0..63 bits. */
+		uint64_t r = rng_next(&s);
+		uint64_t v = rng_next(&s) >> (r % 64);
+		hist_record(k % 3 ? a : b, v);
+		hist_record(all, v);
+	}
+	hist_merge(a, b);
+	hist_merge(a, empty);
+
+	assert_true(a->count == all->count);
+	assert_true(a->min == all->min);
+	assert_true(a->max == all->max);
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (a->buckets[i] != all->buckets[i])
+			fail_msg("bucket %u: merged %llu, single %llu", i,
+				 (unsigned long long)a->buckets[i],
+				 (unsigned long long)all->buckets[i]);
+
+	/* Into an empty one: min must come from src, not stay UINT64_MAX. */
+	hist_merge(empty, b);
+	assert_true(empty->count == b->count && empty->min == b->min && empty->max == b->max);
+	free(a);
+	free(b);
+	free(all);
+	free(empty);
+}
+
+static void test_empty_and_invalid(void **state)
+{
+	static const double ps[] = {0.0, 50.0, 99.9, 100.0};
+	static const double bad[] = {-0.5, 100.5, NAN};
+	struct hist *h = hist_new();
+
+	assert_true(h->count == 0 && h->min == UINT64_MAX && h->max == 0);
+	for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++)
+		assert_true(isnan(hist_percentile(h, ps[k])));
+
+	hist_record(h, 42);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		assert_true(isnan(hist_percentile(h, bad[k])));
+	free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_layout_constants),
+	    cmocka_unit_test(test_buckets_contiguous),
+	    cmocka_unit_test(test_every_bucket_within_bound),
+	    cmocka_unit_test(test_value_sweep),
+	    cmocka_unit_test(test_percentiles_uniform),
+	    cmocka_unit_test(test_percentiles_clamped),
+	    cmocka_unit_test(test_merge_equals_single),
+	    cmocka_unit_test(test_empty_and_invalid),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
