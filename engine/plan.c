@@ -485,16 +485,17 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 		     j->device);
 	resolve_placeholders(pl, j, JK_TARGET);
 	resolve_placeholders(pl, j, JK_SOURCE);
-	in->chunk = j->workload == WL_COPY && j->buffer_size ? j->buffer_size : j->block_size;
-	if (j->workload != WL_COPY && j->block_size > j->file_size)
+	bool copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	in->chunk = copies && j->buffer_size ? j->buffer_size : j->block_size;
+	if (!copies && j->workload != WL_COMMAND && j->block_size > j->file_size)
 		fail(pl, PLAN_ESPEC, where(j, JK_BLOCK_SIZE),
 		     "key 'block_size': %llu bytes is larger than file_size (%llu bytes)",
 		     (unsigned long long)j->block_size, (unsigned long long)j->file_size);
-	if (j->workload != WL_COPY && j->key_loc[JK_BUFFER_SIZE].file)
+	if (!copies && j->key_loc[JK_BUFFER_SIZE].file)
 		fail(pl, PLAN_ESPEC, where(j, JK_BUFFER_SIZE),
 		     "key 'buffer_size': only a copy takes buffer_size; use block_size for %s",
 		     spec_workload_name(j->workload));
-	if (j->workload != WL_COPY && j->key_loc[JK_SOURCE].file)
+	if (!copies && j->key_loc[JK_SOURCE].file)
 		fail(pl, PLAN_ESPEC, where(j, JK_SOURCE),
 		     "key 'source': only a copy reads a source");
 	if (j->verify && (in->chunk % VERIFY_UNIT || j->file_size % VERIFY_UNIT))
