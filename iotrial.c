@@ -356,6 +356,35 @@ static void print_plan(const struct plan *p)
 	}
 }
 
+/* The job graph as stages: what starts together, in the order stages run. */
+static void print_stages(const struct plan *p)
+{
+	for (size_t st = 0; st < p->nstages; st++) {
+		const char *seen[64];
+		size_t nseen = 0;
+		printf("stage %zu:", st + 1);
+		for (int bg = 0; bg < 2; bg++)
+			for (size_t u = 0; u < p->nunits; u++) {
+				const struct plan_unit *pu = &p->units[u];
+				for (size_t k = 0; pu->stage == st && k < pu->n; k++) {
+					const struct instance *in = &p->inst[pu->inst[k]];
+					const char *job = p->spec->jobs[in->job_index].name;
+					bool dup = false;
+					if (in->job.background != bg)
+						continue;
+					for (size_t i = 0; i < nseen && !dup; i++)
+						dup = !strcmp(seen[i], job);
+					if (dup || nseen == 64)
+						continue;
+					printf("%s%s%s", nseen == 0 ? " " : bg ? " + " : ", ", job,
+					       bg ? " (background)" : "");
+					seen[nseen++] = job;
+				}
+			}
+		printf("\n");
+	}
+}
+
 static int cmd_validate(int argc, char **argv)
 {
 	struct cli c = {0};
@@ -373,6 +402,7 @@ static int cmd_validate(int argc, char **argv)
 			continue;
 		}
 		print_plan(&p);
+		print_stages(&p);
 		plan_release(&p);
 		spec_release(&s);
 	}

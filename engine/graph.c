@@ -100,13 +100,42 @@ static void group_jobs(struct graph *g)
 	}
 }
 
+/* Does stage `from` wait, directly or not, for stage `to`? */
+static bool reaches(const bool *dep, size_t n, size_t from, size_t to)
+{
+	bool *seen = calloc(n, sizeof(*seen));
+	size_t *stack = calloc(n + 1, sizeof(*stack)), top = 0;
+	bool found = false;
+
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return true; /* out of memory: add no edge */
+	}
+	stack[top++] = from;
+	seen[from] = true;
+	while (top && !found) {
+		size_t a = stack[--top];
+		for (size_t b = 0; b < n && !found; b++) {
+			if (!dep[a * n + b] || seen[b])
+				continue;
+			found = b == to;
+			seen[b] = true;
+			stack[top++] = b;
+		}
+	}
+	free(seen);
+	free(stack);
+	return found;
+}
+
 /* Order the stages: Kahn's algorithm over `after` edges, plus an edge from the previous
  * stage in file order to each stage none of whose jobs says `after`. */
 static size_t *order_groups(struct graph *g, size_t *nout)
 {
 	const struct exp_spec *s = g->s;
 	size_t n = s->njobs, *reps = calloc(n, sizeof(*reps)), nreps = 0, *out = NULL;
-	bool *dep = NULL, *done = NULL;
+	bool *dep = NULL, *done = NULL, *implicit = NULL;
 
 	if (!reps)
 		return NULL;
@@ -121,7 +150,8 @@ static size_t *order_groups(struct graph *g, size_t *nout)
 	dep = calloc(nreps * nreps, sizeof(*dep)); /* dep[a * nreps + b]: stage a waits for b */
 	done = calloc(nreps, sizeof(*done));
 	out = calloc(nreps, sizeof(*out));
-	if (!dep || !done || !out)
+	implicit = calloc(nreps, sizeof(*implicit));
+	if (!dep || !done || !out || !implicit)
 		goto fail;
 	for (size_t a = 0; a < nreps; a++) {
 		bool explicit = false;
@@ -148,9 +178,13 @@ static size_t *order_groups(struct graph *g, size_t *nout)
 					}
 			}
 		}
-		if (!explicit && a > 0)
-			dep[a * nreps + a - 1] = true;
+		implicit[a] = !explicit;
 	}
+	/* The default order is file order: each stage without `after` follows the one before
+	 * it, unless that one already waits for it (then the default would make a cycle). */
+	for (size_t a = 1; a < nreps; a++)
+		if (implicit[a] && !reaches(dep, nreps, a - 1, a))
+			dep[a * nreps + a - 1] = true;
 	for (size_t o = 0; o < nreps; o++) {
 		size_t pick = nreps;
 		for (size_t a = 0; a < nreps && pick == nreps; a++) {
@@ -177,11 +211,13 @@ static size_t *order_groups(struct graph *g, size_t *nout)
 	free(reps);
 	free(dep);
 	free(done);
+	free(implicit);
 	return out;
 fail:
 	free(reps);
 	free(dep);
 	free(done);
+	free(implicit);
 	free(out);
 	return NULL;
 }

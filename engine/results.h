@@ -137,6 +137,7 @@ struct results {
 	size_t ncmp;
 	char *order; /* sequential, interleaved or random */
 	struct table_spec table; /* report: {table: ...}; columns NULL: none */
+	uint64_t max_rss_bytes; /* the run\'s peak resident memory; 0: unknown */
 	uint64_t order_seed;
 	/* Strings behind the const char * fields above (metrics, test, stopped_by) when the
 	 * results were read back from a file (parsers/results_json.c); a run leaves it empty. */

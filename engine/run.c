@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -336,6 +337,11 @@ out:
 	free(more);
 	files_remove(p, &rn.dirs);
 	utc_now(r->finished_at);
+	{
+		struct rusage ru;
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	}
 	r->complete = k == p->ntrials && !*o->stop;
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)

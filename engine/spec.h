@@ -57,6 +57,12 @@ enum job_key_id {
 	JK_THINK_TIME,
 	JK_COMMAND,
 	JK_TREE_FILES,
+	JK_FAULT_EIO_OFFSET,
+	JK_FAULT_EIO_RATE,
+	JK_FAULT_SHORT,
+	JK_FAULT_ENOSPC_AFTER,
+	JK_FAULT_DELAY,
+	JK_FAULT_DELAY_EVERY,
 	JK_NKEYS
 };
 
@@ -141,6 +147,13 @@ struct job_spec {
 	uint64_t think_time_ns;	   /* pause after each I/O completes */
 	char *command;		   /* workload command: the program run by /bin/sh -c */
 	uint32_t tree_files;	   /* copytree: files in a laid-out source tree */
+	/* The fault backend: what to inject into an otherwise synchronous run. */
+	uint64_t fault_eio_offset;    /* EIO for the I/O covering this offset (+1; 0: none) */
+	double fault_eio_rate;	      /* EIO with this probability per I/O */
+	bool fault_short;	      /* every transfer moves half its bytes at most */
+	uint64_t fault_enospc_after;  /* writes fail with ENOSPC past this many bytes (0: never) */
+	uint64_t fault_delay_ns;      /* added to an I/O's time */
+	uint32_t fault_delay_every;   /* ... every this many I/Os (1: each) */
 	struct replication_spec rep;
 
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */

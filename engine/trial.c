@@ -360,9 +360,17 @@ static void worker_error(struct trial_result *tr, const struct slot *s, const ch
 	else if (wo->err)
 		trial_error(tr, "%s '%s' at offset %llu (%u bytes): %s%s", op_name(wo->err_op), path,
 			    (unsigned long long)wo->err_offset, wo->err_len, strerror(-wo->err),
-			    wo->err == -ENOSPC ? " (the disk is full)" : "");
+			    wo->err == -ENOSPC ? " (the disk is full" : "");
 	else
 		trial_error(tr, "backend '%s': %s", be, strerror(-s->sh->ret));
+	if (wo->err == -ENOSPC && tr->error && !strstr(tr->error, "written)")) {
+		char *more = NULL;
+		if (asprintf(&more, "%s; %llu bytes were written)", tr->error,
+			     (unsigned long long)wo->bytes) >= 0) {
+			free(tr->error);
+			tr->error = more;
+		}
+	}
 }
 
 /* Merge the workers' figures into the instance's trial, and keep them per worker. */

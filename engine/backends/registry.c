@@ -8,6 +8,7 @@
 extern const struct be_ops be_sync;
 extern const struct be_ops be_null;
 extern const struct be_ops be_synthetic;
+extern const struct be_ops be_fault;
 #ifdef HAVE_LIBURING
 extern const struct be_ops be_io_uring;
 #endif
@@ -15,16 +16,21 @@ extern const struct be_ops be_io_uring;
 extern const struct be_ops be_libaio;
 #endif
 
+/* clang-format off */
 const struct be_ops *const be_registry[] = {
-    &be_sync,	  &be_null, &be_synthetic,
+	&be_sync,
+	&be_null,
+	&be_synthetic,
+	&be_fault,
 #ifdef HAVE_LIBURING
-    &be_io_uring,
+	&be_io_uring,
 #endif
 #ifdef HAVE_LIBAIO
-    &be_libaio,
+	&be_libaio,
 #endif
-    NULL,
+	NULL,
 };
+/* clang-format on */
 
 /* Backends a build can leave out, and the Debian package that brings each one in. */
 static const struct {
