@@ -19,6 +19,12 @@ ifeq ($(SANITIZE),1)
 CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+# The fuzz build (make fuzz-build): the library instrumented for libFuzzer, linked by clang.
+ifeq ($(SANITIZE),fuzz)
+CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread -I.
 ifneq ($(filter 1 true,$(DEVELOPER) $(CI)),)
 CFLAGS += -Werror
@@ -53,34 +59,38 @@ $(error WITH_LIBAIO=yes but libaio was not found: apt-get install libaio-dev)
 endif
 endif
 
+# B is where a build goes: the tree itself by default, build-asan/ for the sanitizer build.
+B ?=
 LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c))
-LIB_OBJ := $(LIB_SRC:.c=.o)
+LIB_OBJ := $(addprefix $(B),$(LIB_SRC:.c=.o))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_BIN := $(UNIT_SRC:.c=)
-DEPS := $(LIB_OBJ:.o=.d) iotrial.d $(UNIT_SRC:.c=.d)
+UNIT_BIN := $(addprefix $(B),$(UNIT_SRC:.c=))
+FUZZ_TARGETS := jobfile results
+DEPS := $(LIB_OBJ:.o=.d) $(B)iotrial.d $(addprefix $(B),$(UNIT_SRC:.c=.d)) \
+	$(patsubst %,$(B)tests/fuzz/fuzz_%.d,$(FUZZ_TARGETS))
 
-all: iotrial
+all: $(B)iotrial
 
 # Print once which backends this build carries (the build's one line of news).
 .backends-line:
 	@echo "iotrial: backends compiled in: $(BACKENDS)"
 
-%.o: %.c
+$(B)%.o: %.c
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-libiotrial.a: $(LIB_OBJ)
+$(B)libiotrial.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-iotrial: iotrial.o libiotrial.a | .backends-line
+$(B)iotrial: $(B)iotrial.o $(B)libiotrial.a | .backends-line
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-tests/unit/test_%: tests/unit/test_%.c libiotrial.a
+$(B)tests/unit/test_%: tests/unit/test_%.c $(B)libiotrial.a
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP -o $@ $< libiotrial.a \
-		$(LDFLAGS) $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP \
+		-o $@ $< $(B)libiotrial.a $(LDFLAGS) $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -93,12 +103,45 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory iotrial $(UNIT_BIN)
 	$(Q)tests/run-tests.sh $(UNIT_BIN)
 
-# Same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/.
+# Same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/
+# (the normal build in the tree is left alone).
 test-asan: deps
-	$(Q)$(MAKE) --no-print-directory clean-objs
-	$(Q)$(MAKE) --no-print-directory iotrial $(UNIT_BIN) SANITIZE=1
-	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run-tests.sh $(UNIT_BIN)
-	$(Q)$(MAKE) --no-print-directory clean-objs
+	$(Q)$(MAKE) --no-print-directory B=build-asan/ SANITIZE=1 build-asan/iotrial \
+		$(addprefix build-asan/,$(UNIT_SRC:.c=))
+	$(Q)IOTRIAL=$(CURDIR)/build-asan/iotrial ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run-tests.sh $(addprefix build-asan/,$(UNIT_SRC:.c=))
+
+$(B)tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(B)libiotrial.a
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(B)libiotrial.a $(LDFLAGS) $(LDLIBS)
+
+# libFuzzer targets over the job-file parser + planner and the results.json reader, built with
+# clang into build-fuzz/. `make fuzz FUZZ_SECONDS=N` runs each for N seconds from its seed
+# corpus tests/fuzz/corpus/<target>/; what it discovers goes to build-fuzz/corpus/<target>/
+# (copy inputs into tests/fuzz/corpus/ by hand), a crash to build-fuzz/crashes/ and fails.
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory B=build-fuzz/ SANITIZE=fuzz CC=clang \
+		$(patsubst %,build-fuzz/tests/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+fuzz:
+	$(Q)scripts/install-deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)st=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS)s (log: build-fuzz/fuzz-$$t.log)"; \
+		if build-fuzz/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) \
+			-print_final_stats=1 -artifact_prefix=build-fuzz/crashes/$$t- \
+			build-fuzz/corpus/$$t tests/fuzz/corpus/$$t >build-fuzz/fuzz-$$t.log 2>&1; then \
+			grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' \
+				build-fuzz/fuzz-$$t.log; \
+		else \
+			tail -n 60 build-fuzz/fuzz-$$t.log; echo "fuzz: $$t FAILED"; st=1; \
+		fi; \
+	done; exit $$st
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
@@ -114,8 +157,8 @@ clean-objs:
 	$(Q)rm -f $(LIB_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz
 
-.PHONY: all deps demo test test-asan bench install clean clean-objs .backends-line
+.PHONY: all deps demo test test-asan fuzz fuzz-build bench install clean clean-objs .backends-line
 
 -include $(DEPS)

@@ -50,6 +50,7 @@ static const char usage[] =
     "  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
     "                     replication.runs=20, experiment=NAME, seed=N\n"
     "  -q                 do not print the summary to stdout\n"
+    "  --force            write over existing files and unmounted block devices (allow_overwrite)\n"
     "  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
@@ -72,6 +73,17 @@ static void on_signal(int sig)
 	if (stop_signal && sig == SIGINT)
 		_exit(130); /* a second Ctrl-C: leave now */
 	stop_signal = sig;
+}
+
+static void cli_release(struct cli *c)
+{
+	for (size_t i = 0; i < c->nov; i++) {
+		free(c->ov[i].key);
+		free(c->ov[i].value);
+	}
+	free(c->ov);
+	c->ov = NULL;
+	c->nov = 0;
 }
 
 static int parse_formats(struct cli *c, const char *arg)
@@ -101,6 +113,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	static const struct option longopts[] = {
 	    {"set", required_argument, NULL, 's'},
 	    {"progress", required_argument, NULL, 'p'},
+	    {"force", no_argument, NULL, 'F'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -125,6 +138,13 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case 'F':
+			/* The same as allow_overwrite: true on every job, and recorded as such. */
+			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
+			c->ov[c->nov].key = strdup("allow_overwrite");
+			c->ov[c->nov].value = strdup("true");
+			c->nov++;
 			break;
 		case 'p':
 			if (!strcmp(optarg, "auto"))
@@ -260,13 +280,22 @@ static char *result_dir(const struct cli *c, const struct exp_spec *s)
 	return dir;
 }
 
+/* Every few seconds of a run: results.json as it stands (complete: false), atomically. */
+static void checkpoint(const struct results *r, void *dir)
+{
+	const struct rep_ops *json = rep_find("json");
+
+	if (json)
+		rep_write_file(json, r, dir);
+}
+
 static int run_one(const char *file, const struct cli *c, const char *scratch)
 {
 	struct exp_spec s;
 	struct plan p;
 	struct results r;
 	struct diag d = {0};
-	struct run_opts ro = {NULL, &stop_signal, NULL};
+	struct run_opts ro = {NULL, &stop_signal, NULL, checkpoint, NULL};
 	char *dir;
 	int ret, st;
 
@@ -291,6 +320,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	if (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO)))
 		ro.progress = stderr;
 	ro.dir = dir;
+	ro.checkpoint_arg = dir;
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		ret = EXIT_RUN;
@@ -391,8 +421,11 @@ static int cmd_validate(int argc, char **argv)
 	char *scratch = scratch_path();
 	int worst = 0;
 
-	if (parse_args(argc, argv, &c, false) < 0)
+	if (parse_args(argc, argv, &c, false) < 0) {
+		cli_release(&c);
+		free(scratch);
 		return EXIT_USAGE;
+	}
 	for (int i = 0; i < c.nfiles; i++) {
 		struct exp_spec s;
 		struct plan p;
@@ -407,6 +440,7 @@ static int cmd_validate(int argc, char **argv)
 		spec_release(&s);
 	}
 	free(scratch);
+	cli_release(&c);
 	return worst;
 }
 
@@ -417,11 +451,14 @@ static int cmd_run(int argc, char **argv)
 	char *scratch;
 	int worst = 0;
 
-	if (parse_args(argc, argv, &c, true) < 0)
+	if (parse_args(argc, argv, &c, true) < 0) {
+		cli_release(&c);
 		return EXIT_USAGE;
+	}
 	if (!(scratch = scratch_path())) {
 		fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
 			strerror(errno));
+		cli_release(&c);
 		return EXIT_RUN;
 	}
 	sa.sa_handler = on_signal;
@@ -433,6 +470,7 @@ static int cmd_run(int argc, char **argv)
 			worst = ret;
 	}
 	free(scratch);
+	cli_release(&c);
 	return worst;
 }
 

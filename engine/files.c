@@ -19,6 +19,8 @@
 
 #define LAYOUT_CHUNK (1u << 20)
 
+const volatile sig_atomic_t *files_stop;
+
 static void error_msg(char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void error_msg(char **msg, const char *fmt, ...)
@@ -193,6 +195,11 @@ int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *
 	for (size_t i = 0; i < LAYOUT_CHUNK; i++)
 		buf[i] = (char)(i * 2654435761u >> 13);
 	while (done < size) {
+		if (files_stop && *files_stop) {
+			ret = -EINTR;
+			error_msg(msg, "laying out '%s': interrupted", f->path);
+			goto out;
+		}
 		size_t n = size - done < LAYOUT_CHUNK ? (size_t)(size - done) : LAYOUT_CHUNK;
 		if (verify)
 			verify_fill(buf, n, done, seed);

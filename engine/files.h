@@ -4,6 +4,7 @@
 #ifndef IOTRIAL_FILES_H
 #define IOTRIAL_FILES_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,9 @@ int files_make_dirs(struct file_dirs *fd, const char *scratch, const char *path)
  * pattern under `seed` when `verify`) or allocated. Sets f->laid_out once the file exists. */
 int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *f, uint64_t size,
 		 bool verify, uint64_t seed, uint32_t tree_files, char **msg);
+
+/* Raised by a signal handler: a layout in progress stops (-EINTR). */
+extern const volatile sig_atomic_t *files_stop;
 
 /* How many files a job's workers use: one each with file_per_thread, else one. */
 uint32_t files_count(const struct job_spec *j);

@@ -17,6 +17,7 @@
 
 #include "engine/env.h"
 #include "engine/jobkeys.h"
+#include "engine/safety.h"
 #include "engine/verify.h"
 #include "parsers/expand.h"
 
@@ -232,6 +233,17 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	f->path = strdup(path);
+	if (writes && S_ISBLK(st.st_mode)) {
+		char mnt[512];
+		/* Even allow_overwrite cannot make this safe: it would destroy a live file
+		 * system. */
+		if (safety_mounted(st.st_rdev, mnt, sizeof(mnt))) {
+			fail(pl, PLAN_EENV, loc,
+			     "key '%s': '%s' is mounted (on %s): refusing to write to it, whatever allow_overwrite says",
+			     kname, path, mnt);
+			return;
+		}
+	}
 	if (writes && !j->allow_overwrite) {
 		fail(
 		    pl, PLAN_EENV, loc,
@@ -240,7 +252,8 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	uint64_t size = existing_size(path, &st);
-	if (size < j->file_size) {
+	/* A write may extend a file; a read needs the bytes to be there. */
+	if (size < j->file_size && (!writes || S_ISBLK(st.st_mode))) {
 		if (j->key_loc[JK_FILE_SIZE].file)
 			fail(pl, PLAN_EENV, where(j, JK_FILE_SIZE),
 			     "key 'file_size': %llu bytes, but '%s' holds only %llu",
@@ -520,6 +533,37 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 		plan_direct(pl, in);
 }
 
+/* What a unit's workers hold at once: their buffers, histograms and log buffers. A plan
+ * that would not fit in this machine's memory is refused before anything runs. */
+static int plan_memory(const struct plan *p, struct diag *d)
+{
+	uint64_t mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	long double most = 0;
+	size_t worst = 0;
+
+	for (size_t u = 0; u < p->nunits; u++) {
+		long double need = 0;
+		for (size_t k = 0; k < p->units[u].n; k++) {
+			const struct instance *in = &p->inst[p->units[u].inst[k]];
+			long double per = (long double)in->job.iodepth * (long double)in->chunk +
+					  (64 << 10) + 2 * 65536;
+			need += per * in->job.threads;
+		}
+		if (need > most) {
+			most = need;
+			worst = u;
+		}
+	}
+	if (mem && most > 0.8L * (long double)mem) {
+		const struct instance *in = &p->inst[p->units[worst].inst[0]];
+		diag_add(d, &in->job.loc,
+			 "the plan needs about %.1f GiB of memory at once (%s: threads x iodepth x block size), more than this machine's %.1f GiB allows",
+			 (double)(most / (1 << 30)), in->name, (double)mem / (1 << 30));
+		return PLAN_EENV;
+	}
+	return 0;
+}
+
 static bool grow_instances(struct plan *p, size_t more)
 {
 	struct instance *ni = realloc(p->inst, (p->ninst + more) * sizeof(*ni));
@@ -576,6 +620,8 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 	if (pl.status)
 		return pl.status;
 	if ((pl.status = plan_graph(p, d)))
+		return pl.status;
+	if ((pl.status = plan_memory(p, d)))
 		return pl.status;
 	return plan_order(p) < 0 ? PLAN_EENV : 0;
 }

@@ -300,11 +300,14 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	struct runner rn = {p, r, o, d, worker_now_ns(), {NULL, 0}, NULL, NULL};
 	uint32_t *more = calloc(p->nunits ? p->nunits : 1, sizeof(*more));
 	size_t failed = 0, k = 0;
+	uint64_t last_checkpoint = worker_now_ns();
+	bool stopped = false;
 	struct trial_env env;
 
 	rn.rec_fd = malloc((p->ninst + 1) * sizeof(int));
 	rn.int_fd = malloc((p->ninst + 1) * sizeof(int));
 	env = (struct trial_env){p, r, &rn.dirs, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d};
+	files_stop = o->stop;
 	utc_now(r->started_at);
 	if (!more || !rn.rec_fd || !rn.int_fd || open_logs(&rn, o->dir) < 0)
 		goto out;
@@ -324,6 +327,18 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 			failed++;
 		}
 		progress_line(&rn, k, pt);
+		if (failed && p->spec->stop_on_error) {
+			diag_add(d, NULL, "stopping the run after a failed trial (on_error: stop)");
+			stopped = true;
+			break;
+		}
+		if (o->checkpoint && worker_now_ns() - last_checkpoint > 5000000000ull) {
+			/* Hours of measurement must survive a kill -9 too: write what we have. */
+			results_summarize(r);
+			utc_now(r->finished_at);
+			o->checkpoint(r, o->checkpoint_arg);
+			last_checkpoint = worker_now_ns();
+		}
 	}
 out:
 	for (size_t i = 0; rn.rec_fd && rn.int_fd && i < p->ninst; i++) {
@@ -342,7 +357,7 @@ out:
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	}
-	r->complete = k == p->ntrials && !*o->stop;
+	r->complete = k == p->ntrials && !*o->stop && !stopped;
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)

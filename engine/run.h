@@ -15,6 +15,10 @@ struct run_opts {
 	FILE *progress;			   /* one line per trial, or NULL */
 	const volatile sig_atomic_t *stop; /* set by a signal handler: finish what is measured */
 	const char *dir; /* the result folder: record logs go to DIR/records/; NULL: none */
+	/* Called every few seconds with the results so far (complete false), so a killed run
+	 * leaves them behind; may be NULL. The engine never formats them itself. */
+	void (*checkpoint)(const struct results *r, void *arg);
+	void *checkpoint_arg;
 };
 
 /* Fill in the parts of `r` known before any trial: experiment, job file, seed, environment,

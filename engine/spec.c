@@ -41,6 +41,9 @@ void spec_job_release(struct job_spec *j)
 	for (size_t i = 0; i < j->nexclude; i++)
 		spec_point_release(&j->exclude[i]);
 	free(j->exclude);
+	for (size_t i = 0; i < j->nafter; i++)
+		free(j->after[i]);
+	free(j->after);
 	free(j->rep.metric);
 	free(j->name);
 	j->name = NULL;
@@ -59,6 +62,8 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->nmatrix = 0;
 	dst->exclude = NULL;
 	dst->nexclude = 0;
+	dst->after = NULL;
+	dst->nafter = 0;
 	for (int i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].type == KT_STRING)
 			*(char **)((char *)dst + job_keys[i].off) = NULL;

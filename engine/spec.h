@@ -220,6 +220,7 @@ struct exp_spec {
 	struct compare_spec *compares;
 	size_t ncompares;
 	struct table_spec table; /* columns NULL: none */
+	bool stop_on_error;	 /* on_error: stop */
 	struct spec_override *overrides;
 	size_t noverrides;
 	char *scratch; /* the value ${scratch} expanded to */

@@ -22,7 +22,7 @@
 
 static const char *const top_keys[] = {"experiment", "description", "units",   "seed",
 				       "devices",    "defaults",    "replication", "jobs",
-				       "compare",    "report",      NULL};
+				       "compare",    "report",      "on_error", NULL};
 static const char *const device_keys[] = {"path", NULL};
 static const char *const units_names[] = {"decimal", "binary", NULL};
 
@@ -276,6 +276,17 @@ static void parse_devices(struct yp *p, struct exp_spec *s, const yaml_node_t *m
 	}
 }
 
+/* on_error: continue (the next trial runs) or stop (the run ends, results are written). */
+static int set_on_error(struct exp_spec *s, const char *text, char *err, size_t errlen)
+{
+	if (!strcmp(text, "continue") || !strcmp(text, "stop")) {
+		s->stop_on_error = text[0] == 's';
+		return 0;
+	}
+	snprintf(err, errlen, "unknown value '%s' (expected continue or stop)", text);
+	return -EINVAL;
+}
+
 /* experiment, description, units or seed from its text; takes `text`. */
 static int set_top_key(struct exp_spec *s, int i, char *text, char *err, size_t errlen)
 {
@@ -362,6 +373,11 @@ static void apply_override(struct yp *p, struct exp_spec *s, const struct spec_o
 	int i;
 
 	snprintf(where, sizeof(where), "--set '%s=%s'", o->key, o->value);
+	if (!strcmp(key, "on_error")) {
+		if (set_on_error(s, o->value, err, sizeof(err)) < 0)
+			override_error(p, where, "key 'on_error': %s", err);
+		return;
+	}
 	if (!dot && (i = yp_enum_index(top_keys, key)) >= 0 && i <= 3) {
 		char *text = strdup(o->value);
 		if (text && set_top_key(s, i, text, err, sizeof(err)) < 0)
@@ -414,7 +430,7 @@ static void apply_override(struct yp *p, struct exp_spec *s, const struct spec_o
 
 static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root)
 {
-	const yaml_node_t *by_key[10] = {0};
+	const yaml_node_t *by_key[11] = {0};
 	struct job_spec tmpl;
 
 	if (!yp_mapping_ok(p, root, NULL, "a job file"))
@@ -449,6 +465,12 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 		yp_parse_compare(p, s, by_key[8]);
 	if (by_key[9] && s->jobs)
 		yp_parse_report(p, s, by_key[9]);
+	if (by_key[10]) {
+		char err[256], *text = yp_text(p, by_key[10], "on_error", "continue or stop");
+		if (text && set_on_error(s, text, err, sizeof(err)) < 0)
+			yp_err(p, by_key[10], "on_error", "%s", err);
+		free(text);
+	}
 }
 
 static char *default_experiment_name(const char *path)

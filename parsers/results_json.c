@@ -305,6 +305,36 @@ static void get_reals(struct rj *c, json_t *o, const char *where, const char *ke
 	}
 }
 
+static void read_workers(struct rj *c, json_t *o, const char *w, struct trial_result *t)
+{
+	json_t *a = get_arr(c, o, w, "workers", false), *v;
+	size_t cap = 0, i;
+	char ww[PATH_LEN];
+
+	json_array_foreach(a, i, v)
+	{
+		struct worker_result *wr;
+		if (rj_stop(c))
+			break;
+		path_index(ww, w, "workers", i);
+		if (!json_is_object(v)) {
+			rj_error(c, ww, NULL, "expected an object");
+			continue;
+		}
+		if (!(wr = grow(c, t->workers, &cap, t->nworkers, sizeof(*wr))))
+			break;
+		t->workers = wr;
+		wr = &t->workers[t->nworkers++];
+		get_u32(c, v, ww, "worker", true, false, &wr->worker);
+		get_u64(c, v, ww, "bytes", true, false, &wr->bytes);
+		get_u64(c, v, ww, "ios", true, false, &wr->ios);
+		get_real(c, v, ww, "seconds", true, &wr->seconds);
+		get_u64(c, v, ww, "errors", false, false, &wr->errors);
+		get_reals(c, v, ww, "lat_ns", lat_fields,
+			  sizeof(lat_fields) / sizeof(lat_fields[0]), &wr->lat);
+	}
+}
+
 static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_result *t)
 {
 	json_t *cpu;
@@ -335,6 +365,7 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 	get_bool(c, o, w, "dropped", false, &t->dropped);
 	t->error = rj_dup(c, get_str(c, o, w, "error", false, true));
 	get_real(c, o, w, "page_cache", false, &t->cached);
+	read_workers(c, o, w, t);
 }
 
 static void read_trials(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
@@ -418,7 +449,7 @@ static void read_params(struct rj *c, json_t *o, const char *w, struct instance_
 static void read_summary(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
 {
 	struct instance_summary *s = &ir->summary;
-	json_t *so = get_obj(c, o, w, "summary", true), *req, *bo;
+	json_t *so = get_obj(c, o, w, "summary", true), *req, *bo, *rec;
 	char ws[PATH_LEN], wr[PATH_LEN];
 	struct {
 		const char *key;
@@ -430,6 +461,7 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 
 	s->required.confidence = s->required.error = s->required.n = NAN;
 	s->before.mean = s->before.stddev = s->before.cov = NAN;
+	s->rec_min_ns = s->rec_max_ns = s->rec_mean_ns = s->rec_rms_ns = NAN;
 	if (!so)
 		return;
 	path_key(ws, w, "summary");
@@ -458,6 +490,15 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 		get_real(c, bo, wr, "cov", true, &s->before.cov);
 	}
 	s->stopped_by = rj_own(c, get_str(c, so, ws, "stopped_by", false, true));
+	/* Only an instance that logged its records has the object. */
+	if ((rec = get_obj(c, so, ws, "records", false))) {
+		ir->records = true;
+		path_key(wr, ws, "records");
+		get_real(c, rec, wr, "min_ns", true, &s->rec_min_ns);
+		get_real(c, rec, wr, "max_ns", true, &s->rec_max_ns);
+		get_real(c, rec, wr, "mean_ns", true, &s->rec_mean_ns);
+		get_real(c, rec, wr, "rms_ns", true, &s->rec_rms_ns);
+	}
 }
 
 static void read_replication(struct rj *c, json_t *o, const char *w, struct replication_info *rp)
@@ -503,6 +544,7 @@ static void read_instance(struct rj *c, json_t *o, const char *w, struct instanc
 	ir->backend = rj_dup(c, get_str(c, o, w, "backend", true, false));
 	ir->workload = rj_dup(c, get_str(c, o, w, "workload", true, false));
 	get_u32(c, o, w, "threads", true, false, &ir->threads);
+	get_bool(c, o, w, "background", false, &ir->background);
 	read_params(c, o, w, ir);
 	read_trials(c, o, w, ir);
 	read_summary(c, o, w, ir);
@@ -651,10 +693,42 @@ static void read_overrides(struct rj *c, json_t *root)
 	}
 }
 
+/* report: {table: ...}, present only when the job file asked for the layout. */
+static void read_table(struct rj *c, json_t *root)
+{
+	struct table_spec *t = &c->r->table;
+	json_t *rep = get_obj(c, root, "", "report", false), *to, *rows, *v;
+	size_t cap = 0, i;
+	char w[PATH_LEN];
+
+	if (!rep || !(to = get_obj(c, rep, "report", "table", true)))
+		return;
+	t->columns = rj_dup(c, get_str(c, to, "report.table", "columns", true, false));
+	rows = get_arr(c, to, "report.table", "rows", true);
+	json_array_foreach(rows, i, v)
+	{
+		struct table_row *row;
+		if (rj_stop(c))
+			break;
+		path_index(w, "report.table", "rows", i);
+		if (!json_is_object(v)) {
+			rj_error(c, w, NULL, "expected an object");
+			continue;
+		}
+		if (!(row = grow(c, t->rows, &cap, t->nrows, sizeof(*row))))
+			break;
+		t->rows = row;
+		row = &t->rows[t->nrows++];
+		row->job = rj_dup(c, get_str(c, v, w, "job", true, false));
+		row->metric = rj_dup(c, get_str(c, v, w, "metric", true, false));
+		row->label = rj_dup(c, get_str(c, v, w, "label", true, true));
+	}
+}
+
 static void read_top(struct rj *c, json_t *root)
 {
 	struct results *r = c->r;
-	json_t *tool = get_obj(c, root, "", "tool", true), *jf;
+	json_t *tool = get_obj(c, root, "", "tool", true), *jf, *res;
 	const char *units;
 
 	if (tool) {
@@ -679,6 +753,8 @@ static void read_top(struct rj *c, json_t *root)
 	else if (units && strcmp(units, "decimal"))
 		rj_error(c, "", "units", "expected decimal or binary, not '%s'", units);
 	r->order = rj_dup(c, get_str(c, root, "", "order", false, true));
+	if ((res = get_obj(c, root, "", "resources", false)))
+		get_u64(c, res, "resources", "max_rss_bytes", true, true, &r->max_rss_bytes);
 	get_u64(c, root, "", "order_seed", false, false, &r->order_seed);
 	get_real(c, root, "", "confidence", false, &r->confidence);
 	/* Files written before the key existed: the first instance's level, else the default. */
@@ -707,6 +783,7 @@ static int rj_from_json(struct rj *c, json_t *root)
 	read_jobs(c, root);
 	read_comparisons(c, root);
 	read_env(c, root);
+	read_table(c, root);
 	read_top(c, root);
 	if (c->nomem) {
 		diag_add(c->d, &loc, "out of memory");

@@ -196,6 +196,9 @@ static int json_report(const struct results *r, FILE *out)
 	if (!root)
 		return -ENOMEM;
 	json_object_set_new(root, "order", str(r->order));
+	json_object_set_new(root, "resources",
+			    json_pack("{s:o}", "max_rss_bytes",
+				      r->max_rss_bytes ? jint(r->max_rss_bytes) : json_null()));
 	if (r->table.columns) {
 		json_t *rows = json_array();
 		for (size_t i = 0; i < r->table.nrows; i++)

@@ -6,7 +6,7 @@
 set -u
 TEST_NAME=$(basename "$0" .sh)
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-IOTRIAL="$SRC/iotrial"
+IOTRIAL="${IOTRIAL:-$SRC/iotrial}"
 TRASH="$SRC/tests/trash.$TEST_NAME"
 rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 1
 export TMPDIR="$TRASH"
