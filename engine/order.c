@@ -7,14 +7,7 @@
 #include <stdlib.h>
 
 #include "engine/plan.h"
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#include "engine/rng.h"
 
 static int append(struct plan *p, size_t *cap, size_t unit, bool warmup)
 {

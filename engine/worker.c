@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "engine/reclog.h"
+#include "engine/rng.h"
 #include "engine/verify.h"
 
 #define BUF_ALIGN 4096
@@ -20,15 +21,6 @@ uint64_t worker_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* splitmix64: seeds well from any value, one multiply-xorshift per draw. */
-static inline uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 struct loop {

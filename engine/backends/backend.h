@@ -82,6 +82,11 @@ struct be_ops {
 	void (*cleanup)(void *priv);
 };
 
+/* open and close hooks for backends that work on plain file descriptors: open(2) with
+ * O_CLOEXEC, EINTR retried; close(2). Point .open and .close at them. */
+int be_plain_open(void *priv, const char *path, int flags, mode_t mode);
+int be_plain_close(void *priv, int fd);
+
 /* The compiled-in backends, NULL-terminated (registry.c). */
 extern const struct be_ops *const be_registry[];
 

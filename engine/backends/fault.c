@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/backends/backend.h"
+#include "engine/rng.h"
 #include "engine/spec.h"
 
 extern const struct be_ops be_sync;
@@ -18,14 +19,6 @@ struct fault {
 	uint64_t ios;
 	uint64_t written;
 };
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static int fault_init(void *priv, const struct be_config *cfg)
 {
@@ -61,7 +54,7 @@ static int fault_queue(void *priv, struct be_io *io)
 			return BE_DONE;
 		}
 		if (j->fault_eio_rate > 0 &&
-		    (double)(rng_next(&f->rng) >> 11) / 9007199254740992.0 < j->fault_eio_rate) {
+		    rng_uniform(&f->rng) < j->fault_eio_rate) {
 			io->result = -EIO;
 			return BE_DONE;
 		}

@@ -78,13 +78,8 @@ fail_ring:
 
 static int uring_open(void *priv, const char *path, int flags, mode_t mode)
 {
-	int fd;
-
-	do
-		fd = open(path, flags | O_CLOEXEC, mode);
-	while (fd < 0 && errno == EINTR);
 	/* With registered files, the fd would also go into a slot of the file table here. */
-	return fd < 0 ? -errno : fd;
+	return be_plain_open(priv, path, flags, mode);
 }
 
 /* Hand the kernel what is prepared; returns the count it took, or -errno. */
@@ -204,11 +199,6 @@ static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out
 	}
 }
 
-static int uring_close(void *priv, int fd)
-{
-	return close(fd) < 0 ? -errno : 0;
-}
-
 static void uring_cleanup(void *priv)
 {
 	struct uring *u = priv;
@@ -262,7 +252,7 @@ const struct be_ops be_io_uring = {
     .queue = uring_queue,
     .commit = uring_commit,
     .reap = uring_reap,
-    .close = uring_close,
+    .close = be_plain_close,
     .cleanup = uring_cleanup,
 };
 

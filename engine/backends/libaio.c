@@ -65,16 +65,6 @@ fail_alloc:
 	return r;
 }
 
-static int aio_open(void *priv, const char *path, int flags, mode_t mode)
-{
-	int fd;
-
-	do
-		fd = open(path, flags | O_CLOEXEC, mode);
-	while (fd < 0 && errno == EINTR);
-	return fd < 0 ? -errno : fd;
-}
-
 static int aio_queue(void *priv, struct be_io *io)
 {
 	struct aio_state *s = priv;
@@ -181,11 +171,6 @@ static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
 	return (int)n;
 }
 
-static int aio_close(void *priv, int fd)
-{
-	return close(fd) < 0 ? -errno : 0;
-}
-
 static void aio_cleanup(void *priv)
 {
 	struct aio_state *s = priv;
@@ -225,11 +210,11 @@ const struct be_ops be_libaio = {
     .priv_size = sizeof(struct aio_state),
     .probe = aio_probe,
     .init = aio_init,
-    .open = aio_open,
+    .open = be_plain_open,
     .queue = aio_queue,
     .commit = aio_commit,
     .reap = aio_reap,
-    .close = aio_close,
+    .close = be_plain_close,
     .cleanup = aio_cleanup,
 };
 

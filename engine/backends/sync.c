@@ -6,16 +6,6 @@
 
 #include "engine/backends/backend.h"
 
-static int sync_open(void *priv, const char *path, int flags, mode_t mode)
-{
-	int fd;
-
-	do
-		fd = open(path, flags | O_CLOEXEC, mode);
-	while (fd < 0 && errno == EINTR);
-	return fd < 0 ? -errno : fd;
-}
-
 static int sync_queue(void *priv, struct be_io *io)
 {
 	ssize_t r;
@@ -37,17 +27,12 @@ static int sync_queue(void *priv, struct be_io *io)
 	return BE_DONE;
 }
 
-static int sync_close(void *priv, int fd)
-{
-	return close(fd) < 0 ? -errno : 0;
-}
-
 const struct be_ops be_sync = {
     .name = "sync",
     .help = "pread/pwrite, one I/O at a time; direct: true adds O_DIRECT",
     .flags = BE_F_DIRECT,
     .max_iodepth = 1,
-    .open = sync_open,
+    .open = be_plain_open,
     .queue = sync_queue,
-    .close = sync_close,
+    .close = be_plain_close,
 };

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/backends/backend.h"
+#include "engine/rng.h"
 #include "engine/spec.h"
 
 struct synth {
@@ -15,24 +16,10 @@ struct synth {
 	bool first_done;
 };
 
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in (0, 1): 53 random bits, never 0. */
-static double uniform(uint64_t *s)
-{
-	return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 /* A standard normal draw (Box-Muller). */
 static double normal(uint64_t *s)
 {
-	double u1 = uniform(s), u2 = uniform(s);
+	double u1 = rng_uniform(s), u2 = rng_uniform(s);
 	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
 }
 
@@ -53,7 +40,7 @@ static int synth_init(void *priv, const struct be_config *cfg)
 			t = mean + sd * normal(&seed);
 		while (t < 1);
 	}
-	if (j->sim_outliers > 0 && uniform(&seed) < j->sim_outliers)
+	if (j->sim_outliers > 0 && rng_uniform(&seed) < j->sim_outliers)
 		t *= j->sim_outlier_factor;
 	ios = j->runtime_ns ? 1 : j->file_size / (j->block_size ? j->block_size : 1);
 	if (ios == 0)
