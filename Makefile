@@ -59,6 +59,26 @@ $(error WITH_LIBAIO=yes but libaio was not found: apt-get install libaio-dev)
 endif
 endif
 
+# Distributed runs: `make MPI=1` builds against the MPI pkg-config finds (mpi-c, or Open MPI's
+# own ompi-c; MPI_PC=NAME names another .pc file). engine/dist_mpi.c is then the transport,
+# engine/dist_serial.c otherwise; a plain `make` needs no MPI at all.
+ifeq ($(MPI),1)
+MPI_PC ?= $(firstword $(foreach p,mpi-c ompi-c,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p))))
+ifeq ($(MPI_PC),)
+$(error MPI=1 but pkg-config finds no MPI (mpi-c or ompi-c): scripts/install-deps.sh mpi, or set MPI_PC)
+endif
+ifneq ($(shell $(PKG_CONFIG) --exists $(MPI_PC) 2>/dev/null && echo 1),1)
+$(error MPI=1 but pkg-config knows no '$(MPI_PC)' (MPI_PC))
+endif
+CFLAGS += -DIOTRIAL_MPI $(shell $(PKG_CONFIG) --cflags $(MPI_PC))
+LDLIBS += $(shell $(PKG_CONFIG) --libs $(MPI_PC))
+TRANSPORT := mpi
+TRANSPORT_LINE := ; distributed runs: MPI ($(MPI_PC))
+else
+TRANSPORT := serial
+TRANSPORT_LINE :=
+endif
+
 # B is where a build goes: the tree itself by default, build-asan/ for the sanitizer build.
 B ?=
 LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c))
@@ -71,9 +91,17 @@ DEPS := $(LIB_OBJ:.o=.d) $(B)iotrial.d $(addprefix $(B),$(UNIT_SRC:.c=.d)) \
 
 all: $(B)iotrial
 
+# The transport a build folder was built with: switching between `make` and `make MPI=1` in
+# one folder rebuilds the transport files and relinks instead of mixing the two.
+TRANSPORT_STAMP := $(B).transport
+ifneq ($(shell cat $(TRANSPORT_STAMP) 2>/dev/null),$(TRANSPORT))
+$(shell mkdir -p $(or $(B),.) && echo $(TRANSPORT) >$(TRANSPORT_STAMP))
+endif
+$(B)engine/dist_serial.o $(B)engine/dist_mpi.o $(B)iotrial.o: $(TRANSPORT_STAMP)
+
 # Print once which backends this build carries (the build's one line of news).
 .backends-line:
-	@echo "iotrial: backends compiled in: $(BACKENDS)"
+	@echo "iotrial: backends compiled in: $(BACKENDS)$(TRANSPORT_LINE)"
 
 $(B)%.o: %.c
 	@$(if $(Q),echo "  CC      $@")
@@ -83,9 +111,9 @@ $(B)libiotrial.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)iotrial: $(B)iotrial.o $(B)libiotrial.a | .backends-line
+$(B)iotrial: $(B)iotrial.o $(B)libiotrial.a $(TRANSPORT_STAMP) | .backends-line
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter-out $(TRANSPORT_STAMP),$^) $(LDFLAGS) $(LDLIBS)
 
 $(B)tests/unit/test_%: tests/unit/test_%.c $(B)libiotrial.a
 	@$(if $(Q),echo "  CC      $@")
@@ -124,8 +152,10 @@ $(B)tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(B)libiotrial.a
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?= -timeout=60 -rss_limit_mb=2048
 fuzz-build:
-	$(Q)$(MAKE) --no-print-directory B=build-fuzz/ SANITIZE=fuzz CC=clang \
-		$(patsubst %,build-fuzz/tests/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	$(Q)$(MAKE) --no-print-directory B=build-fuzz/ SANITIZE=fuzz CC=clang fuzz-bins
+
+fuzz-bins: $(patsubst %,$(B)tests/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@:
 
 fuzz:
 	$(Q)scripts/install-deps.sh fuzz
@@ -154,11 +184,11 @@ install: iotrial
 	install -m 644 jobs/*.yaml $(DESTDIR)$(PREFIX)/share/iotrial/jobs/
 
 clean-objs:
-	$(Q)rm -f $(LIB_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS)
+	$(Q)rm -f $(LIB_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi
 
-.PHONY: all deps demo test test-asan fuzz fuzz-build bench install clean clean-objs .backends-line
+.PHONY: all deps demo test test-asan fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line
 
 -include $(DEPS)

@@ -14,9 +14,11 @@
 
 #include "engine/backends/backend.h"
 #include "engine/diag.h"
+#include "engine/dist.h"
 #include "engine/jobkeys.h"
 #include "engine/plan.h"
 #include "engine/run.h"
+#include "engine/sha256.h"
 #include "engine/version.h"
 #include "parsers/jobfile.h"
 #include "parsers/results_json.h"
@@ -191,20 +193,132 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	return 0;
 }
 
-/* The folder ${scratch} names: under $TMPDIR, else the current folder. The run creates it
- * only when a job uses it, and removes it at the end. */
+/* The folder ${scratch} names: under $TMPDIR, else the current folder; in a distributed
+ * run one per rank (ranks on several hosts may share $TMPDIR, and their process ids may
+ * coincide). The run creates it only when a job uses it, and removes it at the end. */
 static char *scratch_path(void)
 {
 	const char *base = getenv("TMPDIR");
 	char *real, *out = NULL;
+	int n;
 
 	real = realpath(base && *base ? base : ".", NULL);
 	if (!real)
 		return NULL;
-	if (asprintf(&out, "%s/iotrial-scratch.%ld", real, (long)getpid()) < 0)
+	if (dist_size() > 1)
+		n = asprintf(&out, "%s/iotrial-scratch.r%d.%ld", real, dist_rank(), (long)getpid());
+	else
+		n = asprintf(&out, "%s/iotrial-scratch.%ld", real, (long)getpid());
+	if (n < 0)
 		out = NULL;
 	free(real);
 	return out;
+}
+
+/* The worst (largest) of every rank's status, on every rank. */
+static int agree_max(int st)
+{
+	int n = dist_size(), worst = st, *all;
+
+	if (n == 1)
+		return st;
+	if (!(all = calloc((size_t)n, sizeof(*all))))
+		dist_abort(EXIT_RUN, "out of memory");
+	if (dist_allgather(&st, all, sizeof(st)) < 0)
+		dist_abort(EXIT_RUN, "cannot exchange a status between ranks");
+	for (int r = 0; r < n; r++)
+		worst = all[r] > worst ? all[r] : worst;
+	free(all);
+	return worst;
+}
+
+/* Print what a step found and agree on its outcome. Rank 0 prints its messages, which every
+ * rank shares when all parsed the same text; another rank prints its own only when it
+ * failed where rank 0 did not (its environment differs), each line naming it. Returns the
+ * worst status of any rank. */
+static int settle(int st, struct diag *d)
+{
+	int n = dist_size(), worst = st, st0 = st, *all;
+
+	if (n > 1) {
+		if (!(all = calloc((size_t)n, sizeof(*all))))
+			dist_abort(EXIT_RUN, "out of memory");
+		if (dist_allgather(&st, all, sizeof(st)) < 0)
+			dist_abort(EXIT_RUN, "cannot exchange a status between ranks");
+		st0 = all[0];
+		for (int r = 0; r < n; r++)
+			worst = all[r] > worst ? all[r] : worst;
+		free(all);
+	}
+	if (dist_rank() == 0)
+		diag_print(d, stderr);
+	else if (st && !st0)
+		for (size_t i = 0; i < d->n; i++)
+			fprintf(stderr, "iotrial: rank %d (%s): %s\n", dist_rank(), dist_host(),
+				d->msgs[i]);
+	diag_release(d);
+	return worst;
+}
+
+/* The job file's bytes (rank 0 reads them; the others get them by broadcast). */
+static int read_job(const char *path, char **text, size_t *len, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n;
+	char *buf = NULL;
+
+	*text = NULL;
+	*len = 0;
+	if (!f) {
+		diag_add(d, NULL, "%s: cannot open job file: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (*len + 65536 > cap) {
+			char *nb;
+			cap = cap ? 2 * cap : 65536;
+			if (cap > (64u << 20) || !(nb = realloc(buf, cap + 1))) {
+				diag_add(d, NULL, "%s: job file too large (limit 64 MiB)", path);
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n > 0);
+	if (ferror(f)) {
+		diag_add(d, NULL, "%s: cannot read job file: %s", path, strerror(EIO));
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[*len] = 0;
+	*text = buf;
+	return 0;
+}
+
+/* What every rank must agree on besides the build: the job text and the --set options. */
+static void job_hash(const char *text, size_t len, const struct cli *c, char hex[65])
+{
+	size_t n = len + 1;
+	char *all, *o;
+
+	for (size_t i = 0; i < c->nov; i++)
+		n += strlen(c->ov[i].key) + strlen(c->ov[i].value) + 2;
+	if (!(all = malloc(n))) {
+		hex[0] = 0;
+		return;
+	}
+	memcpy(all, text, len);
+	o = all + len;
+	*o++ = 0;
+	for (size_t i = 0; i < c->nov; i++)
+		o += sprintf(o, "%s=%s", c->ov[i].key, c->ov[i].value) + 1;
+	sha256_hex(all, (size_t)(o - all), hex);
+	free(all);
 }
 
 static uint64_t fresh_seed(void)
@@ -216,28 +330,52 @@ static uint64_t fresh_seed(void)
 	return s & ((1ull << 53) - 1); /* exact in every JSON reader */
 }
 
-/* Parse and plan one job file. Returns 0, or the exit status for the failure. */
+/* Parse and plan one job file: rank 0 reads it, every rank parses the same text with its
+ * own ${rank}, ${size}, ${host}, ${local_rank} and ${scratch}, and plans it with rank 0's
+ * seed. Returns 0, or the exit status for the failure (the same on every rank). */
 static int load(const char *file, const struct cli *c, const char *scratch, struct exp_spec *s,
 		struct plan *p)
 {
-	struct expand_var builtins[] = {{"scratch", scratch}};
-	struct yp_options opt = {c->ov, c->nov, builtins, 1, NULL, NULL};
+	char rank[16], size[16], local[16], hash[65], why[768];
+	struct expand_var builtins[] = {{"scratch", scratch}, {"rank", rank},	{"size", size},
+					{"host", dist_host()}, {"local_rank", local}};
+	struct yp_options opt = {c->ov, c->nov, builtins, 5, NULL, NULL};
 	struct diag d = {0};
-	int ret;
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t seed = fresh_seed();
+	int ret, st;
 
-	if (yp_load_file(file, &opt, s, &d) < 0) {
-		diag_print(&d, stderr);
-		diag_release(&d);
+	snprintf(rank, sizeof(rank), "%d", dist_rank());
+	snprintf(size, sizeof(size), "%d", dist_size());
+	snprintf(local, sizeof(local), "%d", dist_local_rank());
+	ret = dist_rank() == 0 ? read_job(file, &text, &len, &d) : 0;
+	if (settle(ret ? EXIT_USAGE : 0, &d)) {
+		free(text);
 		return EXIT_USAGE;
 	}
+	if (dist_bcast_buf(&text, &len) < 0 || dist_bcast(&seed, sizeof(seed)) < 0)
+		dist_abort(EXIT_RUN, "cannot receive the job file from rank 0");
+	job_hash(text, len, c, hash);
+	if (dist_check_peers(hash, why, sizeof(why)) < 0) {
+		if (dist_rank() == 0)
+			fprintf(stderr, "iotrial: %s\n", why);
+		free(text);
+		return EXIT_RUN;
+	}
+	ret = yp_load_string(file, text, len, &opt, s, &d);
+	free(text);
+	if ((st = settle(ret < 0 ? EXIT_USAGE : 0, &d))) {
+		if (ret == 0)
+			spec_release(s);
+		return st;
+	}
 	s->scratch = strdup(scratch);
-	ret = plan_build(s, scratch, fresh_seed(), p, &d);
-	diag_print(&d, stderr);
-	diag_release(&d);
-	if (ret) {
+	ret = plan_build(s, scratch, seed, p, &d);
+	if ((st = settle(ret ? (ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN) : 0, &d))) {
 		plan_release(p);
 		spec_release(s);
-		return ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN;
+		return st;
 	}
 	return 0;
 }
@@ -296,30 +434,33 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	struct results r;
 	struct diag d = {0};
 	struct run_opts ro = {NULL, &stop_signal, NULL, checkpoint, NULL};
+	bool lead = dist_rank() == 0;
 	char *dir;
 	int ret, st;
 
 	if ((ret = load(file, c, scratch, &s, &p)))
 		return ret;
-	if (run_preflight(&p, &d)) {
-		diag_print(&d, stderr);
-		diag_release(&d);
+	if (settle(run_preflight(&p, &d) ? EXIT_RUN : 0, &d)) {
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
 	}
-	dir = result_dir(c, &s);
-	if (!dir || (ret = mkdir_p(dir)) < 0) {
+	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
+	dir = lead ? result_dir(c, &s) : NULL;
+	ret = 0;
+	if (lead && (!dir || (ret = mkdir_p(dir)) < 0))
 		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", dir ? dir : "?",
 			strerror(dir ? -ret : ENOMEM));
+	if (agree_max(lead && (!dir || ret < 0) ? EXIT_RUN : 0)) {
 		free(dir);
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
 	}
-	if (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO)))
+	if (lead && (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO))))
 		ro.progress = stderr;
 	ro.dir = dir;
+	ro.checkpoint = lead ? checkpoint : NULL;
 	ro.checkpoint_arg = dir;
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
@@ -327,9 +468,10 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		goto out;
 	}
 	st = run_plan(&p, &r, &ro, &d);
-	diag_print(&d, stderr);
+	if (lead)
+		diag_print(&d, stderr);
 	ret = st ? EXIT_RUN : 0;
-	for (size_t i = 0; rep_registry[i]; i++) {
+	for (size_t i = 0; lead && rep_registry[i]; i++) {
 		int wr;
 		if (!c->formats[i])
 			continue;
@@ -339,9 +481,10 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 			ret = EXIT_RUN;
 		}
 	}
-	if (!c->quiet)
+	if (lead && !c->quiet)
 		rep_registry[0]->write(&r, stdout);
-	fprintf(stderr, "iotrial: results in %s/\n", dir);
+	if (lead)
+		fprintf(stderr, "iotrial: results in %s/\n", dir);
 	if (stop_signal)
 		ret = 128 + stop_signal;
 out:
@@ -434,8 +577,10 @@ static int cmd_validate(int argc, char **argv)
 			worst = ret > worst ? ret : worst;
 			continue;
 		}
-		print_plan(&p);
-		print_stages(&p);
+		if (dist_rank() == 0) {
+			print_plan(&p);
+			print_stages(&p);
+		}
 		plan_release(&p);
 		spec_release(&s);
 	}
@@ -455,16 +600,19 @@ static int cmd_run(int argc, char **argv)
 		cli_release(&c);
 		return EXIT_USAGE;
 	}
-	if (!(scratch = scratch_path())) {
-		fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
-			strerror(errno));
+	if (agree_max((scratch = scratch_path()) ? 0 : EXIT_RUN)) {
+		if (!scratch)
+			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
+				strerror(errno));
+		free(scratch);
 		cli_release(&c);
 		return EXIT_RUN;
 	}
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	for (int i = 0; i < c.nfiles && !stop_signal; i++) {
+	/* Ranks interrupted at different moments still agree on the next job file. */
+	for (int i = 0; i < c.nfiles && !agree_max(stop_signal); i++) {
 		int ret = run_one(c.files[i], &c, scratch);
 		if (ret > worst || ret >= 128)
 			worst = ret;
@@ -699,6 +847,27 @@ static int cmd_compare(int argc, char **argv)
 	return ret;
 }
 
+/* Run a command that may be one rank of a distributed run: join the run, refuse a
+ * launch whose processes cannot see each other, leave the run afterwards. */
+static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
+{
+	char why[512];
+	int ret;
+
+	if (dist_init(&argc, &argv) < 0)
+		return EXIT_RUN;
+	if (dist_check_launch(why, sizeof(why)) < 0) {
+		fprintf(stderr, "iotrial: %s\n", why);
+		dist_finalize();
+		return EXIT_RUN;
+	}
+	if (dist_share_run_id() < 0)
+		dist_abort(EXIT_RUN, "cannot receive the run's id from rank 0");
+	ret = cmd(argc - 1, argv + 1);
+	dist_finalize();
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -706,7 +875,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("iotrial %s (backends: %s)\n", IOTRIAL_VERSION, be_names());
+		bool serial = !strcmp(dist_transport(), "serial");
+		printf("iotrial %s (backends: %s; distributed runs: %s)\n", IOTRIAL_VERSION,
+		       be_names(), serial ? "no, a serial build without MPI" : dist_transport());
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -714,9 +885,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 1, argv + 1);
+		return with_ranks(cmd_run, argc, argv);
 	if (!strcmp(argv[1], "validate"))
-		return cmd_validate(argc - 1, argv + 1);
+		return with_ranks(cmd_validate, argc, argv);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))

@@ -222,15 +222,22 @@ fail:
 	return NULL;
 }
 
-static int add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, size_t nmeasured)
+/* Room for `more` units, reserved once per stage: a matrix may have 100000 points. */
+static int reserve_units(struct plan *p, size_t more)
 {
-	struct plan_unit *nu = realloc(p->units, (p->nunits + 1) * sizeof(*nu));
-	struct plan_unit *u;
+	struct plan_unit *nu = realloc(p->units, (p->nunits + more) * sizeof(*nu));
 
 	if (!nu)
 		return -ENOMEM;
 	p->units = nu;
-	u = &p->units[p->nunits++];
+	return 0;
+}
+
+/* Append a unit in the room reserve_units made. */
+static int add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, size_t nmeasured)
+{
+	struct plan_unit *u = &p->units[p->nunits++];
+
 	memset(u, 0, sizeof(*u));
 	if (!(u->inst = malloc(n * sizeof(*u->inst))))
 		return -ENOMEM;
@@ -244,28 +251,40 @@ static int add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, 
 	return 0;
 }
 
-/* The instances of job `j`, in plan order. */
-static size_t instances_of(const struct plan *p, size_t j, size_t *out)
+/* The instances of every job, in plan order: job j's are byjob[start[j] .. start[j + 1]).
+ * Built once, so that a stage's units cost its points times its jobs, not times every
+ * instance as well (a 100000-point matrix took minutes). */
+static void index_by_job(const struct plan *p, size_t njobs, size_t *start, size_t *byjob)
 {
-	size_t n = 0;
-
+	memset(start, 0, (njobs + 1) * sizeof(*start));
 	for (size_t i = 0; i < p->ninst; i++)
-		if (p->inst[i].job_index == j)
-			out[n++] = i;
-	return n;
+		start[p->inst[i].job_index + 1]++;
+	for (size_t j = 0; j < njobs; j++)
+		start[j + 1] += start[j];
+	/* Fill with start[j] as job j's cursor, which leaves it at job j + 1's start. */
+	for (size_t i = 0; i < p->ninst; i++)
+		byjob[start[p->inst[i].job_index]++] = i;
+	memmove(start + 1, start, njobs * sizeof(*start));
+	start[0] = 0;
 }
 
 static void make_units(struct graph *g, const size_t *order, size_t nstages)
 {
 	const struct exp_spec *s = g->s;
 	struct plan *p = g->p;
-	size_t *tmp = calloc(p->ninst + 1, sizeof(*tmp)), *unit = calloc(s->njobs + 1, sizeof(*unit));
+	size_t *byjob = calloc(p->ninst + 1, sizeof(*byjob));
+	size_t *start = calloc(s->njobs + 1, sizeof(*start));
+	size_t *unit = calloc(s->njobs + 1, sizeof(*unit));
 
-	for (size_t st = 0; tmp && unit && st < nstages; st++) {
+	if (byjob && start && unit)
+		index_by_job(p, s->njobs, start, byjob);
+	else
+		g->status = PLAN_EENV;
+	for (size_t st = 0; byjob && start && unit && st < nstages; st++) {
 		size_t count = 0, first = s->njobs;
 		for (size_t i = 0; i < s->njobs; i++)
 			if (find(g->group, i) == order[st] && !s->jobs[i].background) {
-				size_t c = instances_of(p, i, tmp);
+				size_t c = start[i + 1] - start[i];
 				if (first == s->njobs) {
 					first = i;
 					count = c;
@@ -277,7 +296,7 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 			}
 		for (size_t i = 0; i < s->njobs; i++)
 			if (find(g->group, i) == order[st] && s->jobs[i].background) {
-				size_t c = instances_of(p, i, tmp);
+				size_t c = start[i + 1] - start[i];
 				if (c != 1 && c != count)
 					error(g, &s->jobs[i].loc,
 					      "key 'background': job '%s' has %zu matrix points; load needs 1 or one per point of the jobs it runs with (%zu)",
@@ -285,6 +304,10 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 			}
 		if (g->status || first == s->njobs)
 			continue;
+		if (reserve_units(p, count) < 0) {
+			g->status = PLAN_EENV;
+			continue;
+		}
 		for (size_t k = 0; k < count; k++) {
 			size_t n = 0, nm = 0;
 			for (int bg = 0; bg < 2; bg++)
@@ -292,15 +315,16 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 					size_t c;
 					if (find(g->group, i) != order[st] || s->jobs[i].background != bg)
 						continue;
-					c = instances_of(p, i, tmp);
-					unit[n++] = tmp[c == 1 ? 0 : k];
+					c = start[i + 1] - start[i];
+					unit[n++] = byjob[start[i] + (c == 1 ? 0 : k)];
 					nm += !bg;
 				}
 			if (add_unit(p, st, unit, n, nm) < 0)
 				g->status = PLAN_EENV;
 		}
 	}
-	free(tmp);
+	free(byjob);
+	free(start);
 	free(unit);
 }
 

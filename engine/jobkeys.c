@@ -11,6 +11,7 @@ static const char *const workload_names[] = {"read", "write", "randread", "randw
 					     "copy", "copytree", "command", NULL};
 static const char *const worker_mode_names[] = {"thread", "process", NULL};
 static const char *const sim_dist_names[] = {"normal", "lognormal", NULL};
+static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
 static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
 
 #define OFF(f) offsetof(struct job_spec, f)
@@ -103,6 +104,12 @@ const struct job_key job_keys[JK_NKEYS] = {
 			    worker_mode_names,
 			    "workers as threads of one process, or as separate processes (isolation)",
 			    "worker_mode: process"},
+	[JK_RANKS] = {"ranks", KT_STRING, OFF(ranks), "all", 0, 0, NULL,
+		      "distributed runs: the ranks that run this job: all, N (ranks 0 to N-1, 1 to 65536) or \"A-B\"; the others wait; more ranks than launched is an error (a matrix over it measures scaling)",
+		      "ranks: [1, 2, 4]"},
+	[JK_LAYOUT] = {"layout", KT_ENUM, OFF(layout), "per_rank", 0, 0, layout_names,
+		       "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
+		       "layout: shared"},
 	[JK_WITH] = {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
 		     "run alongside this job: both start on one barrier, trial by trial", "with: writer"},
 	[JK_BACKGROUND] = {"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,

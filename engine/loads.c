@@ -219,8 +219,8 @@ int loads_run(const struct worker_job *w, const struct job_spec *j, const char *
 	memset(o, 0, sizeof(*o));
 	hist_init(&o->hist);
 	welford_init(&o->lat);
-	if (w->barrier)
-		pthread_barrier_wait(w->barrier);
+	if (!worker_gate(w))
+		return 0; /* cancelled before the start */
 	if (j->workload == WL_COMMAND)
 		return command(w, j->command, err, errlen, o);
 	return copytree(w, src, dst, err, errlen, o);

@@ -10,7 +10,7 @@
 #include "engine/worker.h"
 
 /* Run job `j`'s copytree (from `src` to a new folder `dst`) or command once, or, with
- * w->stop_bg set, again and again until it is raised. Waits on w->barrier first. Fills
+ * w->stop_bg set, again and again until it is raised. Passes worker_gate first. Fills
  * `o` (a copytree's I/Os are its chunks; a command is one I/O per run). Returns 0 or -errno
  * with a message in `err`. */
 int loads_run(const struct worker_job *w, const struct job_spec *j, const char *src,

@@ -5,6 +5,7 @@
  * A precision target's extra runs are appended in rounds by plan_add_round. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/plan.h"
 #include "engine/rng.h"
@@ -39,64 +40,73 @@ static void shuffle(struct plan *p, size_t from, size_t to)
 		p->order[i].index = p->units[p->order[i].unit].next_index++;
 }
 
-/* Add `count[u]` trials of each unit u in the plan's order, stage by stage. */
-static int add(struct plan *p, const uint32_t *count, bool warmup)
+/* Append `count[u]` trials of each unit u of stage `st`, in the plan's order. */
+static int add(struct plan *p, size_t *cap, const uint32_t *count, bool warmup, size_t st)
 {
-	size_t cap = p->ntrials, from = p->ntrials;
+	size_t from = p->ntrials;
+	uint32_t most = 0;
 
-	for (size_t st = 0; st < p->nstages; st++) {
-		size_t stage_from = p->ntrials;
-		uint32_t most = 0;
-
+	for (size_t u = 0; u < p->nunits; u++)
+		if (p->units[u].stage == st && count[u] > most)
+			most = count[u];
+	if (p->spec->rep.order == ORDER_SEQUENTIAL) {
 		for (size_t u = 0; u < p->nunits; u++)
-			if (p->units[u].stage == st && count[u] > most)
-				most = count[u];
-		if (p->spec->rep.order == ORDER_SEQUENTIAL) {
-			for (size_t u = 0; u < p->nunits; u++)
-				for (uint32_t t = 0; p->units[u].stage == st && t < count[u]; t++)
-					if (append(p, &cap, u, warmup) < 0)
-						return -ENOMEM;
-			continue;
-		}
-		for (uint32_t r = 0; r < most; r++)
-			for (size_t u = 0; u < p->nunits; u++)
-				if (p->units[u].stage == st && r < count[u] &&
-				    append(p, &cap, u, warmup) < 0)
+			for (uint32_t t = 0; p->units[u].stage == st && t < count[u]; t++)
+				if (append(p, cap, u, warmup) < 0)
 					return -ENOMEM;
-		if (p->spec->rep.order == ORDER_RANDOM && !warmup)
-			shuffle(p, stage_from, p->ntrials);
+		return 0;
 	}
-	return (int)(p->ntrials - from);
+	for (uint32_t r = 0; r < most; r++)
+		for (size_t u = 0; u < p->nunits; u++)
+			if (p->units[u].stage == st && r < count[u] && append(p, cap, u, warmup) < 0)
+				return -ENOMEM;
+	if (p->spec->rep.order == ORDER_RANDOM && !warmup)
+		shuffle(p, from, p->ntrials);
+	return 0;
 }
 
+/* Stage by stage (so `after` holds): its warm-ups, then its measured trials. */
 int plan_order(struct plan *p)
 {
-	uint32_t *count = calloc(p->nunits ? p->nunits : 1, sizeof(*count));
-	int ret = -ENOMEM;
+	uint32_t *warm = calloc(p->nunits ? p->nunits : 1, sizeof(*warm));
+	uint32_t *runs = calloc(p->nunits ? p->nunits : 1, sizeof(*runs));
+	size_t cap = 0;
+	int ret = 0;
 
-	if (!count)
-		return -ENOMEM;
-	for (size_t u = 0; u < p->nunits; u++)
-		count[u] = p->units[u].warmup;
-	if (add(p, count, true) < 0)
-		goto out;
-	for (size_t u = 0; u < p->nunits; u++)
-		count[u] = p->units[u].runs;
-	ret = add(p, count, false) < 0 ? -ENOMEM : 0;
-	if (!p->order)
-		p->order = calloc(1, sizeof(*p->order));
-	ret = p->order ? ret : -ENOMEM;
-out:
-	free(count);
+	if (!warm || !runs)
+		ret = -ENOMEM;
+	for (size_t u = 0; ret == 0 && u < p->nunits; u++) {
+		warm[u] = p->units[u].warmup;
+		runs[u] = p->units[u].runs;
+	}
+	for (size_t st = 0; ret == 0 && st < p->nstages; st++)
+		if (add(p, &cap, warm, true, st) < 0 || add(p, &cap, runs, false, st) < 0)
+			ret = -ENOMEM;
+	if (ret == 0 && !p->order && !(p->order = calloc(1, sizeof(*p->order))))
+		ret = -ENOMEM;
+	free(warm);
+	free(runs);
 	return ret;
 }
 
-ssize_t plan_add_round(struct plan *p, const uint32_t *more)
+ssize_t plan_add_round(struct plan *p, const uint32_t *more, size_t st, size_t at)
 {
-	int n = add(p, more, false);
+	size_t before = p->ntrials, cap = p->ntrials, n;
+	struct plan_trial *tmp;
 
-	if (n > 0)
-		for (size_t u = 0; u < p->nunits; u++)
-			p->units[u].runs += more[u];
-	return n;
+	if (add(p, &cap, more, false, st) < 0)
+		return -ENOMEM;
+	n = p->ntrials - before;
+	/* Appended at the end; move them to `at`, where the stage's trials end. */
+	if (n && at < before) {
+		if (!(tmp = malloc(n * sizeof(*tmp))))
+			return -ENOMEM;
+		memcpy(tmp, p->order + before, n * sizeof(*tmp));
+		memmove(p->order + at + n, p->order + at, (before - at) * sizeof(*tmp));
+		memcpy(p->order + at, tmp, n * sizeof(*tmp));
+		free(tmp);
+	}
+	for (size_t u = 0; u < p->nunits; u++)
+		p->units[u].runs += more[u];
+	return (ssize_t)n;
 }

@@ -15,6 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "engine/dist.h"
 #include "engine/env.h"
 #include "engine/jobkeys.h"
 #include "engine/safety.h"
@@ -104,12 +105,23 @@ static char *dirname_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/* A file name iotrial's own files carry, so a user can tell them apart. */
-static char *scratch_name(const char *dir, const char *inst, const char *what)
+/* A file name iotrial's own files carry, so a user can tell them apart. The last part
+ * keeps runs apart: the process; in a distributed run the rank too (ranks on several hosts
+ * may share a folder), or the run's id for the one file all ranks share. */
+static char *scratch_name(const char *dir, const struct instance *in, const char *what)
 {
+	const char *inst = in->name;
 	char *name = NULL, *c;
+	int n;
 
-	if (asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid()) < 0)
+	if (dist_size() == 1)
+		n = asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid());
+	else if (in->job.layout != RANK_LAYOUT_PER_RANK)
+		n = asprintf(&name, "%s/iotrial.%s.%s.shared.%ld", dir, inst, what, dist_run_id());
+	else
+		n = asprintf(&name, "%s/iotrial.%s.%s.r%d.%ld", dir, inst, what, dist_rank(),
+			     (long)getpid());
+	if (n < 0)
 		return NULL;
 	for (c = name + strlen(dir) + 1; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
@@ -206,7 +218,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			check_dir(pl, loc, kname, path, j->file_size);
 		else
 			pl->p->scratch_used = true;
-		f->path = scratch_name(path, in->name, what);
+		f->path = scratch_name(path, in, what);
 		f->create = true;
 		return;
 	}
@@ -278,7 +290,9 @@ static void share_file(struct planner *pl, struct instance *in, struct plan_file
 
 	if (!f->create || !f->path)
 		return;
-	f->size = in->job.file_size;
+	/* A file the ranks share holds every rank's region. */
+	f->size = in->job.file_size *
+		  (f == &in->data && in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1);
 	for (size_t i = 0; i < pl->p->ninst && !owner; i++) {
 		struct instance *o = &pl->p->inst[i];
 		struct plan_file *cand[2] = {o->job.workload == WL_COPY ? NULL : &o->data, &o->src};
@@ -305,7 +319,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 
 	f->layout = LAYOUT_TREE;
 	if (!j->source) {
-		f->path = scratch_name(pl->p->scratch, in->name, "tree");
+		f->path = scratch_name(pl->p->scratch, in, "tree");
 		f->create = pl->p->scratch_used = true;
 		return;
 	}
@@ -357,7 +371,7 @@ static void plan_files(struct planner *pl, struct instance *in)
 		if (j->source) {
 			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
 		} else {
-			in->src.path = scratch_name(pl->p->scratch, in->name, "src");
+			in->src.path = scratch_name(pl->p->scratch, in, "src");
 			in->src.create = true;
 			pl->p->scratch_used = true;
 		}
@@ -447,6 +461,98 @@ static void plan_direct(struct planner *pl, struct instance *in)
 		    (unsigned long long)j->file_size, lbs, in->data.path);
 }
 
+int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char *err,
+	       size_t errlen)
+{
+	unsigned long a, b;
+	char *end;
+
+	if (!strcmp(text, "all")) {
+		*lo = 0;
+		*n = size;
+		return 0;
+	}
+	if (*text < '0' || *text > '9')
+		goto bad;
+	a = strtoul(text, &end, 10);
+	if (*end == 0) {
+		if (a < 1 || a > 65536) {
+			snprintf(err, errlen, "must be between 1 and 65536 ranks, got '%s'", text);
+			return -ERANGE;
+		}
+		if (a > size) {
+			snprintf(err, errlen,
+				 "the job asks for %lu ranks, but the run has %u (launch it with mpirun -np %lu)",
+				 a, size, a);
+			return -ERANGE;
+		}
+		*lo = 0;
+		*n = (uint32_t)a;
+		return 0;
+	}
+	if (*end != '-' || end[1] < '0' || end[1] > '9')
+		goto bad;
+	b = strtoul(end + 1, &end, 10);
+	if (*end)
+		goto bad;
+	if (a > b || b > 65535) {
+		snprintf(err, errlen, "a range of ranks A-B needs A <= B <= 65535, got '%s'", text);
+		return -ERANGE;
+	}
+	if (b >= size) {
+		snprintf(err, errlen,
+			 "the job asks for ranks %lu-%lu, but the run has %u (launch it with mpirun -np %lu)",
+			 a, b, size, b + 1);
+		return -ERANGE;
+	}
+	*lo = (uint32_t)a;
+	*n = (uint32_t)(b - a + 1);
+	return 0;
+bad:
+	snprintf(err, errlen, "expected all, a number of ranks or a range like \"0-3\", got '%s'",
+		 text);
+	return -EINVAL;
+}
+
+/* ranks: and layout:, checked against the run's ranks; a rank that does not own a shared
+ * file leaves its creation (and removal) to the one that does. */
+static void plan_dist(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	char err[256];
+	bool copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+
+	if (plan_ranks(j->ranks ? j->ranks : "all", (uint32_t)dist_size(), &in->rank_lo,
+		       &in->rank_n, err, sizeof(err)) < 0)
+		fail(pl, PLAN_ESPEC, where(j, JK_RANKS), "key 'ranks': %s", err);
+	if (j->layout == RANK_LAYOUT_PER_RANK)
+		return;
+	if (copies || j->workload == WL_COMMAND)
+		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
+		     "key 'layout': a %s makes its own files; only read, write, randread and randwrite share one",
+		     spec_workload_name(j->workload));
+	else if (j->layout == RANK_LAYOUT_STRIDED && j->file_size % in->chunk)
+		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
+		     "key 'layout': strided interleaves whole blocks: file_size (%llu bytes) must be a multiple of block_size (%llu bytes)",
+		     (unsigned long long)j->file_size, (unsigned long long)in->chunk);
+}
+
+static void plan_dist_files(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+
+	if (j->layout == RANK_LAYOUT_PER_RANK || in->rank_n < 2 || !in->data.path ||
+	    (in->be->flags & BE_F_NOIO))
+		return;
+	if (under(in->data.path, pl->p->scratch)) {
+		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
+		     "key 'layout': the ranks share one file, so it cannot be in a rank's own scratch folder: set target to a folder every rank can reach");
+		return;
+	}
+	if (in->data.create && dist_rank() != (int)in->rank_lo)
+		in->data.create = false;
+}
+
 /* The instance's name: the job's, with the matrix point in brackets. */
 static char *instance_name(const struct job_spec *src, const struct matrix_point *pt)
 {
@@ -522,6 +628,7 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 	if (j->background && j->rep.target)
 		fail(pl, PLAN_ESPEC, where(j, JK_BACKGROUND),
 		     "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
+	plan_dist(pl, in);
 	plan_backend(pl, in);
 	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))
 		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
@@ -529,6 +636,7 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 	if (pl->status == PLAN_ESPEC || !in->be)
 		return;
 	plan_files(pl, in);
+	plan_dist_files(pl, in);
 	if (in->data.path)
 		plan_direct(pl, in);
 }

@@ -49,7 +49,19 @@ struct instance {
 	uint32_t max_runs;     /* runs, or the target's max */
 	uint32_t next_index;   /* the index the next trial appended gets */
 	uint64_t chunk;	       /* bytes per I/O: block_size, or buffer_size for copy */
+	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
 };
+
+/* Does rank `rank` run instance `in`? */
+static inline bool plan_on_rank(const struct instance *in, int rank)
+{
+	return rank >= 0 && (uint32_t)rank >= in->rank_lo && (uint32_t)rank - in->rank_lo < in->rank_n;
+}
+
+/* The ranks a `ranks:` value names, for a run of `size` ranks: "all", "N" (0..N-1) or
+ * "A-B". Returns 0, or -EINVAL / -ERANGE with the reason in `err`. */
+int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char *err,
+	       size_t errlen);
 
 /* Instances that start together on one barrier, trial by trial: the k-th instance of every
  * measured job of a stage, plus the stage's background load. */
@@ -112,9 +124,10 @@ int plan_graph(struct plan *p, struct diag *d);
 /* Put the planned trials in order (order.c). Returns 0 or -ENOMEM. */
 int plan_order(struct plan *p);
 
-/* Append one round of `more[u]` measured trials for each unit u (a precision target's
- * extra runs), in the plan's order. Returns the number added, or -ENOMEM. */
-ssize_t plan_add_round(struct plan *p, const uint32_t *more);
+/* Insert, at position `at` of the order, one round of `more[u]` measured trials for each
+ * unit u of stage `stage` (a precision target's extra runs), in the plan's order. Returns
+ * the number added, or -ENOMEM. */
+ssize_t plan_add_round(struct plan *p, const uint32_t *more, size_t stage, size_t at);
 
 /* Match compare: entries to instances (plan_compare.c); errors into `d`, *status set. */
 void plan_compares(struct plan *p, struct diag *d, int *status);

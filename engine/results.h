@@ -25,6 +25,29 @@ struct worker_result {
 	struct lat_summary lat;
 };
 
+/* One rank's share of a distributed trial. Its times count from its own exit from the
+ * trial's start barrier (CLOCK_MONOTONIC on each rank: clocks of two hosts are never
+ * compared, only durations and offsets from the common barrier). */
+struct rank_result {
+	uint32_t rank;
+	char *host;
+	uint64_t bytes, ios, errors;
+	double seconds;		   /* its first start to its last end; NAN: it did no I/O */
+	uint64_t start_ns, end_ns; /* from its barrier exit */
+	char *error;		   /* its first error, or NULL */
+};
+
+/* A distributed trial's figures beside the primary ones (the trial's seconds and bw_bytes:
+ * "last done", total bytes over the slowest rank's elapsed time). NAN: not measured. */
+struct rank_aggregate {
+	double wall_seconds, wall_bw_bytes; /* the first rank's start to the last rank's end */
+	double start_skew_s;		    /* the last rank's start - the first rank's */
+	/* When the fastest rank finished: the bytes every rank had moved by then, estimated
+	 * from each rank's mean rate (no progress samples), and their rate. */
+	double first_done_seconds, first_done_bytes, first_done_bw_bytes;
+	uint64_t lat_samples; /* values in the merged latency histogram (every rank's I/Os) */
+};
+
 struct trial_result {
 	uint32_t index; /* 0-based among the instance's measured trials; warm-ups count on */
 	bool warmup;	/* a warm-up trial: never kept, never in the summary */
@@ -43,13 +66,16 @@ struct trial_result {
 	char *error;   /* the first error, one line, or NULL */
 	struct worker_result *workers; /* per worker, when the instance has more than one */
 	uint32_t nworkers;
+	struct rank_result *ranks; /* per rank, in a distributed run (more than one rank) */
+	uint32_t nranks;
+	struct rank_aggregate agg; /* with ranks */
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };
 
 struct param {
 	char *key;
-	bool matrix; /* a matrix key of this instance */
+	uint32_t matrix; /* 0: not a matrix key; else its place in the matrix, from 1 */
 	enum param_type type;
 	char *s;
 	uint64_t u;
@@ -138,6 +164,7 @@ struct results {
 	char *order; /* sequential, interleaved or random */
 	struct table_spec table; /* report: {table: ...}; columns NULL: none */
 	uint64_t max_rss_bytes; /* the run\'s peak resident memory; 0: unknown */
+	uint32_t nranks;	/* the ranks of the run: 1 unless distributed */
 	uint64_t order_seed;
 	/* Strings behind the const char * fields above (metrics, test, stopped_by) when the
 	 * results were read back from a file (parsers/results_json.c); a run leaves it empty. */

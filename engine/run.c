@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/dist.h"
 #include "engine/files.h"
 #include "engine/reclog.h"
 #include "engine/trial.h"
@@ -101,6 +102,7 @@ int run_results_init(const struct plan *p, struct results *r)
 			  : s->rep.order == ORDER_RANDOM   ? "random"
 							   : "interleaved");
 	r->order_seed = p->order_seed;
+	r->nranks = (uint32_t)dist_size();
 	if (s->table.columns) {
 		r->table.columns = strdup(s->table.columns);
 		r->table.rows = calloc(s->table.nrows, sizeof(*r->table.rows));
@@ -142,7 +144,7 @@ int run_results_init(const struct plan *p, struct results *r)
 		for (size_t k = 0; k < ir->nparams; k++)
 			for (size_t m = 0; m < in->npoint; m++)
 				if (!strcmp(ir->params[k].key, job_keys[in->point[m].key].name))
-					ir->params[k].matrix = true;
+					ir->params[k].matrix = (uint32_t)m + 1;
 		ir->rep = (struct replication_info){
 		    .outliers = in->job.rep.outliers,
 		    .trim_low = in->job.rep.trim_low,
@@ -191,7 +193,7 @@ static void progress_line(struct runner *rn, size_t k, const struct plan_trial *
 
 /* A precision target: how many more runs each unit needs, from its instances' kept runs
  * (a unit runs as long as its neediest instance). */
-static size_t more_runs(struct plan *p, struct results *r, uint32_t *more)
+static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_t stage)
 {
 	size_t total = 0;
 
@@ -200,6 +202,8 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more)
 		double want = 0;
 
 		more[u] = 0;
+		if (pu->stage != stage)
+			continue;
 		for (size_t k = 0; k < pu->nmeasured; k++) {
 			struct instance *in = &p->inst[pu->inst[k]];
 			struct instance_result *ir = &r->inst[pu->inst[k]];
@@ -226,6 +230,22 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more)
 		more[u] = (uint32_t)want;
 		total += more[u];
 	}
+	return total;
+}
+
+/* more_runs as rank 0 decides it, on every rank: the other ranks' results are theirs
+ * alone, and every rank must run the same trials. */
+static size_t more_round(struct plan *p, struct results *r, uint32_t *more, size_t stage)
+{
+	size_t total = more_runs(p, r, more, stage);
+
+	if (dist_size() == 1)
+		return total;
+	if (dist_bcast(more, p->nunits * sizeof(*more)) < 0)
+		dist_abort(1, "cannot agree on the next round of runs");
+	total = 0;
+	for (size_t u = 0; u < p->nunits; u++)
+		total += more[u];
 	return total;
 }
 
@@ -303,16 +323,28 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	uint64_t last_checkpoint = worker_now_ns();
 	bool stopped = false;
 	struct trial_env env;
+	bool dist = dist_size() > 1;
 
 	rn.rec_fd = malloc((p->ninst + 1) * sizeof(int));
 	rn.int_fd = malloc((p->ninst + 1) * sizeof(int));
-	env = (struct trial_env){p, r, &rn.dirs, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d};
+	env = (struct trial_env){p, r, &rn.dirs, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
 	files_stop = o->stop;
 	utc_now(r->started_at);
-	if (!more || !rn.rec_fd || !rn.int_fd || open_logs(&rn, o->dir) < 0)
+	/* Every rank goes on, or none does. */
+	if (dist_agree(!more || !rn.rec_fd || !rn.int_fd || open_logs(&rn, o->dir) < 0 ? DIST_SETUP
+										    : 0))
 		goto out;
-	for (k = 0; !*o->stop; k++) {
-		if (k == p->ntrials && (more_runs(p, r, more) == 0 || plan_add_round(p, more) <= 0))
+	/* In a distributed run every rank runs the same trials: whether to stop is agreed
+	 * (trial_run), how many more runs a precision target needs is rank 0's decision. */
+	for (k = 0; dist ? !(env.agreed & DIST_STOP) : !*o->stop; k++) {
+		/* Where a stage's trials end, a precision target may ask for more of them. */
+		if (k > 0 && (k == p->ntrials || p->units[p->order[k].unit].stage !=
+						     p->units[p->order[k - 1].unit].stage)) {
+			size_t st = p->units[p->order[k - 1].unit].stage;
+			if (more_round(p, r, more, st) > 0 && plan_add_round(p, more, st, k) < 0)
+				break;
+		}
+		if (k == p->ntrials)
 			break;
 		const struct plan_trial *pt = &p->order[k];
 		const struct plan_unit *u = &p->units[pt->unit];
@@ -327,6 +359,13 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 			failed++;
 		}
 		progress_line(&rn, k, pt);
+		if (dist && (env.agreed & DIST_SETUP)) {
+			diag_add(d, NULL,
+				 "stopping the run: a rank could not set up trial %u of job '%s' (a distributed run stops rather than measure without it)",
+				 pt->index, r->inst[u->inst[0]].name);
+			stopped = true;
+			break;
+		}
 		if (failed && p->spec->stop_on_error) {
 			diag_add(d, NULL, "stopping the run after a failed trial (on_error: stop)");
 			stopped = true;
@@ -357,7 +396,7 @@ out:
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	}
-	r->complete = k == p->ntrials && !*o->stop && !stopped;
+	r->complete = k == p->ntrials && !*o->stop && !(env.agreed & DIST_STOP) && !stopped;
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)

@@ -10,6 +10,9 @@
 
 enum job_workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_COPY, WL_COPYTREE, WL_COMMAND };
 enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
+/* How the ranks of a distributed run share a job's file: each its own (per_rank), or one
+ * file with a region per rank, in one piece (shared: segmented) or chunk by chunk (strided). */
+enum job_rank_layout { RANK_LAYOUT_PER_RANK, RANK_LAYOUT_SHARED, RANK_LAYOUT_STRIDED };
 enum job_sync { SYNC_NONE, SYNC_OSYNC, SYNC_ODSYNC, SYNC_FSYNC_END };
 enum spec_units { UNITS_DECIMAL, UNITS_BINARY };
 enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
@@ -47,6 +50,8 @@ enum job_key_id {
 	JK_THREADS,
 	JK_FILE_PER_THREAD,
 	JK_WORKER_MODE,
+	JK_RANKS,
+	JK_LAYOUT,
 	JK_WITH,
 	JK_BACKGROUND,
 	JK_LOG_RECORDS,
@@ -83,6 +88,7 @@ struct replication_spec {
 	enum spec_outliers outliers;
 	uint32_t trim_low, trim_high;
 	double outlier_k; /* iqr: the fence factor k; mad: the threshold in MADs */
+	bool outlier_k_set; /* given in the job file, not the policy's default */
 	char *metric;	  /* what outliers and targets look at; NULL: seconds or bw_bytes */
 };
 
@@ -137,6 +143,8 @@ struct job_spec {
 	uint32_t threads;	   /* workers in one instance */
 	bool file_per_thread;	   /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
+	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
+	enum job_rank_layout layout; /* distributed runs: the ranks' files */
 	char *with;		   /* runs alongside this job, starting on one barrier */
 	bool background;	   /* load: loops until the jobs it runs with end; reported apart */
 	bool log_records;	   /* records/<instance>.csv: one line per I/O */

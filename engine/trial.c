@@ -15,7 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/dist.h"
 #include "engine/loads.h"
+#include "engine/reduce.h"
 #include "engine/verify.h"
 #include "engine/worker.h"
 
@@ -45,14 +47,20 @@ struct inst_run {
 	struct trial_result *tr;
 	bool background;
 	bool ready; /* files prepared: its workers start */
+	bool idle;  /* not run on this rank (ranks:): takes part in the collectives only */
 	uint32_t n;
 	struct slot *slots;
+	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
+	struct welford lat;
+	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
 };
 
-/* The barrier and the background stop flag, shared with process workers. */
+/* The barriers and flags, shared with process workers: `ready` tells the coordinating
+ * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
 struct sync_area {
-	pthread_barrier_t barrier;
+	pthread_barrier_t ready, barrier;
 	volatile sig_atomic_t bg_stop;
+	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
 };
 
 uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
@@ -79,6 +87,7 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 		tr->index = (uint32_t)t;
 		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = NAN;
 		tr->cpu_user_s = tr->cpu_sys_s = NAN;
+		tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
 	}
 	ir->ntrials = n;
 	return 0;
@@ -266,8 +275,7 @@ fail:
 		snprintf(s->sh->err, sizeof(s->sh->err), "out of memory");
 	s->sh->ret = ret < 0 ? ret : -ENOMEM;
 	s->sh->out.errors = 1;
-	if (s->job.barrier)
-		pthread_barrier_wait(s->job.barrier); /* the others must not wait for us */
+	worker_gate(&s->job); /* the others must not wait for us */
 	free(priv);
 	return NULL;
 }
@@ -327,7 +335,7 @@ static void finish(struct slot *s)
 	s->started = false;
 }
 
-static void set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
+void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
 {
 	l->min = (double)h->min;
 	l->max = (double)h->max;
@@ -373,7 +381,8 @@ static void worker_error(struct trial_result *tr, const struct slot *s, const ch
 	}
 }
 
-/* Merge the workers' figures into the instance's trial, and keep them per worker. */
+/* Merge the workers' figures into the instance's trial, and keep them per worker; the
+ * merged histogram and moments stay in `r` for the ranks' reduction. */
 static void merge(struct trial_env *e, struct inst_run *r)
 {
 	struct trial_result *tr = r->tr;
@@ -382,6 +391,9 @@ static void merge(struct trial_env *e, struct inst_run *r)
 	uint64_t first = UINT64_MAX, last = 0;
 	double cu = 0, cs = 0;
 
+	r->first = UINT64_MAX;
+	r->last = 0;
+	welford_init(&r->lat);
 	if (!h)
 		return;
 	hist_init(h);
@@ -416,7 +428,7 @@ static void merge(struct trial_env *e, struct inst_run *r)
 			wr->seconds = o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
 			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 			if (o->ios)
-				set_lat(&wr->lat, &o->hist, &o->lat);
+				trial_set_lat(&wr->lat, &o->hist, &o->lat);
 		}
 	}
 	tr->cpu_user_s = cu;
@@ -429,8 +441,11 @@ static void merge(struct trial_env *e, struct inst_run *r)
 		tr->bw_bytes = (double)tr->bytes / tr->seconds;
 	}
 	if (tr->ios)
-		set_lat(&tr->lat, h, &w);
-	free(h);
+		trial_set_lat(&tr->lat, h, &w);
+	r->hist = h;
+	r->lat = w;
+	r->first = first;
+	r->last = last;
 }
 
 /* Read back what a write trial wrote and check the pattern: not timed, not counted in the
@@ -453,7 +468,8 @@ static int verify_back(struct trial_env *e, struct inst_run *r)
 		v.wl = WL_READ;
 		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
 		v.fsync_end = false;
-		v.barrier = NULL;
+		v.barrier = v.ready = NULL;
+		v.cancel = NULL;
 		v.rec_fd = v.int_fd = -1;
 		v.priv = priv;
 		/* A copy checks the source's pattern; a full sequential write pass, its own. */
@@ -506,6 +522,10 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 	r->tr = &r->ir->trials[index];
 	r->tr->warmup = pt->warmup;
 	r->tr->ran = true;
+	if (!plan_on_rank(in, dist_rank())) {
+		r->idle = true; /* the job runs on other ranks: no workers here */
+		return 0;
+	}
 	r->n = j->threads ? j->threads : 1;
 	if (!(r->slots = calloc(r->n, sizeof(*r->slots))))
 		return -ENOMEM;
@@ -520,6 +540,10 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		if (!s->sh || !s->data_path || (copy && !s->src_path))
 			return -ENOMEM;
 		region(j, in->chunk, w, &off, &len);
+		/* One file for the ranks: this rank's region in one piece, or every rank_n-th
+		 * chunk. */
+		if (j->layout == RANK_LAYOUT_SHARED && in->rank_n > 1)
+			off += (uint64_t)(dist_rank() - (int)in->rank_lo) * j->file_size;
 		s->job = (struct worker_job){
 			.be = in->be,
 			.wl = j->workload,
@@ -532,10 +556,16 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 			.runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
 			.iodepth = j->iodepth,
 			.fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
-			.seed = trial_seed(e->p->seed, inst * 1024 + w, index),
+			/* Each rank its own offsets (rank 0: as in a serial run). */
+			.seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
+					   inst * 1024 + w, index),
 			.stop = e->stop,
 			.stop_bg = r->background ? &sync->bg_stop : NULL,
 			.barrier = &sync->barrier,
+			.ready = &sync->ready,
+			.cancel = &sync->cancel,
+			.stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
+			.stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
 			.rec_fd = e->rec_fd[inst],
 			.int_fd = e->int_fd[inst],
 			.interval_ns = j->log_interval_ns,
@@ -576,6 +606,57 @@ static void teardown(const struct plan_unit *u, struct inst_run *r, bool process
 		release_shared(s->sh, sizeof(*s->sh), processes);
 	}
 	free(r->slots);
+	free(r->hist);
+}
+
+/* Does a unit work on a file its ranks share? Then its first rank lays it out before the
+ * others open it. The same answer on every rank: it depends on the plan alone. */
+static bool unit_shares_file(const struct plan *p, const struct plan_unit *u)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const struct instance *in = &p->inst[u->inst[k]];
+		if (in->job.layout != RANK_LAYOUT_PER_RANK && in->rank_n > 1 &&
+		    !(in->be->flags & BE_F_NOIO))
+			return true;
+	}
+	return false;
+}
+
+static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
+{
+	pthread_barrierattr_t attr;
+
+	pthread_barrierattr_init(&attr);
+	if (processes)
+		pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_barrier_init(&sync->ready, &attr, n);
+	pthread_barrier_init(&sync->barrier, &attr, n);
+	pthread_barrierattr_destroy(&attr);
+}
+
+/* Hand this rank's figures of every instance of the unit to rank 0, which merges them. */
+static void reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
+			uint64_t t_sync)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const struct inst_run *r = &runs[k];
+		const struct trial_result *tr = r->tr;
+		bool ran = r->hist && r->first != UINT64_MAX && r->first >= t_sync;
+		struct reduce_local m = {
+		    .active = plan_on_rank(r->in, dist_rank()),
+		    .error = tr->failed ? (tr->error ? tr->error : "failed") : NULL,
+		    .bytes = tr->bytes,
+		    .ios = tr->ios,
+		    .errors = tr->errors,
+		    .start_ns = ran ? r->first - t_sync : 0,
+		    .end_ns = ran && r->last > t_sync ? r->last - t_sync : 0,
+		    .cpu_user_s = isfinite(tr->cpu_user_s) ? tr->cpu_user_s : 0,
+		    .cpu_sys_s = isfinite(tr->cpu_sys_s) ? tr->cpu_sys_s : 0,
+		    .hist = r->hist,
+		    .lat = &r->lat,
+		};
+		reduce_trial(r->tr, &m, t_sync - e->t0);
+	}
 }
 
 int trial_run(struct trial_env *e, const struct plan_trial *pt)
@@ -583,32 +664,39 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	const struct plan_unit *u = &e->p->units[pt->unit];
 	struct inst_run *runs = calloc(u->n, sizeof(*runs));
 	struct sync_area *sync = NULL;
-	bool processes = false;
+	bool processes = false, dist = dist_size() > 1, go;
 	unsigned nworkers = 0;
-	int ret = 0;
+	uint64_t t_sync;
+	int ret = 0, mine = 0;
 
+	e->agreed = 0;
 	for (size_t k = 0; k < u->n; k++)
 		processes |= e->p->inst[u->inst[k]].job.worker_mode == WORKER_PROCESS;
 	if (!runs || !(sync = alloc_shared(sizeof(*sync), processes))) {
 		free(runs);
+		if (dist) /* the other ranks are on their way to the barrier */
+			dist_abort(1, "out of memory");
 		return -ENOMEM;
 	}
 	for (size_t k = 0; k < u->n; k++) {
 		int r = setup(e, pt, &runs[k], u->inst[k], sync, processes);
 		runs[k].ready = r == 0;
+		if (r < 0 && !runs[k].tr && dist)
+			dist_abort(1, "out of memory");
 		if (r < 0 && runs[k].tr)
 			trial_error(runs[k].tr, "cannot set up the trial: %s", strerror(-r));
 		if (r < 0 && !runs[k].background)
 			ret = r;
 		nworkers += runs[k].ready ? runs[k].n : 0;
 	}
-	if (ret == 0 && nworkers > 0) {
-		pthread_barrierattr_t attr;
-		pthread_barrierattr_init(&attr);
-		if (processes)
-			pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-		pthread_barrier_init(&sync->barrier, &attr, nworkers);
-		pthread_barrierattr_destroy(&attr);
+	/* A file the ranks share is laid out by its first rank during set-up: the others open
+	 * it only once that is done. */
+	if (dist && unit_shares_file(e->p, u))
+		dist_barrier();
+	go = ret == 0 && nworkers > 0;
+	if (go) {
+		/* The workers and this thread: it opens the start barrier once the ranks met. */
+		init_barriers(sync, nworkers + 1, processes);
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
 				if ((ret = start(&runs[k].slots[w])) < 0) {
@@ -618,6 +706,22 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 						    strerror(-ret));
 					sync->bg_stop = 1;
 				}
+		pthread_barrier_wait(&sync->ready);
+	}
+	/* Every worker has its files open and its buffers: could every rank get there? */
+	mine = ret < 0 ? DIST_SETUP : 0;
+	for (size_t k = 0; k < u->n; k++)
+		for (uint32_t w = 0; go && runs[k].ready && !runs[k].background && w < runs[k].n; w++)
+			if (runs[k].slots[w].sh->ret < 0)
+				mine |= DIST_SETUP;
+	e->agreed = dist_agree(mine | (*e->stop ? DIST_STOP : 0));
+	if (dist && (e->agreed & DIST_SETUP))
+		sync->cancel = 1; /* no rank measures a trial that some rank cannot run */
+	/* Every rank starts here; its times count from its own exit (clocks differ). */
+	dist_barrier();
+	t_sync = worker_now_ns();
+	if (go) {
+		pthread_barrier_wait(&sync->barrier);
 		/* The measured workers first; then the load is told to stop. */
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; !runs[k].background && w < runs[k].n; w++)
@@ -627,25 +731,41 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 			for (uint32_t w = 0; w < runs[k].n; w++)
 				finish(&runs[k].slots[w]);
 		pthread_barrier_destroy(&sync->barrier);
+		pthread_barrier_destroy(&sync->ready);
 	}
+	mine = 0;
 	for (size_t k = 0; k < u->n; k++) {
 		struct inst_run *r = &runs[k];
 		if (r->ready) {
 			merge(e, r);
 			if (!r->tr->failed && r->in->job.verify && !r->background &&
 			    spec_workload_writes(r->in->job.workload) &&
-			    !(r->in->be->flags & BE_F_NOIO))
+			    !(r->in->be->flags & BE_F_NOIO) && !sync->cancel)
 				verify_back(e, r);
-			if (!r->tr->failed && ret == 0)
-				r->tr->kept = !r->tr->warmup && !r->background;
 		}
 		/* An interrupted trial is cut short: it is reported, never kept. */
 		if (*e->stop && r->tr)
 			trial_error(r->tr, "interrupted");
+		if (r->tr && r->tr->failed && !r->background)
+			mine |= DIST_FAILED;
+	}
+	if (dist) {
+		/* Rank 0 merges every rank's figures; every rank learns whether one failed. */
+		reduce_unit(e, u, runs, t_sync);
+		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		struct inst_run *r = &runs[k];
+		if (dist && (e->agreed & DIST_SETUP) && r->tr && !r->tr->failed && !r->background)
+			trial_error(r->tr, "not run: a rank could not set up the trial");
+		if (r->ready && !r->tr->failed && ret == 0)
+			r->tr->kept = !r->tr->warmup && !r->background;
 		if (r->tr && r->tr->failed && !r->background && ret == 0)
 			ret = -EIO;
 		teardown(u, r, processes);
 	}
+	if (ret == 0 && dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
+		ret = -EIO;
 	release_shared(sync, sizeof(*sync), processes);
 	free(runs);
 	return ret;

@@ -10,6 +10,7 @@
 
 #include "engine/diag.h"
 #include "engine/files.h"
+#include "engine/hist.h"
 #include "engine/plan.h"
 #include "engine/results.h"
 
@@ -21,11 +22,17 @@ struct trial_env {
 	uint64_t t0;                       /* the run's start, CLOCK_MONOTONIC */
 	int *rec_fd, *int_fd;              /* per instance: the record and interval logs, or -1 */
 	struct diag *d;                    /* warnings that do not fail a trial */
+	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist.h) */
 };
 
-/* Run trial `pt`. Returns 0, or -errno when a measured instance's trial failed (its
- * trial_result says why). */
+/* Run trial `pt`. In a distributed run every rank calls it for the same trial: the ranks
+ * meet on a barrier after set-up, agree on failures at the end, and rank 0 merges every
+ * rank's figures into the results (engine/reduce.h). Returns 0, or -errno when a measured
+ * instance's trial failed, on any rank (rank 0's trial_result says why). */
 int trial_run(struct trial_env *e, const struct plan_trial *pt);
+
+/* Latency figures from a histogram and the moments of the same values. */
+void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w);
 
 /* A seed for (a, b) derived from `seed`: trials and workers each get their own. */
 uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b);

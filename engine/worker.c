@@ -15,6 +15,15 @@
 
 #define BUF_ALIGN 4096
 
+bool worker_gate(const struct worker_job *w)
+{
+	if (w->ready)
+		pthread_barrier_wait(w->ready);
+	if (w->barrier)
+		pthread_barrier_wait(w->barrier);
+	return !(w->cancel && *w->cancel);
+}
+
 uint64_t worker_now_ns(void)
 {
 	struct timespec ts;
@@ -73,6 +82,15 @@ static void note_error(struct loop *l, const struct be_io *io, int err, bool eof
 	l->stopping = true;
 }
 
+/* Where an offset of the worker's region lies in the file: there, or in a strided file,
+ * in this rank's chunks. */
+static inline uint64_t place(const struct worker_job *w, uint64_t off)
+{
+	if (w->stride_n < 2)
+		return off;
+	return ((off / w->chunk) * w->stride_n + w->stride_i) * w->chunk + off % w->chunk;
+}
+
 /* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
 static bool next_io(struct loop *l, struct be_io *io)
 {
@@ -96,7 +114,7 @@ static bool next_io(struct loop *l, struct be_io *io)
 		l->pos += len;
 	}
 	l->issued += len;
-	io->offset = io->base_offset = w->region_off + off;
+	io->offset = io->base_offset = place(w, w->region_off + off);
 	io->buf = io->base_buf;
 	io->len = (uint32_t)len;
 	io->full_len = (uint32_t)len;
@@ -160,6 +178,8 @@ static uint64_t issue_time(struct loop *l, const struct be_io *io)
 	const struct worker_job *w = l->w;
 	uint64_t now;
 
+	if (l->vclock)
+		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
 	if (w->think_ns && l->any_done)
 		sleep_until(worker_now_ns() + w->think_ns);
 	if (!l->pace_ns)
@@ -222,8 +242,9 @@ static void complete(struct loop *l, struct be_io *io)
 		return;
 	}
 	if (l->vclock) {
-		/* Simulated time: the backend says how long the I/O took. */
-		t = *l->vclock += io->sim_ns;
+		/* Simulated time, counted from the trial's start: the backend says how long the
+		 * I/O took. */
+		t = o->start_ns + (*l->vclock += io->sim_ns);
 		io->start_ns = t - io->sim_ns;
 	} else {
 		t = worker_now_ns();
@@ -427,9 +448,11 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 		l.pace_ns = (uint64_t)(1e15 / (double)w->rate);
 	else if (w->rate_iops)
 		l.pace_ns = 1000000000ull / w->rate_iops;
-	if (w->barrier)
-		pthread_barrier_wait(w->barrier);
 	barrier_done = true;
+	if (!worker_gate(w)) {
+		ret = 0; /* cancelled before the start: nothing measured, nothing wrong here */
+		goto out;
+	}
 
 	cpu_now(&u0, &s0);
 	uint64_t vclock = 0;
@@ -465,8 +488,8 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (ret == 0 && o->err)
 		ret = o->err;
 out:
-	if (!barrier_done && w->barrier)
-		pthread_barrier_wait(w->barrier); /* the others must not wait for us forever */
+	if (!barrier_done)
+		worker_gate(w); /* the others must not wait for us forever */
 	free(l.rec);
 	free(l.ivl);
 	free(bufs);

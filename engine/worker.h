@@ -33,6 +33,12 @@ struct worker_job {
 	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
 	const volatile sig_atomic_t *stop_bg; /* also stops it (background load); may be NULL */
 	pthread_barrier_t *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
+	/* When set, waited on before `barrier`: the coordinator learns that every worker is
+	 * ready (and may meet the other ranks) before it opens `barrier`. */
+	pthread_barrier_t *ready;
+	const volatile sig_atomic_t *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
+	uint32_t stride_n, stride_i; /* strided file: chunk k of the region is chunk k * stride_n +
+					stride_i of the file (the ranks interleave); 0: contiguous */
 	int rec_fd;		    /* per-record log, O_APPEND; -1: none */
 	int int_fd;		    /* per-interval log, O_APPEND; -1: none */
 	uint64_t interval_ns;	    /* the interval log's bucket */
@@ -63,6 +69,10 @@ struct worker_out {
  * ran to its bound, or the first error's -errno (details in `o`); -ENOMEM when buffers
  * cannot be had. Buffers are allocated before the clock starts. */
 int worker_run(const struct worker_job *w, struct worker_out *o);
+
+/* Wait on w->ready, then on w->barrier (each when set). Returns false when the trial was
+ * cancelled meanwhile (w->cancel raised): the worker then does no I/O. */
+bool worker_gate(const struct worker_job *w);
 
 /* The current CLOCK_MONOTONIC time in ns. */
 uint64_t worker_now_ns(void);

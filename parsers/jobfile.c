@@ -109,7 +109,7 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 		if (!strcmp(key, "name") && allow_name)
 			continue;
 		if (!strcmp(key, "replication")) {
-			yp_parse_replication(p, &j->rep, vn);
+			yp_parse_replication(p, &j->rep, vn, false);
 			continue;
 		}
 		if (allow_name && !strcmp(key, "matrix")) {
@@ -447,7 +447,7 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 	if (by_key[4])
 		parse_devices(p, s, by_key[4]);
 	if (by_key[6])
-		yp_parse_replication(p, &s->rep, by_key[6]);
+		yp_parse_replication(p, &s->rep, by_key[6], true);
 	if (yp_job_defaults(&tmpl) < 0)
 		return;
 	tmpl.rep = s->rep;
@@ -461,6 +461,11 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 	spec_job_release(&tmpl);
 	for (size_t i = 0; i < p->opt->noverrides && s->jobs; i++)
 		apply_override(p, s, &p->opt->overrides[i]);
+	/* --set can break what the file had right: check again, once per job. */
+	for (size_t i = 0; p->opt->noverrides && i < s->njobs; i++) {
+		struct src_loc l = {"--set", 0, 0};
+		yp_check_replication(p, &s->jobs[i].rep, &l);
+	}
 	if (by_key[8])
 		yp_parse_compare(p, s, by_key[8]);
 	if (by_key[9] && s->jobs)

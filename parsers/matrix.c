@@ -29,15 +29,19 @@ static int typed_value(struct yp *p, struct job_spec *scratch, enum job_key_id k
 
 static int add_value(struct matrix_dim *d, const struct key_value *v, struct src_loc loc)
 {
-	struct key_value *nv = realloc(d->values, (d->n + 1) * sizeof(*nv));
+	/* Room doubles when n reaches a power of two: a range of MAX_VALUES grows in 14 steps. */
+	size_t cap = d->n ? 2 * d->n : 1;
+	struct key_value *nv;
 	struct src_loc *nl;
 
-	if (!nv)
-		return -ENOMEM;
-	d->values = nv;
-	if (!(nl = realloc(d->locs, (d->n + 1) * sizeof(*nl))))
-		return -ENOMEM;
-	d->locs = nl;
+	if ((d->n & (d->n - 1)) == 0) {
+		if (!(nv = realloc(d->values, cap * sizeof(*nv))))
+			return -ENOMEM;
+		d->values = nv;
+		if (!(nl = realloc(d->locs, cap * sizeof(*nl))))
+			return -ENOMEM;
+		d->locs = nl;
+	}
 	d->values[d->n] = *v;
 	d->locs[d->n++] = loc;
 	return 0;
@@ -104,6 +108,11 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 	if (from.u > to.u) {
 		yp_err(p, m, key, "from (%llu) is above to (%llu)", (unsigned long long)from.u,
 		       (unsigned long long)to.u);
+		return;
+	}
+	if (factor && from.u == 0) {
+		yp_err(p, m, key, "from is 0, which a step of x%llu never leaves",
+		       (unsigned long long)factor);
 		return;
 	}
 	cur = from;

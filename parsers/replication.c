@@ -115,6 +115,10 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 		r->metric = strdup(metric_names[v]);
 		return r->metric ? 0 : -ENOMEM;
 	}
+	if (!strncmp(path, "target.", 7) && !r->target) {
+		r->pilot = 20; /* the defaults a target: mapping would have given */
+		r->max = 1000;
+	}
 	if (!strcmp(path, "target.confidence") || !strcmp(path, "target.error")) {
 		r->target = true;
 		return set_fraction(path[7] == 'c' ? &r->confidence : &r->error, text, err, errlen);
@@ -132,12 +136,15 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 		ret = set_enum(&v, policy_names, text, err, errlen);
 		if (ret == 0) {
 			r->outliers = (enum spec_outliers)v;
-			r->outlier_k = v == OUTLIERS_MAD ? 3.5 : 1.5;
+			if (!r->outlier_k_set) /* the policy's own default, unless one was given */
+				r->outlier_k = v == OUTLIERS_MAD ? 3.5 : 1.5;
 		}
 		return ret;
 	}
-	if (!strcmp(path, "outliers.k") || !strcmp(path, "outliers.threshold"))
+	if (!strcmp(path, "outliers.k") || !strcmp(path, "outliers.threshold")) {
+		r->outlier_k_set = true;
 		return set_positive(&r->outlier_k, text, err, errlen);
+	}
 	snprintf(err, errlen, "unknown replication key '%s'", path);
 	return -EINVAL;
 }
@@ -167,20 +174,24 @@ static void parse_nested(struct yp *p, struct replication_spec *r, const char *n
 	}
 }
 
-/* Cross-field rules, checked once the whole mapping is read. */
-static void check(struct yp *p, const struct replication_spec *r, const yaml_node_t *m)
+void yp_check_replication(struct yp *p, const struct replication_spec *r, const struct src_loc *loc)
 {
-	if (r->target && r->max < r->pilot)
-		yp_err(p, m, "target", "max (%u) is below pilot (%u)", r->max, r->pilot);
+	if (r->target && r->max < r->pilot) {
+		diag_add(p->d, loc, "key 'target': max (%u) is below pilot (%u)", r->max, r->pilot);
+		p->nerr++;
+	}
 	if (r->outliers == OUTLIERS_TRIM) {
 		uint32_t n = r->target ? r->pilot : r->runs;
-		if ((uint64_t)r->trim_low + r->trim_high >= n)
-			yp_err(p, m, "trim", "low + high (%u + %u) would remove all %u runs",
-			       r->trim_low, r->trim_high, n);
+		if ((uint64_t)r->trim_low + r->trim_high >= n) {
+			diag_add(p->d, loc, "key 'trim': low + high (%u + %u) would remove all %u runs",
+				 r->trim_low, r->trim_high, n);
+			p->nerr++;
+		}
 	}
 }
 
-void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m)
+void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m,
+			  bool top)
 {
 	char err[256];
 
@@ -195,6 +206,11 @@ void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_n
 
 		if (i < 0)
 			continue;
+		if (!top && (!strcmp(key, "order") || !strcmp(key, "seed"))) {
+			yp_err(p, kn, key,
+			       "trial order belongs to the whole experiment: set it in the top-level replication");
+			continue;
+		}
 		if (!strcmp(key, "target") && vn->type != YAML_SCALAR_NODE) {
 			if (!r->target) {
 				r->pilot = 20;
@@ -219,5 +235,8 @@ void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_n
 			yp_err(p, vn, key, "%s", err);
 		free(text);
 	}
-	check(p, r, m);
+	{
+		struct src_loc l = yp_loc(p, m);
+		yp_check_replication(p, r, &l);
+	}
 }

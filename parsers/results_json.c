@@ -335,6 +335,56 @@ static void read_workers(struct rj *c, json_t *o, const char *w, struct trial_re
 	}
 }
 
+/* A distributed trial's rows and aggregates; both optional (serial runs have neither). */
+static void read_ranks(struct rj *c, json_t *o, const char *w, struct trial_result *t)
+{
+	json_t *a = get_arr(c, o, w, "ranks", false), *v, *agg, *part;
+	size_t cap = 0, i;
+	char wr[PATH_LEN], wa[PATH_LEN], wp[PATH_LEN];
+
+	t->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	json_array_foreach(a, i, v)
+	{
+		struct rank_result *r;
+		if (rj_stop(c))
+			break;
+		path_index(wr, w, "ranks", i);
+		if (!json_is_object(v)) {
+			rj_error(c, wr, NULL, "expected an object");
+			continue;
+		}
+		if (!(r = grow(c, t->ranks, &cap, t->nranks, sizeof(*r))))
+			break;
+		t->ranks = r;
+		r = &t->ranks[t->nranks++];
+		get_u32(c, v, wr, "rank", true, false, &r->rank);
+		r->host = rj_dup(c, get_str(c, v, wr, "host", false, true));
+		get_u64(c, v, wr, "bytes", true, false, &r->bytes);
+		get_u64(c, v, wr, "ios", true, false, &r->ios);
+		get_real(c, v, wr, "seconds", true, &r->seconds);
+		get_u64(c, v, wr, "start_ns", false, false, &r->start_ns);
+		get_u64(c, v, wr, "end_ns", false, false, &r->end_ns);
+		get_u64(c, v, wr, "errors", false, false, &r->errors);
+		r->error = rj_dup(c, get_str(c, v, wr, "error", false, true));
+	}
+	if (!(agg = get_obj(c, o, w, "aggregate", false)))
+		return;
+	path_key(wa, w, "aggregate");
+	get_u64(c, agg, wa, "lat_samples", false, false, &t->agg.lat_samples);
+	if ((part = get_obj(c, agg, wa, "wall", false))) {
+		path_key(wp, wa, "wall");
+		get_real(c, part, wp, "seconds", false, &t->agg.wall_seconds);
+		get_real(c, part, wp, "bw_bytes", false, &t->agg.wall_bw_bytes);
+		get_real(c, part, wp, "start_skew_s", false, &t->agg.start_skew_s);
+	}
+	if ((part = get_obj(c, agg, wa, "first_done", false))) {
+		path_key(wp, wa, "first_done");
+		get_real(c, part, wp, "seconds", false, &t->agg.first_done_seconds);
+		get_real(c, part, wp, "bytes", false, &t->agg.first_done_bytes);
+		get_real(c, part, wp, "bw_bytes", false, &t->agg.first_done_bw_bytes);
+	}
+}
+
 static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_result *t)
 {
 	json_t *cpu;
@@ -366,6 +416,7 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 	t->error = rj_dup(c, get_str(c, o, w, "error", false, true));
 	get_real(c, o, w, "page_cache", false, &t->cached);
 	read_workers(c, o, w, t);
+	read_ranks(c, o, w, t);
 }
 
 static void read_trials(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
@@ -442,7 +493,7 @@ static void read_params(struct rj *c, json_t *o, const char *w, struct instance_
 		if (j == ir->nparams)
 			rj_error(c, wp, NULL, "'%s' is not a key of params", k);
 		else
-			ir->params[j].matrix = true;
+			ir->params[j].matrix = (uint32_t)i + 1;
 	}
 }
 
@@ -756,6 +807,8 @@ static void read_top(struct rj *c, json_t *root)
 	if ((res = get_obj(c, root, "", "resources", false)))
 		get_u64(c, res, "resources", "max_rss_bytes", true, true, &r->max_rss_bytes);
 	get_u64(c, root, "", "order_seed", false, false, &r->order_seed);
+	get_u32(c, root, "", "ranks", false, false, &r->nranks);
+	r->nranks = r->nranks ? r->nranks : 1;
 	get_real(c, root, "", "confidence", false, &r->confidence);
 	/* Files written before the key existed: the first instance's level, else the default. */
 	if (!isfinite(r->confidence) && r->ninst && isfinite(r->inst[0].rep.confidence))

@@ -49,16 +49,19 @@ static int csv_report(const struct results *r, FILE *out)
 
 	if (!mkeys)
 		return -ENOMEM;
-	/* One column per matrix key of any instance, in the order first seen. */
+	/* One column per matrix key of any instance, in matrix order, first seen first. */
 	for (size_t k = 0; k < r->ninst; k++)
-		for (size_t i = 0; i < r->inst[k].nparams; i++) {
-			const struct param *pa = &r->inst[k].params[i];
-			bool seen = false;
-			for (size_t m = 0; m < nm && !seen; m++)
-				seen = !strcmp(mkeys[m], pa->key);
-			if (pa->matrix && !seen && nm < 64)
-				mkeys[nm++] = pa->key;
-		}
+		for (uint32_t pos = 1; pos <= r->inst[k].nparams; pos++)
+			for (size_t i = 0; i < r->inst[k].nparams; i++) {
+				const struct param *pa = &r->inst[k].params[i];
+				bool seen = false;
+				if (pa->matrix != pos)
+					continue;
+				for (size_t m = 0; m < nm && !seen; m++)
+					seen = !strcmp(mkeys[m], pa->key);
+				if (!seen && nm < 64)
+					mkeys[nm++] = pa->key;
+			}
 	fputs("experiment,job", out);
 	for (size_t m = 0; m < nm; m++) {
 		fputc(',', out);
@@ -81,6 +84,9 @@ static int csv_report(const struct results *r, FILE *out)
 					field(out, pa->s, false);
 				} else if (pa && pa->type == PV_UINT) {
 					snprintf(num, sizeof(num), "%" PRIu64, pa->u);
+					field(out, num, false);
+				} else if (pa && pa->type == PV_REAL) {
+					snprintf(num, sizeof(num), "%.9g", pa->d);
 					field(out, num, false);
 				} else if (pa && pa->type == PV_BOOL) {
 					field(out, pa->b ? "true" : "false", false);

@@ -61,6 +61,35 @@ static json_t *env_obj(const struct run_env *e)
 			 e->mem_bytes ? jint(e->mem_bytes) : json_null(), "targets", targets);
 }
 
+/* A distributed trial: one row per rank, and the aggregates beside last done (the
+ * trial's own seconds and bw_bytes). */
+static void ranks_obj(json_t *o, const struct trial_result *t)
+{
+	const struct rank_aggregate *a = &t->agg;
+	json_t *rs = json_array();
+
+	for (uint32_t i = 0; i < t->nranks; i++) {
+		const struct rank_result *r = &t->ranks[i];
+		json_t *row = json_pack("{s:I,s:o,s:I,s:I,s:o,s:I,s:I,s:I}", "rank", (json_int_t)r->rank,
+					"host", str(r->host), "bytes", (json_int_t)r->bytes, "ios",
+					(json_int_t)r->ios, "seconds", num(r->seconds), "start_ns",
+					(json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns,
+					"errors", (json_int_t)r->errors);
+		json_object_set_new(row, "error", str(r->error));
+		json_array_append_new(rs, row);
+	}
+	json_object_set_new(o, "ranks", rs);
+	json_object_set_new(
+	    o, "aggregate",
+	    json_pack("{s:{s:o,s:o},s:{s:o,s:o,s:o},s:{s:o,s:o,s:o,s:b}}", "last_done", "seconds",
+		      num(t->seconds), "bw_bytes", num(t->bw_bytes), "wall", "seconds",
+		      num(a->wall_seconds), "bw_bytes", num(a->wall_bw_bytes), "start_skew_s",
+		      num(a->start_skew_s), "first_done", "seconds", num(a->first_done_seconds),
+		      "bytes", num(a->first_done_bytes), "bw_bytes", num(a->first_done_bw_bytes),
+		      "estimated", 1));
+	json_object_set_new(json_object_get(o, "aggregate"), "lat_samples", jint(a->lat_samples));
+}
+
 static json_t *trial_obj(const struct trial_result *t)
 {
 	json_t *o = json_pack("{s:I,s:b,s:b,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:{s:o,s:o},s:I}",
@@ -91,6 +120,8 @@ static json_t *trial_obj(const struct trial_result *t)
 		}
 		json_object_set_new(o, "workers", ws);
 	}
+	if (t->nranks)
+		ranks_obj(o, t);
 	return o;
 }
 
@@ -108,9 +139,12 @@ static json_t *instance_obj(const struct instance_result *ir)
 			    : p->type == PV_REAL ? num(p->d)
 						 : json_null();
 		json_object_set_new(params, p->key, v);
-		if (p->matrix)
-			json_array_append_new(matrix, json_string(p->key));
 	}
+	/* The matrix keys in the order the job file lists them. */
+	for (uint32_t pos = 1; pos <= ir->nparams; pos++)
+		for (size_t i = 0; i < ir->nparams; i++)
+			if (ir->params[i].matrix == pos)
+				json_array_append_new(matrix, json_string(ir->params[i].key));
 	for (size_t i = 0; i < ir->ntrials; i++)
 		if (ir->trials[i].ran)
 			json_array_append_new(trials, trial_obj(&ir->trials[i]));
@@ -211,6 +245,8 @@ static int json_report(const struct results *r, FILE *out)
 					      "rows", rows));
 	}
 	json_object_set_new(root, "order_seed", jint(r->order_seed));
+	/* How many ranks ran it (1: not distributed); their rows are in each trial. */
+	json_object_set_new(root, "ranks", jint(r->nranks ? r->nranks : 1));
 	/* The level of the text summary's intervals, so a report read back says the same. */
 	json_object_set_new(root, "confidence", num(r->confidence));
 	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));

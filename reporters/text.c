@@ -47,7 +47,6 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 {
 	const struct instance_summary *s = &ir->summary;
 	bool binary = r->units == UNITS_BINARY;
-	bool timed = s->required.metric && !strcmp(s->required.metric, "bw_bytes");
 
 	snprintf(cells[0], CELL, "%s", ir->name);
 	snprintf(cells[1], CELL, "%s", ir->workload);
@@ -58,7 +57,11 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	else
 		snprintf(cells[4], CELL, NA);
 	/* The half-width of the interval, relative to the mean, of the metric that varies. */
-	const struct stat_summary *m = timed ? &s->bw_bytes : &s->seconds;
+	const char *metric = s->metric ? s->metric : "seconds";
+	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	  ? &s->bw_bytes
+				       : !strcmp(metric, "iops")	  ? &s->iops
+				       : !strcmp(metric, "lat_mean_ns") ? &s->lat_mean_ns
+									  : &s->seconds;
 	fmt_pct(cells[5], (m->ci_high - m->ci_low) / 2 / m->mean);
 	fmt_num(cells[6], s->iops.mean, "%.0f");
 	if (isfinite(s->lat_mean_ns.mean))
@@ -264,8 +267,13 @@ static int text_report(const struct results *r, FILE *out)
 
 	fprintf(out, "%s%s%s\n", r->experiment, r->description ? ": " : "",
 		r->description ? r->description : "");
-	fprintf(out, "started %s, seed %llu, %s%s\n\n", r->started_at, (unsigned long long)r->seed,
+	fprintf(out, "started %s, seed %llu, %s%s", r->started_at, (unsigned long long)r->seed,
 		r->env.hostname ? "host " : "", r->env.hostname ? r->env.hostname : "");
+	/* Distributed: what a rate means (docs/distributed.md has the other aggregates). */
+	if (r->nranks > 1)
+		fprintf(out, " (rank 0 of %u; a trial's rate is every rank's bytes over the slowest rank's time)",
+			r->nranks);
+	fputs("\n\n", out);
 	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0)
 		return -ENOMEM;
 	print_layout(r, out);

@@ -42,7 +42,11 @@ static int synth_init(void *priv, const struct be_config *cfg)
 	}
 	if (j->sim_outliers > 0 && rng_uniform(&seed) < j->sim_outliers)
 		t *= j->sim_outlier_factor;
-	ios = j->runtime_ns ? 1 : j->file_size / (j->block_size ? j->block_size : 1);
+	/* Spread over the trial's I/Os: file_size in block_size steps (buffer_size for a copy). */
+	uint64_t chunk = (j->workload == WL_COPY || j->workload == WL_COPYTREE) && j->buffer_size
+				 ? j->buffer_size
+				 : j->block_size;
+	ios = j->runtime_ns ? 1 : j->file_size / (chunk ? chunk : 1);
 	if (ios == 0)
 		ios = 1;
 	st->per_io_ns = (uint64_t)llround(t) / ios;

@@ -87,6 +87,8 @@ static const struct bad_case bad[] = {
      1},
     {"jobs:\n  - name: a b\n    workload: read\n",
      "job.yaml:2:11: key 'name': 'a b' is not a job name (letters, digits, '_', '-', '.')", 1},
+    {"jobs:\n  - name: a\n    workload: copy\n    matrix:\n      buffer_size: {from: 0, to: 1MiB, step: x2}\n",
+     "job.yaml:5:20: key 'buffer_size': from is 0, which a step of x2 never leaves", 1},
 };
 
 static void test_bad_inputs(void **state)

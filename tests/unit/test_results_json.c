@@ -66,7 +66,7 @@ static void trial_fill(struct trial_result *t, uint32_t index, double seconds)
 	t->cached = NAN;
 }
 
-static void param_set(struct param *p, const char *key, bool matrix, enum param_type type)
+static void param_set(struct param *p, const char *key, uint32_t matrix, enum param_type type)
 {
 	memset(p, 0, sizeof(*p));
 	p->key = xstrdup(key);
@@ -120,15 +120,15 @@ static void build(struct results *r)
 		ir->threads = 1;
 		ir->params = calloc(5, sizeof(*ir->params));
 		ir->nparams = 5;
-		param_set(&ir->params[0], "sim_mean", true, PV_UINT);
+		param_set(&ir->params[0], "sim_mean", 1, PV_UINT);
 		ir->params[0].u = k ? 12000000 : 10000000;
-		param_set(&ir->params[1], "target", false, PV_STR);
+		param_set(&ir->params[1], "target", 0, PV_STR);
 		ir->params[1].s = xstrdup("/tmp/x");
-		param_set(&ir->params[2], "direct", k == 1, PV_BOOL);
+		param_set(&ir->params[2], "direct", k == 1 ? 2 : 0, PV_BOOL);
 		ir->params[2].b = k == 1;
-		param_set(&ir->params[3], "rate", false, PV_REAL);
+		param_set(&ir->params[3], "rate", 0, PV_REAL);
 		ir->params[3].d = 0.25;
-		param_set(&ir->params[4], "source", false, PV_NULL);
+		param_set(&ir->params[4], "source", 0, PV_NULL);
 		ir->trials = calloc(3, sizeof(*ir->trials));
 		ir->ntrials = 3;
 		for (uint32_t t = 0; t < 3; t++)

@@ -1,0 +1,148 @@
+/* The MPI transport (see dist.h), the only file that includes mpi.h. Compiled to nothing
+ * unless `make MPI=1` defines IOTRIAL_MPI: the Makefile compiles every engine/*.c, and
+ * engine/dist_serial.c is the transport otherwise. Only the coordinating thread calls MPI
+ * (MPI_THREAD_FUNNELED); workers never do. */
+#include "engine/dist.h"
+
+#ifdef IOTRIAL_MPI
+
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank, size = 1, local_rank;
+static char host[DIST_HOST_MAX];
+static char transport[96];
+
+int dist_init(int *argc, char ***argv)
+{
+	int provided = 0, len = 0, ret;
+	char name[MPI_MAX_PROCESSOR_NAME];
+	MPI_Comm node;
+
+	if ((ret = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided)) != MPI_SUCCESS) {
+		fprintf(stderr, "iotrial: cannot start MPI (MPI_Init_thread returned %d)\n", ret);
+		return -EIO;
+	}
+	if (provided < MPI_THREAD_FUNNELED) {
+		fprintf(stderr,
+			"iotrial: this MPI library does not support threads (MPI_THREAD_FUNNELED); iotrial's workers are threads\n");
+		MPI_Finalize();
+		return -ENOTSUP;
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (MPI_Get_processor_name(name, &len) != MPI_SUCCESS || len <= 0)
+		snprintf(name, sizeof(name), "rank%d", rank);
+	snprintf(host, sizeof(host), "%s", name);
+	/* The ranks that share this node's memory are the ranks on this host. */
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+				&node) == MPI_SUCCESS) {
+		MPI_Comm_rank(node, &local_rank);
+		MPI_Comm_free(&node);
+	}
+	return 0;
+}
+
+void dist_finalize(void)
+{
+	int done = 0;
+
+	MPI_Finalized(&done);
+	if (!done)
+		MPI_Finalize();
+}
+
+int dist_rank(void)
+{
+	return rank;
+}
+
+int dist_size(void)
+{
+	return size;
+}
+
+const char *dist_host(void)
+{
+	return host;
+}
+
+int dist_local_rank(void)
+{
+	return local_rank;
+}
+
+const char *dist_transport(void)
+{
+	char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len = 0;
+
+	/* Callable before MPI_Init: --version does not start MPI. */
+	if (!transport[0] && MPI_Get_library_version(lib, &len) == MPI_SUCCESS) {
+		lib[strcspn(lib, ",\n")] = 0;
+		snprintf(transport, sizeof(transport), "MPI (%s)", lib);
+	}
+	return transport[0] ? transport : "MPI";
+}
+
+int dist_barrier(void)
+{
+	return MPI_Barrier(MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -EIO;
+}
+
+int dist_bcast(void *buf, size_t len)
+{
+	if (len > INT_MAX)
+		return -EINVAL;
+	return MPI_Bcast(buf, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -EIO;
+}
+
+int dist_gather(const void *send, void *recv, size_t len)
+{
+	if (len > INT_MAX)
+		return -EINVAL;
+	return MPI_Gather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE, 0,
+			  MPI_COMM_WORLD) == MPI_SUCCESS
+		   ? 0
+		   : -EIO;
+}
+
+int dist_allgather(const void *send, void *recv, size_t len)
+{
+	if (len > INT_MAX)
+		return -EINVAL;
+	return MPI_Allgather(send, (int)len, MPI_BYTE, recv, (int)len, MPI_BYTE,
+			     MPI_COMM_WORLD) == MPI_SUCCESS
+		   ? 0
+		   : -EIO;
+}
+
+int dist_agree(int flags)
+{
+	int all = flags;
+
+	if (size > 1 && MPI_Allreduce(&flags, &all, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return flags | DIST_FAILED | DIST_STOP;
+	return all;
+}
+
+_Noreturn void dist_abort(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "iotrial: rank %d (%s): ", rank, host);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, status);
+	_exit(status); /* MPI_Abort does not return; the compiler cannot know */
+}
+
+#endif /* IOTRIAL_MPI */
