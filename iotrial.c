@@ -462,6 +462,11 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	ro.dir = dir;
 	ro.checkpoint = lead ? checkpoint : NULL;
 	ro.checkpoint_arg = dir;
+	if (!c->formats[0] && !c->formats[1] && !c->formats[2])
+		ro.checkpoint = NULL;
+	for (size_t i = 0; rep_registry[i]; i++)
+		if (!strcmp(rep_registry[i]->name, "json") && !c->formats[i])
+			ro.checkpoint = NULL; /* results.json was not asked for */
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		ret = EXIT_RUN;

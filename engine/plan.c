@@ -245,6 +245,12 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	f->path = strdup(path);
+	if (j->threads > 1 && j->file_per_thread) {
+		fail(pl, PLAN_ESPEC, where(j, JK_THREADS),
+		     "key 'threads': with file_per_thread each worker needs a file of its own, and '%s' is one existing file (name a folder, or set file_per_thread: false)",
+		     path);
+		return;
+	}
 	if (writes && S_ISBLK(st.st_mode)) {
 		char mnt[512];
 		/* Even allow_overwrite cannot make this safe: it would destroy a live file
@@ -625,6 +631,12 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 		fail(pl, PLAN_ESPEC, where(j, JK_THREADS),
 		     "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",
 		     j->threads, (unsigned long long)j->file_size, (unsigned long long)in->chunk);
+	if (j->rate && j->rate_iops)
+		fail(pl, PLAN_ESPEC, where(j, JK_RATE_IOPS),
+		     "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");
+	if (j->command && j->workload != WL_COMMAND)
+		fail(pl, PLAN_ESPEC, where(j, JK_COMMAND),
+		     "key 'command': only a command workload runs a command (workload: command)");
 	if (j->background && j->rep.target)
 		fail(pl, PLAN_ESPEC, where(j, JK_BACKGROUND),
 		     "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");

@@ -55,6 +55,7 @@ struct trial_result {
 	bool ran;	/* false when the run stopped before this trial */
 	bool failed;	/* an I/O error or a set-up failure; `error` says which */
 	bool dropped;	/* removed by the outlier policy (still reported, not kept) */
+	bool load_failed; /* its background load failed: it ran without it */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, from the start of the run */
 	double seconds;
 	uint64_t bytes, ios;

@@ -157,7 +157,8 @@ int run_results_init(const struct plan *p, struct results *r)
 		    .error = in->job.rep.error,
 		    .metric = in->job.rep.metric,
 		};
-		if (trial_results_grow(ir, in->warmup + in->runs) < 0)
+		/* Load's trials are added as it accompanies each measured trial. */
+		if (!in->job.background && trial_results_grow(ir, in->warmup + in->runs) < 0)
 			return -ENOMEM;
 		if (!(in->be->flags & BE_F_NOIO)) {
 			char *dir = files_dirname(in->data.path);

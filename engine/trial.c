@@ -762,6 +762,14 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 			r->tr->kept = !r->tr->warmup && !r->background;
 		if (r->tr && r->tr->failed && !r->background && ret == 0)
 			ret = -EIO;
+		if (r->background && r->tr && r->tr->failed && !*e->stop) {
+			/* The measurement stands, but not as "under load": say so on both sides. */
+			diag_add(e->d, NULL, "background job '%s' failed: %s; the jobs it ran with ran without it",
+				 r->ir->name, r->tr->error ? r->tr->error : "?");
+			for (size_t m = 0; m < u->n; m++)
+				if (!runs[m].background && runs[m].tr)
+					runs[m].tr->load_failed = true;
+		}
 		teardown(u, r, processes);
 	}
 	if (ret == 0 && dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))

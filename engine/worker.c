@@ -146,13 +146,20 @@ static void interval_close(struct loop *l)
 	l->ivl_lat = 0;
 }
 
-/* Sleep until `when` (CLOCK_MONOTONIC ns). */
-static void sleep_until(uint64_t when)
+/* Sleep until `when` (CLOCK_MONOTONIC ns), in slices of at most 100 ms so that a stop
+ * request is seen within that. */
+static void sleep_until(const struct worker_job *w, uint64_t when)
 {
-	struct timespec ts = {(time_t)(when / 1000000000ull), (long)(when % 1000000000ull)};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	for (;;) {
+		uint64_t now = worker_now_ns(), until = when;
+		if (now >= when || *w->stop || (w->stop_bg && *w->stop_bg))
+			return;
+		if (until - now > 100000000ull)
+			until = now + 100000000ull;
+		struct timespec ts = {(time_t)(until / 1000000000ull),
+				      (long)(until % 1000000000ull)};
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
 }
 
 /* The ramp is over: measurement starts now, from a clean slate. */
@@ -181,14 +188,14 @@ static uint64_t issue_time(struct loop *l, const struct be_io *io)
 	if (l->vclock)
 		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
 	if (w->think_ns && l->any_done)
-		sleep_until(worker_now_ns() + w->think_ns);
+		sleep_until(w, worker_now_ns() + w->think_ns);
 	if (!l->pace_ns)
 		return worker_now_ns();
 	now = worker_now_ns();
 	if (l->sched == 0)
 		l->sched = now;
 	if (l->sched > now)
-		sleep_until(l->sched);
+		sleep_until(w, l->sched);
 	now = l->sched;
 	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
 	return now;

@@ -413,6 +413,7 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 	get_u64(c, o, w, "errors", true, false, &t->errors);
 	get_bool(c, o, w, "failed", false, &t->failed);
 	get_bool(c, o, w, "dropped", false, &t->dropped);
+	get_bool(c, o, w, "load_failed", false, &t->load_failed);
 	t->error = rj_dup(c, get_str(c, o, w, "error", false, true));
 	get_real(c, o, w, "page_cache", false, &t->cached);
 	read_workers(c, o, w, t);

@@ -104,6 +104,7 @@ static json_t *trial_obj(const struct trial_result *t)
 	json_object_set_new(o, "ran", json_boolean(t->ran));
 	json_object_set_new(o, "failed", json_boolean(t->failed));
 	json_object_set_new(o, "dropped", json_boolean(t->dropped));
+	json_object_set_new(o, "load_failed", json_boolean(t->load_failed));
 	json_object_set_new(o, "error", str(t->error));
 	json_object_set_new(o, "page_cache", num(t->cached));
 	if (t->nworkers) {
