@@ -173,6 +173,11 @@ fuzz:
 		fi; \
 	done; exit $$st
 
+# Opt-in: mixed jobs on every backend, interrupted at random, for SOAK_SECONDS (600).
+soak: deps
+	$(Q)$(MAKE) --no-print-directory iotrial
+	tests/soak.sh
+
 bench: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	bench/vs-fio.sh
