@@ -127,8 +127,10 @@ int dist_check_peers(const char *hash, char *why, size_t len)
 			what = "iotrial version";
 			snprintf(va, sizeof(va), "%s", a->version);
 			snprintf(vb, sizeof(vb), "%s", b->version);
-		} else if (a->hist_nbuckets != b->hist_nbuckets || a->hist_sub_bits != b->hist_sub_bits ||
-			   a->hist_exact_bits != b->hist_exact_bits || a->hist_bytes != b->hist_bytes) {
+		} else if (a->hist_nbuckets != b->hist_nbuckets ||
+			   a->hist_sub_bits != b->hist_sub_bits ||
+			   a->hist_exact_bits != b->hist_exact_bits ||
+			   a->hist_bytes != b->hist_bytes) {
 			what = "histogram layout (buckets, sub-bucket bits, exact bits, bytes)";
 			snprintf(va, sizeof(va), "%u/%u/%u/%u", a->hist_nbuckets, a->hist_sub_bits,
 				 a->hist_exact_bits, a->hist_bytes);
@@ -144,9 +146,10 @@ int dist_check_peers(const char *hash, char *why, size_t len)
 			snprintf(vb, sizeof(vb), "%.12s...", b->hash);
 		}
 		if (what) {
-			snprintf(why, len,
-				 "ranks disagree: rank %d (%s) has %s %s, rank 0 (%s) has %s; every rank must run the same iotrial on the same job",
-				 r, b->host, what, vb, a->host, va);
+			snprintf(
+			    why, len,
+			    "ranks disagree: rank %d (%s) has %s %s, rank 0 (%s) has %s; every rank must run the same iotrial on the same job",
+			    r, b->host, what, vb, a->host, va);
 			ret = -EINVAL;
 		}
 	}

@@ -1,5 +1,5 @@
 /* The serial transport (see dist.h): one rank of one, every collective a copy or nothing.
- * The Makefile compiles every engine/*.c, so this file and engine/dist_mpi.c each compile
+ * The Makefile compiles every C file in engine/, so this file and engine/dist_mpi.c each compile
  * to nothing unless theirs is the chosen transport (IOTRIAL_MPI set by `make MPI=1`);
  * choosing by #ifdef here keeps the Makefile's one wildcard and needs no mpi.h in a serial
  * build. */

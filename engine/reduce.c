@@ -111,7 +111,8 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		row->errors = b->errors;
 		row->start_ns = b->start_ns;
 		row->end_ns = b->end_ns;
-		row->seconds = b->end_ns > b->start_ns ? (double)(b->end_ns - b->start_ns) / 1e9 : NAN;
+		row->seconds =
+		    b->end_ns > b->start_ns ? (double)(b->end_ns - b->start_ns) / 1e9 : NAN;
 		hist_merge(h, &b->hist);
 		welford_merge(&w, &b->lat);
 		tr->bytes += b->bytes;
@@ -148,7 +149,8 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		for (uint32_t k = 0; k < nrows; k++) {
 			const struct rank_result *row = &tr->ranks[k];
 			if (isfinite(row->seconds))
-				done += (double)row->bytes * (fastest < row->seconds ? fastest / row->seconds : 1);
+				done += (double)row->bytes *
+					(fastest < row->seconds ? fastest / row->seconds : 1);
 		}
 		tr->agg.first_done_seconds = fastest;
 		tr->agg.first_done_bytes = done;

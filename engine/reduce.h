@@ -14,8 +14,8 @@
 
 /* One rank's figures of one instance's trial. */
 struct reduce_local {
-	bool active;		   /* the instance runs on this rank (ranks:) */
-	const char *error;	   /* its first error; NULL: none */
+	bool active;	   /* the instance runs on this rank (ranks:) */
+	const char *error; /* its first error; NULL: none */
 	uint64_t bytes, ios, errors;
 	uint64_t start_ns, end_ns; /* from this rank's barrier exit; both 0: no I/O */
 	double cpu_user_s, cpu_sys_s;

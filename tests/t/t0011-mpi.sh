@@ -23,9 +23,11 @@ exec "$@"
 EOF
 chmod +x on_rank
 
+# One build at a time: test runs started side by side share build-mpi/.
 test_expect_success 'make MPI=1 builds build-mpi/iotrial, and --version says MPI is in' '
-	(cd "$SRC" && env -u MAKEFLAGS -u MFLAGS make --no-print-directory -j4 B=build-mpi/ MPI=1 \
-		build-mpi/iotrial >/dev/null) &&
+	mkdir -p "$SRC/build-mpi" &&
+	(cd "$SRC" && env -u MAKEFLAGS -u MFLAGS flock build-mpi/.lock make --no-print-directory \
+		-j4 B=build-mpi/ MPI=1 build-mpi/iotrial >/dev/null) &&
 	"$MPI_IOTRIAL" --version | grep -q "distributed runs: MPI" &&
 	"$IOTRIAL" --version | grep -q "distributed runs: no"
 '
