@@ -83,10 +83,13 @@ endif
 B ?=
 LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c))
 LIB_OBJ := $(addprefix $(B),$(LIB_SRC:.c=.o))
+# The command line: iotrial.c and cli/, linked into the binary only.
+CLI_SRC := $(sort $(wildcard cli/*.c))
+CLI_OBJ := $(addprefix $(B),$(CLI_SRC:.c=.o))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(addprefix $(B),$(UNIT_SRC:.c=))
 FUZZ_TARGETS := jobfile results
-DEPS := $(LIB_OBJ:.o=.d) $(B)iotrial.d $(addprefix $(B),$(UNIT_SRC:.c=.d)) \
+DEPS := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(B)iotrial.d $(addprefix $(B),$(UNIT_SRC:.c=.d)) \
 	$(patsubst %,$(B)tests/fuzz/fuzz_%.d,$(FUZZ_TARGETS))
 
 all: $(B)iotrial
@@ -111,7 +114,7 @@ $(B)libiotrial.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)iotrial: $(B)iotrial.o $(B)libiotrial.a $(TRANSPORT_STAMP) | .backends-line
+$(B)iotrial: $(B)iotrial.o $(CLI_OBJ) $(B)libiotrial.a $(TRANSPORT_STAMP) | .backends-line
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(filter-out $(TRANSPORT_STAMP),$^) $(LDFLAGS) $(LDLIBS)
 
@@ -189,7 +192,7 @@ install: iotrial
 	install -m 644 jobs/*.yaml $(DESTDIR)$(PREFIX)/share/iotrial/jobs/
 
 clean-objs:
-	$(Q)rm -f $(LIB_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
+	$(Q)rm -f $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
 	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi

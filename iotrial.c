@@ -25,13 +25,11 @@
 #include "parsers/units.h"
 #include "reporters/compare_text.h"
 #include "reporters/reporter.h"
-
-#define EXIT_RUN   1
-#define EXIT_USAGE 2
+#include "cli/cli.h"
 
 static volatile sig_atomic_t stop_signal;
 
-static const char usage[] =
+const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
     "       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
     "       iotrial report RESULTS.json [-f text|csv|json] [-o FILE]\n"
@@ -177,17 +175,17 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			break;
 		}
 		case 'h':
-			fputs(usage, stdout);
+			fputs(iotrial_usage, stdout);
 			exit(0);
 		default:
-			fputs(usage, stderr);
+			fputs(iotrial_usage, stderr);
 			return -EINVAL;
 		}
 	}
 	c->files = argv + optind;
 	c->nfiles = argc - optind;
 	if (c->nfiles == 0) {
-		fprintf(stderr, "iotrial: no job file given\n%s", usage);
+		fprintf(stderr, "iotrial: no job file given\n%s", iotrial_usage);
 		return -EINVAL;
 	}
 	return 0;
@@ -337,8 +335,11 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 		struct plan *p)
 {
 	char rank[16], size[16], local[16], hash[65], why[768];
-	struct expand_var builtins[] = {{"scratch", scratch}, {"rank", rank},	{"size", size},
-					{"host", dist_host()}, {"local_rank", local}};
+	struct expand_var builtins[] = {{"scratch", scratch},
+					{"rank", rank},
+					{"size", size},
+					{"host", dist_host()},
+					{"local_rank", local}};
 	struct yp_options opt = {c->ov, c->nov, builtins, 5, NULL, NULL};
 	struct diag d = {0};
 	char *text = NULL;
@@ -554,8 +555,11 @@ static void print_stages(const struct plan *p)
 						dup = !strcmp(seen[i], job);
 					if (dup || nseen == 64)
 						continue;
-					printf("%s%s%s", nseen == 0 ? " " : bg ? " + " : ", ", job,
-					       bg ? " (background)" : "");
+					printf("%s%s%s",
+					       nseen == 0 ? " "
+					       : bg	  ? " + "
+							  : ", ",
+					       job, bg ? " (background)" : "");
 					seen[nseen++] = job;
 				}
 			}
@@ -659,201 +663,6 @@ static int cmd_keys(void)
 }
 
 /* Read a saved results file, printing its problems. Returns 0 or EXIT_USAGE. */
-static int load_results(const char *path, struct results *r)
-{
-	struct diag d = {0};
-	int ret = rj_load(path, r, &d);
-
-	diag_print(&d, stderr);
-	diag_release(&d);
-	return ret ? EXIT_USAGE : 0;
-}
-
-static int cmd_report(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct rep_ops *rep = rep_find("text");
-	const char *outfile = NULL;
-	struct results r;
-	int opt, ret;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (!(rep = rep_find(optarg))) {
-				fprintf(stderr,
-					"iotrial: unknown format '%s' (expected text, csv, json)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'o':
-			outfile = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "iotrial: report takes one results file\n%s", usage);
-		return EXIT_USAGE;
-	}
-	if (load_results(argv[optind], &r))
-		return EXIT_USAGE;
-	if (outfile)
-		ret = rep_write_path(rep, &r, outfile);
-	else if ((ret = rep->write(&r, stdout)) == 0 && fflush(stdout) != 0)
-		ret = -errno;
-	if (ret < 0)
-		fprintf(stderr, "iotrial: cannot write %s: %s\n", outfile ? outfile : "stdout",
-			strerror(-ret));
-	results_release(&r);
-	return ret < 0 ? EXIT_RUN : 0;
-}
-
-static int by_name(const void *x, const void *y)
-{
-	const struct instance_result *const *a = x, *const *b = y;
-
-	return strcmp((*a)->name, (*b)->name);
-}
-
-/* The metrics a comparison can look at, writable as struct comparison wants its metric. */
-static char cmp_metrics[][12] = {"seconds", "bw_bytes", "iops", "lat_mean_ns"};
-
-static char *cmp_metric(const char *name)
-{
-	for (size_t i = 0; name && i < sizeof(cmp_metrics) / sizeof(cmp_metrics[0]); i++)
-		if (!strcmp(cmp_metrics[i], name))
-			return cmp_metrics[i];
-	return NULL;
-}
-
-/* Compare each instance of `a` with its namesake in `b` (found through a sorted index). */
-static int compare_all(const struct results *a, const struct results *b, char *metric,
-		       double confidence, bool paired, struct comparison *cmp, bool *b_matched)
-{
-	struct instance_result **idx = calloc(b->ninst ? b->ninst : 1, sizeof(*idx));
-
-	if (!idx)
-		return -ENOMEM;
-	for (size_t j = 0; j < b->ninst; j++)
-		idx[j] = &b->inst[j];
-	qsort(idx, b->ninst, sizeof(*idx), by_name);
-	for (size_t i = 0; i < a->ninst; i++) {
-		struct instance_result key = {.name = a->inst[i].name}, *kp = &key, **hit;
-		struct comparison *c = &cmp[i];
-
-		hit = b->ninst ? bsearch(&kp, idx, b->ninst, sizeof(*idx), by_name) : NULL;
-		if (!hit)
-			continue;
-		b_matched[*hit - b->inst] = true;
-		c->a = a->inst[i].name;
-		c->b = (*hit)->name;
-		c->metric = metric ? metric : cmp_metric(a->inst[i].summary.metric);
-		if (!c->metric && a->inst[i].summary.metric) {
-			fprintf(stderr,
-				"iotrial: %s: unknown metric '%s'; choose one with --metric\n",
-				a->inst[i].name, a->inst[i].summary.metric);
-			free(idx);
-			return -EINVAL;
-		}
-		c->metric = c->metric ? c->metric : cmp_metrics[0];
-		c->confidence = confidence;
-		results_compare(&a->inst[i], *hit, paired, c);
-	}
-	free(idx);
-	return 0;
-}
-
-static int cmd_compare(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-	    {"metric", required_argument, NULL, 'm'},
-	    {"confidence", required_argument, NULL, 'c'},
-	    {"paired", no_argument, NULL, 'p'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct results a, b;
-	struct comparison *cmp = NULL;
-	bool paired = false, *b_matched = NULL;
-	double confidence = 0.95;
-	char *metric = NULL, *end;
-	int opt, ret;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			if (!(metric = cmp_metric(optarg))) {
-				fprintf(
-				    stderr,
-				    "iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not '%s'\n",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'c':
-			errno = 0;
-			confidence = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(confidence > 0 && confidence < 1)) {
-				fprintf(
-				    stderr,
-				    "iotrial: --confidence takes a number between 0 and 1, not '%s'\n",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			paired = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "iotrial: compare takes two results files\n%s", usage);
-		return EXIT_USAGE;
-	}
-	if (load_results(argv[optind], &a))
-		return EXIT_USAGE;
-	if (load_results(argv[optind + 1], &b)) {
-		results_release(&a);
-		return EXIT_USAGE;
-	}
-	cmp = calloc(a.ninst ? a.ninst : 1, sizeof(*cmp));
-	b_matched = calloc(b.ninst ? b.ninst : 1, sizeof(*b_matched));
-	if (!cmp || !b_matched) {
-		fprintf(stderr, "iotrial: out of memory\n");
-		ret = EXIT_RUN;
-	} else if (compare_all(&a, &b, metric, confidence, paired, cmp, b_matched) < 0) {
-		ret = EXIT_USAGE;
-	} else {
-		rep_compare_text(argv[optind], &a, argv[optind + 1], &b, cmp, b_matched, stdout);
-		ret = fflush(stdout) || ferror(stdout) ? EXIT_RUN : 0;
-	}
-	free(cmp);
-	free(b_matched);
-	results_release(&a);
-	results_release(&b);
-	return ret;
-}
-
-/* Run a command that may be one rank of a distributed run: join the run, refuse a
- * launch whose processes cannot see each other, leave the run afterwards. */
 static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
 {
 	char why[512];
@@ -876,7 +685,7 @@ static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		fputs(iotrial_usage, stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--version")) {
@@ -886,7 +695,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		fputs(usage, stdout);
+		fputs(iotrial_usage, stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
@@ -901,6 +710,6 @@ int main(int argc, char **argv)
 		return cmd_backends();
 	if (!strcmp(argv[1], "keys"))
 		return cmd_keys();
-	fprintf(stderr, "iotrial: unknown command '%s'\n%s", argv[1], usage);
+	fprintf(stderr, "iotrial: unknown command '%s'\n%s", argv[1], iotrial_usage);
 	return EXIT_USAGE;
 }

@@ -1,7 +1,7 @@
 /* The planner (see plan.h): one instance per job, its files and backend resolved and
  * checked against the machine, and the trials put in order. Reads the file system
  * (stat, statvfs) but writes nothing. */
-#include "engine/plan.h"
+#include "engine/plan_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,17 +22,7 @@
 #include "engine/verify.h"
 #include "parsers/expand.h"
 
-struct planner {
-	const struct exp_spec *s;
-	struct plan *p;
-	struct diag *d;
-	int status; /* 0, PLAN_EENV or PLAN_ESPEC; a spec error wins */
-};
-
-static void fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
+void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
 {
 	char msg[900];
 	va_list ap;
@@ -45,8 +35,7 @@ static void fail(struct planner *pl, int kind, const struct src_loc *loc, const 
 		pl->status = kind;
 }
 
-/* Where key `k` of job `j` was set; the job itself when the key was defaulted. */
-static const struct src_loc *where(const struct job_spec *j, enum job_key_id k)
+const struct src_loc *plan_where(const struct job_spec *j, enum job_key_id k)
 {
 	return j->key_loc[k].file ? &j->key_loc[k] : &j->loc;
 }
@@ -78,326 +67,16 @@ static void resolve_placeholders(struct planner *pl, struct job_spec *j, enum jo
 		return;
 	if (expand_placeholders(*field, &out, device_path, &a, err, sizeof(err)) < 0) {
 		if (!j->device)
-			fail(pl, PLAN_ESPEC, where(j, k),
-			     "key '%s': %s (set 'device' to a name from devices:)",
-			     job_keys[k].name, err);
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, k),
+				  "key '%s': %s (set 'device' to a name from devices:)",
+				  job_keys[k].name, err);
 		else
-			fail(pl, PLAN_ESPEC, where(j, k), "key '%s': %s", job_keys[k].name, err);
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, k), "key '%s': %s",
+				  job_keys[k].name, err);
 		return;
 	}
 	free(*field);
 	*field = out;
-}
-
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
-}
-
-static char *dirname_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-/* A file name iotrial's own files carry, so a user can tell them apart. The last part
- * keeps runs apart: the process; in a distributed run the rank too (ranks on several hosts
- * may share a folder), or the run's id for the one file all ranks share. */
-static char *scratch_name(const char *dir, const struct instance *in, const char *what)
-{
-	const char *inst = in->name;
-	char *name = NULL, *c;
-	int n;
-
-	if (dist_size() == 1)
-		n = asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid());
-	else if (in->job.layout != RANK_LAYOUT_PER_RANK)
-		n = asprintf(&name, "%s/iotrial.%s.%s.shared.%ld", dir, inst, what, dist_run_id());
-	else
-		n = asprintf(&name, "%s/iotrial.%s.%s.r%d.%ld", dir, inst, what, dist_rank(),
-			     (long)getpid());
-	if (n < 0)
-		return NULL;
-	for (c = name + strlen(dir) + 1; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-' || *c == '_'))
-			*c = '_';
-	return name;
-}
-
-/* Is there room for `bytes` more in the file system holding `dir`? */
-static void check_space(struct planner *pl, const struct src_loc *loc, const char *key,
-			const char *dir, uint64_t bytes)
-{
-	struct statvfs v;
-
-	if (statvfs(dir, &v) < 0)
-		return;
-	if (v.f_flag & ST_RDONLY) {
-		fail(pl, PLAN_EENV, loc, "key '%s': '%s' is on a read-only file system", key, dir);
-		return;
-	}
-	if ((uint64_t)v.f_bavail * v.f_frsize < bytes)
-		fail(pl, PLAN_EENV, loc,
-		     "key '%s': not enough free space in '%s': %llu bytes needed, %llu available",
-		     key, dir, (unsigned long long)bytes,
-		     (unsigned long long)v.f_bavail * v.f_frsize);
-}
-
-/* The directory that will hold a created file: must exist (or be under the scratch folder,
- * which the run creates) and be writable. */
-static void check_dir(struct planner *pl, const struct src_loc *loc, const char *key,
-		      const char *dir, uint64_t bytes)
-{
-	struct stat st;
-
-	if (under(dir, pl->p->scratch)) {
-		pl->p->scratch_used = true;
-		return;
-	}
-	if (stat(dir, &st) < 0) {
-		fail(pl, PLAN_EENV, loc, "key '%s': target folder '%s' does not exist", key, dir);
-		return;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		fail(pl, PLAN_EENV, loc, "key '%s': '%s' is not a folder", key, dir);
-		return;
-	}
-	check_space(pl, loc, key, dir, bytes);
-	if (access(dir, W_OK) < 0 && errno != EROFS)
-		fail(pl, PLAN_EENV, loc, "key '%s': cannot write in '%s': %s", key, dir,
-		     strerror(errno));
-}
-
-static uint64_t existing_size(const char *path, const struct stat *st)
-{
-	uint64_t size = (uint64_t)st->st_size;
-	int fd;
-
-	if (S_ISBLK(st->st_mode) && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		if (ioctl(fd, BLKGETSIZE64, &size) < 0)
-			size = 0;
-		close(fd);
-	}
-	return size;
-}
-
-/* Resolve one file of an instance: `path` is a folder (a scratch file goes inside), an
- * existing file or block device, or a file to create. */
-static void resolve_file(struct planner *pl, struct instance *in, enum job_key_id key,
-			 const char *path, const char *what, bool writes, struct plan_file *f)
-{
-	struct job_spec *j = &in->job;
-	const struct src_loc *loc = where(j, key);
-	const char *kname = job_keys[key].name;
-	struct stat st;
-
-	/* Under the scratch folder nothing exists yet: a target there is a folder to create, a
-	 * source a file. */
-	bool folder = under(path, pl->p->scratch) ? key == JK_TARGET
-						  : stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-
-	if (folder && key == JK_SOURCE) {
-		fail(pl, PLAN_ESPEC, loc, "key 'source': '%s' is a folder; name the file to copy",
-		     path);
-		return;
-	}
-	if (under(path, pl->p->scratch) && !folder) {
-		pl->p->scratch_used = true;
-		f->path = strdup(path);
-		f->create = true;
-		return;
-	}
-	if (folder) {
-		if (!under(path, pl->p->scratch) || strcmp(path, pl->p->scratch))
-			check_dir(pl, loc, kname, path, j->file_size);
-		else
-			pl->p->scratch_used = true;
-		f->path = scratch_name(path, in, what);
-		f->create = true;
-		return;
-	}
-	if (stat(path, &st) < 0) {
-		char *dir = dirname_of(path);
-		if (errno != ENOENT) {
-			fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
-			     strerror(errno));
-		} else if (dir && !under(dir, pl->p->scratch) && access(dir, F_OK) < 0) {
-			fail(pl, PLAN_EENV, loc,
-			     "key '%s': '%s' does not exist, nor does its folder '%s'", kname, path,
-			     dir);
-		} else if (dir) {
-			check_dir(pl, loc, kname, dir, j->file_size);
-		}
-		free(dir);
-		f->path = strdup(path);
-		f->create = true;
-		return;
-	}
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
-		fail(pl, PLAN_EENV, loc,
-		     "key '%s': '%s' is neither a file, a folder nor a block device", kname, path);
-		return;
-	}
-	f->path = strdup(path);
-	if (j->threads > 1 && j->file_per_thread) {
-		fail(pl, PLAN_ESPEC, where(j, JK_THREADS),
-		     "key 'threads': with file_per_thread each worker needs a file of its own, and '%s' is one existing file (name a folder, or set file_per_thread: false)",
-		     path);
-		return;
-	}
-	if (writes && S_ISBLK(st.st_mode)) {
-		char mnt[512];
-		/* Even allow_overwrite cannot make this safe: it would destroy a live file
-		 * system. */
-		if (safety_mounted(st.st_rdev, mnt, sizeof(mnt))) {
-			fail(pl, PLAN_EENV, loc,
-			     "key '%s': '%s' is mounted (on %s): refusing to write to it, whatever allow_overwrite says",
-			     kname, path, mnt);
-			return;
-		}
-	}
-	if (writes && !j->allow_overwrite) {
-		fail(
-		    pl, PLAN_EENV, loc,
-		    "key '%s': '%s' exists and iotrial did not create it: refusing to write over it (set allow_overwrite: true to allow)",
-		    kname, path);
-		return;
-	}
-	uint64_t size = existing_size(path, &st);
-	/* A write may extend a file; a read needs the bytes to be there. */
-	if (size < j->file_size && (!writes || S_ISBLK(st.st_mode))) {
-		if (j->key_loc[JK_FILE_SIZE].file)
-			fail(pl, PLAN_EENV, where(j, JK_FILE_SIZE),
-			     "key 'file_size': %llu bytes, but '%s' holds only %llu",
-			     (unsigned long long)j->file_size, path, (unsigned long long)size);
-		else if (size == 0)
-			fail(pl, PLAN_EENV, loc, "key '%s': '%s' is empty", kname, path);
-		else
-			j->file_size = size;
-	}
-	if (writes) {
-		char *dir = dirname_of(path);
-		check_space(pl, loc, kname, dir ? dir : ".", 0);
-		free(dir);
-	}
-}
-
-/* Several instances may name one file (a copy source shared by a matrix): the first one
- * owns it, lays it out big enough for all, and removes it. */
-static void share_file(struct planner *pl, struct instance *in, struct plan_file *f)
-{
-	struct plan_file *owner = NULL;
-
-	if (!f->create || !f->path)
-		return;
-	/* A file the ranks share holds every rank's region. */
-	f->size = in->job.file_size *
-		  (f == &in->data && in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1);
-	for (size_t i = 0; i < pl->p->ninst && !owner; i++) {
-		struct instance *o = &pl->p->inst[i];
-		struct plan_file *cand[2] = {o->job.workload == WL_COPY ? NULL : &o->data, &o->src};
-		for (int k = 0; k < 2 && !owner; k++)
-			if (cand[k] && cand[k] != f && cand[k]->path && !cand[k]->owner &&
-			    cand[k]->create && !strcmp(cand[k]->path, f->path))
-				owner = cand[k];
-	}
-	if (!owner)
-		return;
-	f->owner = owner;
-	if (f->size > owner->size)
-		owner->size = f->size;
-	if (f->layout == LAYOUT_FILL)
-		owner->layout = LAYOUT_FILL;
-}
-
-/* A copytree's source: an existing folder, used as it is, or a tree iotrial lays out. */
-static void plan_tree_source(struct planner *pl, struct instance *in)
-{
-	struct job_spec *j = &in->job;
-	struct plan_file *f = &in->src;
-	struct stat st;
-
-	f->layout = LAYOUT_TREE;
-	if (!j->source) {
-		f->path = scratch_name(pl->p->scratch, in, "tree");
-		f->create = pl->p->scratch_used = true;
-		return;
-	}
-	f->path = strdup(j->source);
-	if (!under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			fail(pl, PLAN_ESPEC, where(j, JK_SOURCE),
-			     "key 'source': a copytree copies a folder, and '%s' is not one", j->source);
-		f->layout = LAYOUT_NONE;
-		return;
-	}
-	f->create = true;
-	if (under(j->source, pl->p->scratch)) {
-		pl->p->scratch_used = true;
-	} else {
-		char *dir = dirname_of(j->source);
-		if (dir)
-			check_dir(pl, where(j, JK_SOURCE), "source", dir, j->file_size);
-		free(dir);
-	}
-}
-
-static void plan_files(struct planner *pl, struct instance *in)
-{
-	struct job_spec *j = &in->job;
-	const char *target = j->target ? j->target : pl->p->scratch;
-
-	if (j->workload == WL_COMMAND) {
-		if (!j->command)
-			fail(pl, PLAN_ESPEC, &j->loc, "key 'command': a command workload needs the command to run");
-		in->data.path = strdup("(command)");
-		return;
-	}
-	if (in->be->flags & BE_F_NOIO) {
-		in->data.path = strdup("(null)");
-		in->src.path = j->workload == WL_COPY ? strdup("(null)") : NULL;
-		return;
-	}
-	if (j->workload == WL_COPYTREE) {
-		plan_tree_source(pl, in);
-		share_file(pl, in, &in->src);
-		resolve_file(pl, in, JK_TARGET, target, "copy", true, &in->data);
-		if (!in->data.create && pl->status == 0)
-			fail(pl, PLAN_ESPEC, where(j, JK_TARGET),
-			     "key 'target': a copytree makes a new folder: name a folder to make it in");
-		return;
-	}
-	if (j->workload == WL_COPY) {
-		if (j->source) {
-			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
-		} else {
-			in->src.path = scratch_name(pl->p->scratch, in, "src");
-			in->src.create = true;
-			pl->p->scratch_used = true;
-		}
-		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;
-		share_file(pl, in, &in->src);
-		resolve_file(pl, in, JK_TARGET, target, "dat", true, &in->data);
-		if (!in->data.create && pl->status == 0)
-			fail(
-			    pl, PLAN_ESPEC, where(j, JK_TARGET),
-			    "key 'target': a copy writes a new file: name a folder or a file that does not exist yet");
-		return;
-	}
-	resolve_file(pl, in, JK_TARGET, target, "dat", spec_workload_writes(j->workload),
-		     &in->data);
-	/* With verify, every block holds the pattern before the first trial, so a block no
-	 * write reached still checks out. */
-	if (in->data.create)
-		in->data.layout =
-		    spec_workload_writes(j->workload) && !j->verify ? LAYOUT_ALLOC : LAYOUT_FILL;
-	share_file(pl, in, &in->data);
 }
 
 static void plan_backend(struct planner *pl, struct instance *in)
@@ -409,66 +88,38 @@ static void plan_backend(struct planner *pl, struct instance *in)
 	in->be = be_find(name);
 	if (!in->be) {
 		if ((pkg = be_missing_library(name)))
-			fail(
-			    pl, PLAN_EENV, where(j, JK_BACKEND),
+			plan_fail(
+			    pl, PLAN_EENV, plan_where(j, JK_BACKEND),
 			    "key 'backend': '%s' is not compiled into this build (install %s and rebuild)",
 			    name, pkg);
 		else
-			fail(pl, PLAN_ESPEC, where(j, JK_BACKEND),
-			     "key 'backend': unknown backend '%s' (this build has: %s)", name,
-			     be_names());
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_BACKEND),
+				  "key 'backend': unknown backend '%s' (this build has: %s)", name,
+				  be_names());
 		return;
 	}
 	if (!strcmp(name, "direct"))
 		j->direct = true;
 	if (j->iodepth > 1 && !(in->be->flags & BE_F_ASYNC))
-		fail(pl, PLAN_ESPEC, where(j, JK_IODEPTH),
-		     "key 'iodepth': %u needs an asynchronous backend; '%s' does one I/O at a time",
-		     j->iodepth, in->be->name);
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
+		    "key 'iodepth': %u needs an asynchronous backend; '%s' does one I/O at a time",
+		    j->iodepth, in->be->name);
 	else if (j->iodepth > in->be->max_iodepth)
-		fail(pl, PLAN_ESPEC, where(j, JK_IODEPTH),
-		     "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth,
-		     in->be->name, in->be->max_iodepth);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
+			  "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth,
+			  in->be->name, in->be->max_iodepth);
 	for (int k = JK_SIM_DIST; k <= JK_SIM_OUTLIER_FACTOR; k++)
 		if (j->key_loc[k].file && strcmp(in->be->name, "synthetic"))
-			fail(pl, PLAN_ESPEC, where(j, (enum job_key_id)k),
-			     "key '%s': only the synthetic backend takes sim_* keys",
-			     job_keys[k].name);
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)k),
+				  "key '%s': only the synthetic backend takes sim_* keys",
+				  job_keys[k].name);
 	if (j->direct && !(in->be->flags & BE_F_DIRECT))
-		fail(pl, PLAN_ESPEC, where(j, JK_DIRECT),
-		     "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_DIRECT),
+			  "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
 }
 
-/* O_DIRECT moves whole logical blocks of the device: check sizes against the target's. */
-static void plan_direct(struct planner *pl, struct instance *in)
-{
-	struct job_spec *j = &in->job;
-	struct env_target t;
-	uint32_t lbs = 512;
-
-	if (!j->direct || (in->be->flags & BE_F_NOIO))
-		return;
-	if (env_target_info(in->data.path, &t) == 0) {
-		if (t.logical_block_size)
-			lbs = t.logical_block_size;
-		env_target_release(&t);
-	}
-	if (in->chunk % lbs)
-		fail(
-		    pl, PLAN_ESPEC,
-		    where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
-		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
-		    j->workload == WL_COPY ? "buffer_size" : "block_size",
-		    (unsigned long long)in->chunk, lbs, in->data.path);
-	else if (j->file_size % lbs)
-		fail(
-		    pl, PLAN_ESPEC, where(j, JK_FILE_SIZE),
-		    "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
-		    (unsigned long long)j->file_size, lbs, in->data.path);
-}
-
-int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char *err,
-	       size_t errlen)
+int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char *err, size_t errlen)
 {
 	unsigned long a, b;
 	char *end;
@@ -487,9 +138,10 @@ int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char 
 			return -ERANGE;
 		}
 		if (a > size) {
-			snprintf(err, errlen,
-				 "the job asks for %lu ranks, but the run has %u (launch it with mpirun -np %lu)",
-				 a, size, a);
+			snprintf(
+			    err, errlen,
+			    "the job asks for %lu ranks, but the run has %u (launch it with mpirun -np %lu)",
+			    a, size, a);
 			return -ERANGE;
 		}
 		*lo = 0;
@@ -506,9 +158,10 @@ int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char 
 		return -ERANGE;
 	}
 	if (b >= size) {
-		snprintf(err, errlen,
-			 "the job asks for ranks %lu-%lu, but the run has %u (launch it with mpirun -np %lu)",
-			 a, b, size, b + 1);
+		snprintf(
+		    err, errlen,
+		    "the job asks for ranks %lu-%lu, but the run has %u (launch it with mpirun -np %lu)",
+		    a, b, size, b + 1);
 		return -ERANGE;
 	}
 	*lo = (uint32_t)a;
@@ -530,33 +183,19 @@ static void plan_dist(struct planner *pl, struct instance *in)
 
 	if (plan_ranks(j->ranks ? j->ranks : "all", (uint32_t)dist_size(), &in->rank_lo,
 		       &in->rank_n, err, sizeof(err)) < 0)
-		fail(pl, PLAN_ESPEC, where(j, JK_RANKS), "key 'ranks': %s", err);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_RANKS), "key 'ranks': %s", err);
 	if (j->layout == RANK_LAYOUT_PER_RANK)
 		return;
 	if (copies || j->workload == WL_COMMAND)
-		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
-		     "key 'layout': a %s makes its own files; only read, write, randread and randwrite share one",
-		     spec_workload_name(j->workload));
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_LAYOUT),
+		    "key 'layout': a %s makes its own files; only read, write, randread and randwrite share one",
+		    spec_workload_name(j->workload));
 	else if (j->layout == RANK_LAYOUT_STRIDED && j->file_size % in->chunk)
-		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
-		     "key 'layout': strided interleaves whole blocks: file_size (%llu bytes) must be a multiple of block_size (%llu bytes)",
-		     (unsigned long long)j->file_size, (unsigned long long)in->chunk);
-}
-
-static void plan_dist_files(struct planner *pl, struct instance *in)
-{
-	struct job_spec *j = &in->job;
-
-	if (j->layout == RANK_LAYOUT_PER_RANK || in->rank_n < 2 || !in->data.path ||
-	    (in->be->flags & BE_F_NOIO))
-		return;
-	if (under(in->data.path, pl->p->scratch)) {
-		fail(pl, PLAN_ESPEC, where(j, JK_LAYOUT),
-		     "key 'layout': the ranks share one file, so it cannot be in a rank's own scratch folder: set target to a folder every rank can reach");
-		return;
-	}
-	if (in->data.create && dist_rank() != (int)in->rank_lo)
-		in->data.create = false;
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_LAYOUT),
+		    "key 'layout': strided interleaves whole blocks: file_size (%llu bytes) must be a multiple of block_size (%llu bytes)",
+		    (unsigned long long)j->file_size, (unsigned long long)in->chunk);
 }
 
 /* The instance's name: the job's, with the matrix point in brackets. */
@@ -589,7 +228,7 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 	struct job_spec *j = &in->job;
 
 	if (spec_job_copy(j, src) < 0 || !(in->name = instance_name(src, pt))) {
-		fail(pl, PLAN_EENV, NULL, "out of memory");
+		plan_fail(pl, PLAN_EENV, NULL, "out of memory");
 		return;
 	}
 	pl->p->ninst++;
@@ -606,45 +245,49 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 	in->runs = j->rep.target ? j->rep.pilot : j->rep.runs;
 	in->max_runs = j->rep.target ? j->rep.max : j->rep.runs;
 	if (j->device && !device_path("device", &(struct lookup_arg){s, j}))
-		fail(pl, PLAN_ESPEC, where(j, JK_DEVICE), "key 'device': unknown device '%s'",
-		     j->device);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_DEVICE),
+			  "key 'device': unknown device '%s'", j->device);
 	resolve_placeholders(pl, j, JK_TARGET);
 	resolve_placeholders(pl, j, JK_SOURCE);
 	bool copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
 	in->chunk = copies && j->buffer_size ? j->buffer_size : j->block_size;
 	if (!copies && j->workload != WL_COMMAND && j->block_size > j->file_size)
-		fail(pl, PLAN_ESPEC, where(j, JK_BLOCK_SIZE),
-		     "key 'block_size': %llu bytes is larger than file_size (%llu bytes)",
-		     (unsigned long long)j->block_size, (unsigned long long)j->file_size);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_BLOCK_SIZE),
+			  "key 'block_size': %llu bytes is larger than file_size (%llu bytes)",
+			  (unsigned long long)j->block_size, (unsigned long long)j->file_size);
 	if (!copies && j->key_loc[JK_BUFFER_SIZE].file)
-		fail(pl, PLAN_ESPEC, where(j, JK_BUFFER_SIZE),
-		     "key 'buffer_size': only a copy takes buffer_size; use block_size for %s",
-		     spec_workload_name(j->workload));
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_BUFFER_SIZE),
+			  "key 'buffer_size': only a copy takes buffer_size; use block_size for %s",
+			  spec_workload_name(j->workload));
 	if (!copies && j->key_loc[JK_SOURCE].file)
-		fail(pl, PLAN_ESPEC, where(j, JK_SOURCE),
-		     "key 'source': only a copy reads a source");
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_SOURCE),
+			  "key 'source': only a copy reads a source");
 	if (j->verify && (in->chunk % VERIFY_UNIT || j->file_size % VERIFY_UNIT))
-		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
-		     "key 'verify': block_size%s and file_size must be multiples of %u bytes",
-		     j->workload == WL_COPY ? " (buffer_size)" : "", VERIFY_UNIT);
-	if (j->threads > 1 && !j->file_per_thread && j->file_size < (uint64_t)j->threads * in->chunk)
-		fail(pl, PLAN_ESPEC, where(j, JK_THREADS),
-		     "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",
-		     j->threads, (unsigned long long)j->file_size, (unsigned long long)in->chunk);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_VERIFY),
+			  "key 'verify': block_size%s and file_size must be multiples of %u bytes",
+			  j->workload == WL_COPY ? " (buffer_size)" : "", VERIFY_UNIT);
+	if (j->threads > 1 && !j->file_per_thread &&
+	    j->file_size < (uint64_t)j->threads * in->chunk)
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_THREADS),
+		    "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",
+		    j->threads, (unsigned long long)j->file_size, (unsigned long long)in->chunk);
 	if (j->rate && j->rate_iops)
-		fail(pl, PLAN_ESPEC, where(j, JK_RATE_IOPS),
-		     "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_RATE_IOPS),
+			  "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");
 	if (j->command && j->workload != WL_COMMAND)
-		fail(pl, PLAN_ESPEC, where(j, JK_COMMAND),
-		     "key 'command': only a command workload runs a command (workload: command)");
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_COMMAND),
+		    "key 'command': only a command workload runs a command (workload: command)");
 	if (j->background && j->rep.target)
-		fail(pl, PLAN_ESPEC, where(j, JK_BACKGROUND),
-		     "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_BACKGROUND),
+		    "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
 	plan_dist(pl, in);
 	plan_backend(pl, in);
 	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))
-		fail(pl, PLAN_ESPEC, where(j, JK_VERIFY),
-		     "key 'verify': backend '%s' keeps no data to verify", in->be->name);
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_VERIFY),
+			  "key 'verify': backend '%s' keeps no data to verify", in->be->name);
 	if (pl->status == PLAN_ESPEC || !in->be)
 		return;
 	plan_files(pl, in);
@@ -676,9 +319,10 @@ static int plan_memory(const struct plan *p, struct diag *d)
 	}
 	if (mem && most > 0.8L * (long double)mem) {
 		const struct instance *in = &p->inst[p->units[worst].inst[0]];
-		diag_add(d, &in->job.loc,
-			 "the plan needs about %.1f GiB of memory at once (%s: threads x iodepth x block size), more than this machine's %.1f GiB allows",
-			 (double)(most / (1 << 30)), in->name, (double)mem / (1 << 30));
+		diag_add(
+		    d, &in->job.loc,
+		    "the plan needs about %.1f GiB of memory at once (%s: threads x iodepth x block size), more than this machine's %.1f GiB allows",
+		    (double)(most / (1 << 30)), in->name, (double)mem / (1 << 30));
 		return PLAN_EENV;
 	}
 	return 0;
@@ -717,16 +361,17 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 		int ret = matrix_points(&s->jobs[k], &points, &locs, &n);
 
 		if (ret == -E2BIG) {
-			fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
-			     "key 'matrix': job '%s' expands to more than %d points",
-			     s->jobs[k].name, MATRIX_MAX_POINTS);
+			plan_fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
+				  "key 'matrix': job '%s' expands to more than %d points",
+				  s->jobs[k].name, MATRIX_MAX_POINTS);
 		} else if (ret < 0) {
-			fail(&pl, PLAN_EENV, NULL, "out of memory");
+			plan_fail(&pl, PLAN_EENV, NULL, "out of memory");
 		} else if (n == 0) {
-			fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
-			     "key 'exclude': every point of job '%s' is excluded", s->jobs[k].name);
+			plan_fail(&pl, PLAN_ESPEC, &s->jobs[k].loc,
+				  "key 'exclude': every point of job '%s' is excluded",
+				  s->jobs[k].name);
 		} else if (!grow_instances(p, n)) {
-			fail(&pl, PLAN_EENV, NULL, "out of memory");
+			plan_fail(&pl, PLAN_EENV, NULL, "out of memory");
 		}
 		for (size_t i = 0; ret == 0 && i < n; i++)
 			plan_instance(&pl, k, &points[i], locs + i * s->jobs[k].nmatrix);

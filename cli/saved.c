@@ -1,0 +1,211 @@
+/* iotrial report and iotrial compare: saved runs read back (parsers/results_json.c) and
+ * written again by a reporter, or compared instance by instance. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/diag.h"
+#include "engine/results.h"
+#include "parsers/results_json.h"
+#include "reporters/compare_text.h"
+#include "reporters/reporter.h"
+
+static int load_results(const char *path, struct results *r)
+{
+	struct diag d = {0};
+	int ret = rj_load(path, r, &d);
+
+	diag_print(&d, stderr);
+	diag_release(&d);
+	return ret ? EXIT_USAGE : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const struct rep_ops *rep = rep_find("text");
+	const char *outfile = NULL;
+	struct results r;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!(rep = rep_find(optarg))) {
+				fprintf(stderr,
+					"iotrial: unknown format '%s' (expected text, csv, json)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'h':
+			fputs(iotrial_usage, stdout);
+			return 0;
+		default:
+			fputs(iotrial_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "iotrial: report takes one results file\n%s", iotrial_usage);
+		return EXIT_USAGE;
+	}
+	if (load_results(argv[optind], &r))
+		return EXIT_USAGE;
+	if (outfile)
+		ret = rep_write_path(rep, &r, outfile);
+	else if ((ret = rep->write(&r, stdout)) == 0 && fflush(stdout) != 0)
+		ret = -errno;
+	if (ret < 0)
+		fprintf(stderr, "iotrial: cannot write %s: %s\n", outfile ? outfile : "stdout",
+			strerror(-ret));
+	results_release(&r);
+	return ret < 0 ? EXIT_RUN : 0;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	const struct instance_result *const *a = x, *const *b = y;
+
+	return strcmp((*a)->name, (*b)->name);
+}
+
+/* The metrics a comparison can look at, writable as struct comparison wants its metric. */
+static char cmp_metrics[][12] = {"seconds", "bw_bytes", "iops", "lat_mean_ns"};
+
+static char *cmp_metric(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(cmp_metrics) / sizeof(cmp_metrics[0]); i++)
+		if (!strcmp(cmp_metrics[i], name))
+			return cmp_metrics[i];
+	return NULL;
+}
+
+/* Compare each instance of `a` with its namesake in `b` (found through a sorted index). */
+static int compare_all(const struct results *a, const struct results *b, char *metric,
+		       double confidence, bool paired, struct comparison *cmp, bool *b_matched)
+{
+	struct instance_result **idx = calloc(b->ninst ? b->ninst : 1, sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t j = 0; j < b->ninst; j++)
+		idx[j] = &b->inst[j];
+	qsort(idx, b->ninst, sizeof(*idx), by_name);
+	for (size_t i = 0; i < a->ninst; i++) {
+		struct instance_result key = {.name = a->inst[i].name}, *kp = &key, **hit;
+		struct comparison *c = &cmp[i];
+
+		hit = b->ninst ? bsearch(&kp, idx, b->ninst, sizeof(*idx), by_name) : NULL;
+		if (!hit)
+			continue;
+		b_matched[*hit - b->inst] = true;
+		c->a = a->inst[i].name;
+		c->b = (*hit)->name;
+		c->metric = metric ? metric : cmp_metric(a->inst[i].summary.metric);
+		if (!c->metric && a->inst[i].summary.metric) {
+			fprintf(stderr,
+				"iotrial: %s: unknown metric '%s'; choose one with --metric\n",
+				a->inst[i].name, a->inst[i].summary.metric);
+			free(idx);
+			return -EINVAL;
+		}
+		c->metric = c->metric ? c->metric : cmp_metrics[0];
+		c->confidence = confidence;
+		results_compare(&a->inst[i], *hit, paired, c);
+	}
+	free(idx);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"metric", required_argument, NULL, 'm'},
+	    {"confidence", required_argument, NULL, 'c'},
+	    {"paired", no_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct results a, b;
+	struct comparison *cmp = NULL;
+	bool paired = false, *b_matched = NULL;
+	double confidence = 0.95;
+	char *metric = NULL, *end;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (!(metric = cmp_metric(optarg))) {
+				fprintf(
+				    stderr,
+				    "iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not '%s'\n",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			errno = 0;
+			confidence = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(confidence > 0 && confidence < 1)) {
+				fprintf(
+				    stderr,
+				    "iotrial: --confidence takes a number between 0 and 1, not '%s'\n",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			paired = true;
+			break;
+		case 'h':
+			fputs(iotrial_usage, stdout);
+			return 0;
+		default:
+			fputs(iotrial_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "iotrial: compare takes two results files\n%s", iotrial_usage);
+		return EXIT_USAGE;
+	}
+	if (load_results(argv[optind], &a))
+		return EXIT_USAGE;
+	if (load_results(argv[optind + 1], &b)) {
+		results_release(&a);
+		return EXIT_USAGE;
+	}
+	cmp = calloc(a.ninst ? a.ninst : 1, sizeof(*cmp));
+	b_matched = calloc(b.ninst ? b.ninst : 1, sizeof(*b_matched));
+	if (!cmp || !b_matched) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		ret = EXIT_RUN;
+	} else if (compare_all(&a, &b, metric, confidence, paired, cmp, b_matched) < 0) {
+		ret = EXIT_USAGE;
+	} else {
+		rep_compare_text(argv[optind], &a, argv[optind + 1], &b, cmp, b_matched, stdout);
+		ret = fflush(stdout) || ferror(stdout) ? EXIT_RUN : 0;
+	}
+	free(cmp);
+	free(b_matched);
+	results_release(&a);
+	results_release(&b);
+	return ret;
+}
+
+/* Run a command that may be one rank of a distributed run: join the run, refuse a
+ * launch whose processes cannot see each other, leave the run afterwards. */
