@@ -4,6 +4,8 @@
  * MAX_ERRORS problems, so memory stays in proportion to what the file really holds. */
 #include "parsers/results_json.h"
 
+#include "parsers/rj.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,300 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA	   "iotrial.results/1"
-#define MAX_ERRORS 20
-#define PATH_LEN   256
-
-struct rj {
-	const char *name; /* the file, for messages */
-	struct diag *d;
-	struct results *r;
-	unsigned nerr;
-	bool nomem;
-};
-
-static void rj_error(struct rj *c, const char *where, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void rj_error(struct rj *c, const char *where, const char *key, const char *fmt, ...)
-{
-	struct src_loc loc = {c->name, 0, 0};
-	char body[512];
-	va_list ap;
-
-	if (++c->nerr > MAX_ERRORS) {
-		if (c->nerr == MAX_ERRORS + 1)
-			diag_add(c->d, &loc, "too many problems; the rest are not shown");
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(body, sizeof(body), fmt, ap);
-	va_end(ap);
-	diag_add(c->d, &loc, "%s%s%s: %s", where, *where && key ? "." : "", key ? key : "", body);
-}
-
-/* Stop walking the file: too many problems already, or memory ran out. */
-static bool rj_stop(const struct rj *c)
-{
-	return c->nerr > MAX_ERRORS || c->nomem;
-}
-
-/* where.key, then `suffix`, into buf (PATH_LEN bytes). A longer path (a huge params key) is
- * cut short: it is only for messages. */
-static void path_cat(char *buf, const char *where, const char *key, const char *suffix)
-{
-	const char *parts[] = {where, *where ? "." : "", key, suffix};
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		for (const char *s = parts[i]; *s && n + 1 < PATH_LEN; s++)
-			buf[n++] = *s;
-	buf[n] = 0;
-}
-
-static void path_key(char *buf, const char *where, const char *key)
-{
-	path_cat(buf, where, key, "");
-}
-
-static void path_index(char *buf, const char *where, const char *key, size_t i)
-{
-	char idx[32];
-
-	snprintf(idx, sizeof(idx), "[%zu]", i);
-	path_cat(buf, where, key, idx);
-}
-
-/* The member `key` of object `o`, or NULL (with a message when `req`). */
-static json_t *member(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		      const char *what)
-{
-	json_t *v = json_object_get(o, key);
-
-	if (!v && req)
-		rj_error(c, where, key, "missing (expected %s)", what);
-	return v;
-}
-
-static json_t *get_obj(struct rj *c, json_t *o, const char *where, const char *key, bool req)
-{
-	json_t *v = member(c, o, where, key, req, "an object");
-
-	if (v && !json_is_object(v)) {
-		rj_error(c, where, key, "expected an object");
-		return NULL;
-	}
-	return v;
-}
-
-static json_t *get_arr(struct rj *c, json_t *o, const char *where, const char *key, bool req)
-{
-	json_t *v = member(c, o, where, key, req, "an array");
-
-	if (v && !json_is_array(v)) {
-		rj_error(c, where, key, "expected an array");
-		return NULL;
-	}
-	if (v && json_array_size(v) > RJ_MAX_ENTRIES) {
-		rj_error(c, where, key, "more than %u entries", RJ_MAX_ENTRIES);
-		return NULL;
-	}
-	return v;
-}
-
-/* A number or null (NAN); missing and optional is NAN too. */
-static void get_real(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		     double *out)
-{
-	json_t *v = member(c, o, where, key, req, "a number");
-
-	*out = NAN;
-	if (!v || json_is_null(v))
-		return;
-	if (!json_is_number(v)) {
-		rj_error(c, where, key, "expected a number");
-		return;
-	}
-	*out = json_number_value(v);
-}
-
-/* An integer in [lo, hi] (null too when `nullable`). Returns true when *out was set. */
-static bool get_int(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		    bool nullable, json_int_t lo, json_int_t hi, json_int_t *out)
-{
-	json_t *v = member(c, o, where, key, req, "an integer");
-
-	if (!v || (nullable && json_is_null(v)))
-		return false;
-	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
-		if (lo == INT64_MIN)
-			rj_error(c, where, key, "expected an integer%s",
-				 nullable ? " or null" : "");
-		else
-			rj_error(c, where, key, "expected an integer from %lld to %lld%s",
-				 (long long)lo, (long long)hi, nullable ? " or null" : "");
-		return false;
-	}
-	*out = json_integer_value(v);
-	return true;
-}
-
-/* Any integer: the writer casts uint64_t to json_int_t, so the cast back restores values
- * of 2^63 and above. null (when `nullable`) and missing leave 0. */
-static void get_u64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		    bool nullable, uint64_t *out)
-{
-	json_int_t v;
-
-	*out = 0;
-	if (get_int(c, o, where, key, req, nullable, INT64_MIN, INT64_MAX, &v))
-		*out = (uint64_t)v;
-}
-
-static void get_u32(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		    bool nullable, uint32_t *out)
-{
-	json_int_t v;
-
-	*out = 0;
-	if (get_int(c, o, where, key, req, nullable, 0, UINT32_MAX, &v))
-		*out = (uint32_t)v;
-}
-
-static void get_bool(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-		     bool *out)
-{
-	json_t *v = member(c, o, where, key, req, "true or false");
-
-	*out = false;
-	if (v && !json_is_boolean(v))
-		rj_error(c, where, key, "expected true or false");
-	else if (v)
-		*out = json_is_true(v);
-}
-
-/* A string (or null when `nullable`), pointing into the JSON tree; NULL for null, missing
- * or the wrong type. */
-static const char *get_str(struct rj *c, json_t *o, const char *where, const char *key, bool req,
-			   bool nullable)
-{
-	json_t *v = member(c, o, where, key, req, "a string");
-
-	if (!v || (nullable && json_is_null(v)))
-		return NULL;
-	if (!json_is_string(v)) {
-		rj_error(c, where, key, "expected a string%s", nullable ? " or null" : "");
-		return NULL;
-	}
-	return json_string_value(v);
-}
-
-static char *rj_dup(struct rj *c, const char *s)
-{
-	char *t = s ? strdup(s) : NULL;
-
-	if (s && !t)
-		c->nomem = true;
-	return t;
-}
-
-/* `s` for a const char * field: a static string when it is one the engine uses, else a copy
- * the results own (freed by results_release). */
-static const char *rj_own(struct rj *c, const char *s)
-{
-	static const char *const known[] = {"seconds", "bw_bytes", "iops",	"lat_mean_ns",
-					    "welch",   "paired-t", "precision", "max"};
-	struct results *r = c->r;
-	char **o;
-
-	if (!s)
-		return NULL;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i], s))
-			return known[i];
-	if (!(o = realloc(r->owned, (r->nowned + 1) * sizeof(*o))) || !(o[r->nowned] = strdup(s))) {
-		if (o)
-			r->owned = o;
-		c->nomem = true;
-		return NULL;
-	}
-	r->owned = o;
-	return r->owned[r->nowned++];
-}
-
-/* Copy a string member into a fixed buffer, refusing what does not fit. */
-static void get_fixed(struct rj *c, json_t *o, const char *where, const char *key, char *buf,
-		      size_t size)
-{
-	const char *s = get_str(c, o, where, key, true, false);
-
-	buf[0] = 0;
-	if (s && strlen(s) >= size)
-		rj_error(c, where, key, "longer than %zu characters", size - 1);
-	else if (s)
-		memcpy(buf, s, strlen(s) + 1);
-}
-
-/* Make room for entry `n` of an array of `size`-byte entries, zeroed. */
-static void *grow(struct rj *c, void *arr, size_t *cap, size_t n, size_t size)
-{
-	void *p = arr;
-
-	if (n >= *cap) {
-		size_t ncap = *cap ? 2 * *cap : 4;
-		if (!(p = realloc(arr, ncap * size))) {
-			c->nomem = true;
-			return NULL;
-		}
-		*cap = ncap;
-	}
-	memset((char *)p + n * size, 0, size);
-	return p;
-}
-
-struct real_field {
-	const char *key;
-	size_t off;
-};
-
-#define STAT_F(f)                                                                                  \
-	{                                                                                          \
-#f, offsetof(struct stat_summary, f)                                               \
-	}
-static const struct real_field stat_fields[] = {
-    STAT_F(mean), STAT_F(stddev), STAT_F(cov),	   STAT_F(median),     STAT_F(min),
-    STAT_F(max),  STAT_F(ci_low), STAT_F(ci_high), STAT_F(confidence),
-};
-
-#define LAT_F(f)                                                                                   \
-	{                                                                                          \
-#f, offsetof(struct lat_summary, f)                                                \
-	}
-static const struct real_field lat_fields[] = {
-    LAT_F(min), LAT_F(max), LAT_F(mean), LAT_F(stddev), LAT_F(rms),    LAT_F(p50),
-    LAT_F(p90), LAT_F(p95), LAT_F(p99),	 LAT_F(p99_9),	LAT_F(p99_99),
-};
-
-/* Object `key` of `o`, every field of the table required, into the doubles at `base`. */
-static void get_reals(struct rj *c, json_t *o, const char *where, const char *key,
-		      const struct real_field *f, size_t n, void *base)
-{
-	json_t *so = get_obj(c, o, where, key, true);
-	char w[PATH_LEN];
-
-	path_key(w, where, key);
-	for (size_t i = 0; i < n; i++) {
-		double *d = (double *)((char *)base + f[i].off);
-		if (so)
-			get_real(c, so, w, f[i].key, true, d);
-		else
-			*d = NAN;
-	}
-}
-
 static void read_workers(struct rj *c, json_t *o, const char *w, struct trial_result *t)
 {
-	json_t *a = get_arr(c, o, w, "workers", false), *v;
+	json_t *a = rj_get_arr(c, o, w, "workers", false), *v;
 	size_t cap = 0, i;
 	char ww[PATH_LEN];
 
@@ -316,29 +27,28 @@ static void read_workers(struct rj *c, json_t *o, const char *w, struct trial_re
 		struct worker_result *wr;
 		if (rj_stop(c))
 			break;
-		path_index(ww, w, "workers", i);
+		rj_path_index(ww, w, "workers", i);
 		if (!json_is_object(v)) {
 			rj_error(c, ww, NULL, "expected an object");
 			continue;
 		}
-		if (!(wr = grow(c, t->workers, &cap, t->nworkers, sizeof(*wr))))
+		if (!(wr = rj_grow(c, t->workers, &cap, t->nworkers, sizeof(*wr))))
 			break;
 		t->workers = wr;
 		wr = &t->workers[t->nworkers++];
-		get_u32(c, v, ww, "worker", true, false, &wr->worker);
-		get_u64(c, v, ww, "bytes", true, false, &wr->bytes);
-		get_u64(c, v, ww, "ios", true, false, &wr->ios);
-		get_real(c, v, ww, "seconds", true, &wr->seconds);
-		get_u64(c, v, ww, "errors", false, false, &wr->errors);
-		get_reals(c, v, ww, "lat_ns", lat_fields,
-			  sizeof(lat_fields) / sizeof(lat_fields[0]), &wr->lat);
+		rj_get_u32(c, v, ww, "worker", true, false, &wr->worker);
+		rj_get_u64(c, v, ww, "bytes", true, false, &wr->bytes);
+		rj_get_u64(c, v, ww, "ios", true, false, &wr->ios);
+		rj_get_real(c, v, ww, "seconds", true, &wr->seconds);
+		rj_get_u64(c, v, ww, "errors", false, false, &wr->errors);
+		rj_get_reals(c, v, ww, "lat_ns", rj_lat_fields, RJ_NLAT, &wr->lat);
 	}
 }
 
 /* A distributed trial's rows and aggregates; both optional (serial runs have neither). */
 static void read_ranks(struct rj *c, json_t *o, const char *w, struct trial_result *t)
 {
-	json_t *a = get_arr(c, o, w, "ranks", false), *v, *agg, *part;
+	json_t *a = rj_get_arr(c, o, w, "ranks", false), *v, *agg, *part;
 	size_t cap = 0, i;
 	char wr[PATH_LEN], wa[PATH_LEN], wp[PATH_LEN];
 
@@ -348,40 +58,40 @@ static void read_ranks(struct rj *c, json_t *o, const char *w, struct trial_resu
 		struct rank_result *r;
 		if (rj_stop(c))
 			break;
-		path_index(wr, w, "ranks", i);
+		rj_path_index(wr, w, "ranks", i);
 		if (!json_is_object(v)) {
 			rj_error(c, wr, NULL, "expected an object");
 			continue;
 		}
-		if (!(r = grow(c, t->ranks, &cap, t->nranks, sizeof(*r))))
+		if (!(r = rj_grow(c, t->ranks, &cap, t->nranks, sizeof(*r))))
 			break;
 		t->ranks = r;
 		r = &t->ranks[t->nranks++];
-		get_u32(c, v, wr, "rank", true, false, &r->rank);
-		r->host = rj_dup(c, get_str(c, v, wr, "host", false, true));
-		get_u64(c, v, wr, "bytes", true, false, &r->bytes);
-		get_u64(c, v, wr, "ios", true, false, &r->ios);
-		get_real(c, v, wr, "seconds", true, &r->seconds);
-		get_u64(c, v, wr, "start_ns", false, false, &r->start_ns);
-		get_u64(c, v, wr, "end_ns", false, false, &r->end_ns);
-		get_u64(c, v, wr, "errors", false, false, &r->errors);
-		r->error = rj_dup(c, get_str(c, v, wr, "error", false, true));
+		rj_get_u32(c, v, wr, "rank", true, false, &r->rank);
+		r->host = rj_dup(c, rj_get_str(c, v, wr, "host", false, true));
+		rj_get_u64(c, v, wr, "bytes", true, false, &r->bytes);
+		rj_get_u64(c, v, wr, "ios", true, false, &r->ios);
+		rj_get_real(c, v, wr, "seconds", true, &r->seconds);
+		rj_get_u64(c, v, wr, "start_ns", false, false, &r->start_ns);
+		rj_get_u64(c, v, wr, "end_ns", false, false, &r->end_ns);
+		rj_get_u64(c, v, wr, "errors", false, false, &r->errors);
+		r->error = rj_dup(c, rj_get_str(c, v, wr, "error", false, true));
 	}
-	if (!(agg = get_obj(c, o, w, "aggregate", false)))
+	if (!(agg = rj_get_obj(c, o, w, "aggregate", false)))
 		return;
-	path_key(wa, w, "aggregate");
-	get_u64(c, agg, wa, "lat_samples", false, false, &t->agg.lat_samples);
-	if ((part = get_obj(c, agg, wa, "wall", false))) {
-		path_key(wp, wa, "wall");
-		get_real(c, part, wp, "seconds", false, &t->agg.wall_seconds);
-		get_real(c, part, wp, "bw_bytes", false, &t->agg.wall_bw_bytes);
-		get_real(c, part, wp, "start_skew_s", false, &t->agg.start_skew_s);
+	rj_path_key(wa, w, "aggregate");
+	rj_get_u64(c, agg, wa, "lat_samples", false, false, &t->agg.lat_samples);
+	if ((part = rj_get_obj(c, agg, wa, "wall", false))) {
+		rj_path_key(wp, wa, "wall");
+		rj_get_real(c, part, wp, "seconds", false, &t->agg.wall_seconds);
+		rj_get_real(c, part, wp, "bw_bytes", false, &t->agg.wall_bw_bytes);
+		rj_get_real(c, part, wp, "start_skew_s", false, &t->agg.start_skew_s);
 	}
-	if ((part = get_obj(c, agg, wa, "first_done", false))) {
-		path_key(wp, wa, "first_done");
-		get_real(c, part, wp, "seconds", false, &t->agg.first_done_seconds);
-		get_real(c, part, wp, "bytes", false, &t->agg.first_done_bytes);
-		get_real(c, part, wp, "bw_bytes", false, &t->agg.first_done_bw_bytes);
+	if ((part = rj_get_obj(c, agg, wa, "first_done", false))) {
+		rj_path_key(wp, wa, "first_done");
+		rj_get_real(c, part, wp, "seconds", false, &t->agg.first_done_seconds);
+		rj_get_real(c, part, wp, "bytes", false, &t->agg.first_done_bytes);
+		rj_get_real(c, part, wp, "bw_bytes", false, &t->agg.first_done_bw_bytes);
 	}
 }
 
@@ -392,37 +102,36 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 
 	/* Only trials that ran are written; a "ran" key adds nothing. */
 	t->ran = true;
-	get_u32(c, o, w, "index", true, false, &t->index);
-	get_bool(c, o, w, "kept", true, &t->kept);
-	get_bool(c, o, w, "warmup", false, &t->warmup);
-	get_u64(c, o, w, "start_ns", true, true, &t->start_ns);
-	get_u64(c, o, w, "end_ns", true, true, &t->end_ns);
-	get_real(c, o, w, "seconds", true, &t->seconds);
-	get_u64(c, o, w, "bytes", true, false, &t->bytes);
-	get_u64(c, o, w, "ios", true, false, &t->ios);
-	get_real(c, o, w, "iops", true, &t->iops);
-	get_real(c, o, w, "bw_bytes", true, &t->bw_bytes);
-	get_reals(c, o, w, "lat_ns", lat_fields, sizeof(lat_fields) / sizeof(lat_fields[0]),
-		  &t->lat);
+	rj_get_u32(c, o, w, "index", true, false, &t->index);
+	rj_get_bool(c, o, w, "kept", true, &t->kept);
+	rj_get_bool(c, o, w, "warmup", false, &t->warmup);
+	rj_get_u64(c, o, w, "start_ns", true, true, &t->start_ns);
+	rj_get_u64(c, o, w, "end_ns", true, true, &t->end_ns);
+	rj_get_real(c, o, w, "seconds", true, &t->seconds);
+	rj_get_u64(c, o, w, "bytes", true, false, &t->bytes);
+	rj_get_u64(c, o, w, "ios", true, false, &t->ios);
+	rj_get_real(c, o, w, "iops", true, &t->iops);
+	rj_get_real(c, o, w, "bw_bytes", true, &t->bw_bytes);
+	rj_get_reals(c, o, w, "lat_ns", rj_lat_fields, RJ_NLAT, &t->lat);
 	t->cpu_user_s = t->cpu_sys_s = NAN;
-	if ((cpu = get_obj(c, o, w, "cpu", true))) {
-		path_key(wc, w, "cpu");
-		get_real(c, cpu, wc, "user_s", true, &t->cpu_user_s);
-		get_real(c, cpu, wc, "sys_s", true, &t->cpu_sys_s);
+	if ((cpu = rj_get_obj(c, o, w, "cpu", true))) {
+		rj_path_key(wc, w, "cpu");
+		rj_get_real(c, cpu, wc, "user_s", true, &t->cpu_user_s);
+		rj_get_real(c, cpu, wc, "sys_s", true, &t->cpu_sys_s);
 	}
-	get_u64(c, o, w, "errors", true, false, &t->errors);
-	get_bool(c, o, w, "failed", false, &t->failed);
-	get_bool(c, o, w, "dropped", false, &t->dropped);
-	get_bool(c, o, w, "load_failed", false, &t->load_failed);
-	t->error = rj_dup(c, get_str(c, o, w, "error", false, true));
-	get_real(c, o, w, "page_cache", false, &t->cached);
+	rj_get_u64(c, o, w, "errors", true, false, &t->errors);
+	rj_get_bool(c, o, w, "failed", false, &t->failed);
+	rj_get_bool(c, o, w, "dropped", false, &t->dropped);
+	rj_get_bool(c, o, w, "load_failed", false, &t->load_failed);
+	t->error = rj_dup(c, rj_get_str(c, o, w, "error", false, true));
+	rj_get_real(c, o, w, "page_cache", false, &t->cached);
 	read_workers(c, o, w, t);
 	read_ranks(c, o, w, t);
 }
 
 static void read_trials(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
 {
-	json_t *a = get_arr(c, o, w, "trials", true), *v;
+	json_t *a = rj_get_arr(c, o, w, "trials", true), *v;
 	size_t cap = 0, i;
 	char wt[PATH_LEN];
 
@@ -431,12 +140,12 @@ static void read_trials(struct rj *c, json_t *o, const char *w, struct instance_
 		struct trial_result *t;
 		if (rj_stop(c))
 			break;
-		path_index(wt, w, "trials", i);
+		rj_path_index(wt, w, "trials", i);
 		if (!json_is_object(v)) {
 			rj_error(c, wt, NULL, "expected an object");
 			continue;
 		}
-		if (!(t = grow(c, ir->trials, &cap, ir->ntrials, sizeof(*t))))
+		if (!(t = rj_grow(c, ir->trials, &cap, ir->ntrials, sizeof(*t))))
 			break;
 		ir->trials = t;
 		read_trial(c, v, wt, &ir->trials[ir->ntrials++]);
@@ -446,16 +155,17 @@ static void read_trials(struct rj *c, json_t *o, const char *w, struct instance_
 /* Parameters by JSON type; the "matrix" array names the ones that are matrix keys. */
 static void read_params(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
 {
-	json_t *po = get_obj(c, o, w, "params", true), *m = get_arr(c, o, w, "matrix", false), *v;
+	json_t *po = rj_get_obj(c, o, w, "params", true), *m = rj_get_arr(c, o, w, "matrix", false),
+	       *v;
 	size_t cap = 0, i;
 	const char *key;
 	char wp[PATH_LEN];
 
-	path_key(wp, w, "params");
+	rj_path_key(wp, w, "params");
 	json_object_foreach(po, key, v)
 	{
 		struct param *p;
-		if (rj_stop(c) || !(p = grow(c, ir->params, &cap, ir->nparams, sizeof(*p))))
+		if (rj_stop(c) || !(p = rj_grow(c, ir->params, &cap, ir->nparams, sizeof(*p))))
 			break;
 		ir->params = p;
 		p = &ir->params[ir->nparams++];
@@ -484,7 +194,7 @@ static void read_params(struct rj *c, json_t *o, const char *w, struct instance_
 		size_t j;
 		if (rj_stop(c))
 			break;
-		path_index(wp, w, "matrix", i);
+		rj_path_index(wp, w, "matrix", i);
 		if (!k) {
 			rj_error(c, wp, NULL, "expected a string");
 			continue;
@@ -501,7 +211,7 @@ static void read_params(struct rj *c, json_t *o, const char *w, struct instance_
 static void read_summary(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
 {
 	struct instance_summary *s = &ir->summary;
-	json_t *so = get_obj(c, o, w, "summary", true), *req, *bo, *rec;
+	json_t *so = rj_get_obj(c, o, w, "summary", true), *req, *bo, *rec;
 	char ws[PATH_LEN], wr[PATH_LEN];
 	struct {
 		const char *key;
@@ -516,40 +226,39 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 	s->rec_min_ns = s->rec_max_ns = s->rec_mean_ns = s->rec_rms_ns = NAN;
 	if (!so)
 		return;
-	path_key(ws, w, "summary");
-	get_u32(c, so, ws, "runs", true, false, &s->runs);
-	get_u32(c, so, ws, "kept", true, false, &s->kept);
+	rj_path_key(ws, w, "summary");
+	rj_get_u32(c, so, ws, "runs", true, false, &s->runs);
+	rj_get_u32(c, so, ws, "kept", true, false, &s->kept);
 	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-		get_reals(c, so, ws, stats[i].key, stat_fields,
-			  sizeof(stat_fields) / sizeof(stat_fields[0]), stats[i].st);
+		rj_get_reals(c, so, ws, stats[i].key, rj_stat_fields, RJ_NSTAT, stats[i].st);
 		/* Not in the file; the summaries are over the kept runs. */
 		stats[i].st->n = s->kept;
 	}
-	if ((req = get_obj(c, so, ws, "required_runs", true))) {
-		path_key(wr, ws, "required_runs");
-		get_real(c, req, wr, "confidence", true, &s->required.confidence);
-		get_real(c, req, wr, "error", true, &s->required.error);
-		get_real(c, req, wr, "n", true, &s->required.n);
-		s->required.metric = rj_own(c, get_str(c, req, wr, "metric", false, true));
+	if ((req = rj_get_obj(c, so, ws, "required_runs", true))) {
+		rj_path_key(wr, ws, "required_runs");
+		rj_get_real(c, req, wr, "confidence", true, &s->required.confidence);
+		rj_get_real(c, req, wr, "error", true, &s->required.error);
+		rj_get_real(c, req, wr, "n", true, &s->required.n);
+		s->required.metric = rj_own(c, rj_get_str(c, req, wr, "metric", false, true));
 	}
-	get_bool(c, so, ws, "reads_cached", false, &ir->reads_cached);
-	s->metric = rj_own(c, get_str(c, so, ws, "metric", false, true));
-	if ((bo = get_obj(c, so, ws, "before_outliers", false))) {
-		path_key(wr, ws, "before_outliers");
-		get_u32(c, bo, wr, "runs", true, false, &s->before.n);
-		get_real(c, bo, wr, "mean", true, &s->before.mean);
-		get_real(c, bo, wr, "stddev", true, &s->before.stddev);
-		get_real(c, bo, wr, "cov", true, &s->before.cov);
+	rj_get_bool(c, so, ws, "reads_cached", false, &ir->reads_cached);
+	s->metric = rj_own(c, rj_get_str(c, so, ws, "metric", false, true));
+	if ((bo = rj_get_obj(c, so, ws, "before_outliers", false))) {
+		rj_path_key(wr, ws, "before_outliers");
+		rj_get_u32(c, bo, wr, "runs", true, false, &s->before.n);
+		rj_get_real(c, bo, wr, "mean", true, &s->before.mean);
+		rj_get_real(c, bo, wr, "stddev", true, &s->before.stddev);
+		rj_get_real(c, bo, wr, "cov", true, &s->before.cov);
 	}
-	s->stopped_by = rj_own(c, get_str(c, so, ws, "stopped_by", false, true));
+	s->stopped_by = rj_own(c, rj_get_str(c, so, ws, "stopped_by", false, true));
 	/* Only an instance that logged its records has the object. */
-	if ((rec = get_obj(c, so, ws, "records", false))) {
+	if ((rec = rj_get_obj(c, so, ws, "records", false))) {
 		ir->records = true;
-		path_key(wr, ws, "records");
-		get_real(c, rec, wr, "min_ns", true, &s->rec_min_ns);
-		get_real(c, rec, wr, "max_ns", true, &s->rec_max_ns);
-		get_real(c, rec, wr, "mean_ns", true, &s->rec_mean_ns);
-		get_real(c, rec, wr, "rms_ns", true, &s->rec_rms_ns);
+		rj_path_key(wr, ws, "records");
+		rj_get_real(c, rec, wr, "min_ns", true, &s->rec_min_ns);
+		rj_get_real(c, rec, wr, "max_ns", true, &s->rec_max_ns);
+		rj_get_real(c, rec, wr, "mean_ns", true, &s->rec_mean_ns);
+		rj_get_real(c, rec, wr, "rms_ns", true, &s->rec_rms_ns);
 	}
 }
 
@@ -559,7 +268,7 @@ static void read_replication(struct rj *c, json_t *o, const char *w, struct repl
 					    [OUTLIERS_TRIM] = "trim",
 					    [OUTLIERS_IQR] = "iqr",
 					    [OUTLIERS_MAD] = "mad"};
-	json_t *ro = get_obj(c, o, w, "replication", false);
+	json_t *ro = rj_get_obj(c, o, w, "replication", false);
 	const char *pol;
 	char wr[PATH_LEN];
 	size_t i;
@@ -568,8 +277,8 @@ static void read_replication(struct rj *c, json_t *o, const char *w, struct repl
 	rp->outlier_k = rp->confidence = rp->error = NAN;
 	if (!ro)
 		return;
-	path_key(wr, w, "replication");
-	if ((pol = get_str(c, ro, wr, "outliers", true, false))) {
+	rj_path_key(wr, w, "replication");
+	if ((pol = rj_get_str(c, ro, wr, "outliers", true, false))) {
 		for (i = 0; i < sizeof(names) / sizeof(names[0]) && strcmp(names[i], pol); i++)
 			;
 		if (i < sizeof(names) / sizeof(names[0]))
@@ -578,25 +287,25 @@ static void read_replication(struct rj *c, json_t *o, const char *w, struct repl
 			rj_error(c, wr, "outliers", "expected none, trim, iqr or mad, not '%s'",
 				 pol);
 	}
-	get_u32(c, ro, wr, "trim_low", true, false, &rp->trim_low);
-	get_u32(c, ro, wr, "trim_high", true, false, &rp->trim_high);
-	get_real(c, ro, wr, "outlier_k", true, &rp->outlier_k);
-	get_bool(c, ro, wr, "target", true, &rp->target);
-	get_u32(c, ro, wr, "pilot", true, true, &rp->pilot);
-	get_u32(c, ro, wr, "max", true, true, &rp->max);
-	get_real(c, ro, wr, "confidence", true, &rp->confidence);
-	get_real(c, ro, wr, "error", true, &rp->error);
-	rp->metric = rj_own(c, get_str(c, ro, wr, "metric", true, true));
+	rj_get_u32(c, ro, wr, "trim_low", true, false, &rp->trim_low);
+	rj_get_u32(c, ro, wr, "trim_high", true, false, &rp->trim_high);
+	rj_get_real(c, ro, wr, "outlier_k", true, &rp->outlier_k);
+	rj_get_bool(c, ro, wr, "target", true, &rp->target);
+	rj_get_u32(c, ro, wr, "pilot", true, true, &rp->pilot);
+	rj_get_u32(c, ro, wr, "max", true, true, &rp->max);
+	rj_get_real(c, ro, wr, "confidence", true, &rp->confidence);
+	rj_get_real(c, ro, wr, "error", true, &rp->error);
+	rp->metric = rj_own(c, rj_get_str(c, ro, wr, "metric", true, true));
 }
 
 static void read_instance(struct rj *c, json_t *o, const char *w, struct instance_result *ir)
 {
-	ir->name = rj_dup(c, get_str(c, o, w, "name", true, false));
-	ir->job = rj_dup(c, get_str(c, o, w, "job", true, false));
-	ir->backend = rj_dup(c, get_str(c, o, w, "backend", true, false));
-	ir->workload = rj_dup(c, get_str(c, o, w, "workload", true, false));
-	get_u32(c, o, w, "threads", true, false, &ir->threads);
-	get_bool(c, o, w, "background", false, &ir->background);
+	ir->name = rj_dup(c, rj_get_str(c, o, w, "name", true, false));
+	ir->job = rj_dup(c, rj_get_str(c, o, w, "job", true, false));
+	ir->backend = rj_dup(c, rj_get_str(c, o, w, "backend", true, false));
+	ir->workload = rj_dup(c, rj_get_str(c, o, w, "workload", true, false));
+	rj_get_u32(c, o, w, "threads", true, false, &ir->threads);
+	rj_get_bool(c, o, w, "background", false, &ir->background);
 	read_params(c, o, w, ir);
 	read_trials(c, o, w, ir);
 	read_summary(c, o, w, ir);
@@ -606,7 +315,7 @@ static void read_instance(struct rj *c, json_t *o, const char *w, struct instanc
 static void read_jobs(struct rj *c, json_t *root)
 {
 	struct results *r = c->r;
-	json_t *a = get_arr(c, root, "", "jobs", true), *v;
+	json_t *a = rj_get_arr(c, root, "", "jobs", true), *v;
 	size_t cap = 0, i;
 	char w[PATH_LEN];
 
@@ -615,12 +324,12 @@ static void read_jobs(struct rj *c, json_t *root)
 		struct instance_result *ir;
 		if (rj_stop(c))
 			break;
-		path_index(w, "", "jobs", i);
+		rj_path_index(w, "", "jobs", i);
 		if (!json_is_object(v)) {
 			rj_error(c, w, NULL, "expected an object");
 			continue;
 		}
-		if (!(ir = grow(c, r->inst, &cap, r->ninst, sizeof(*ir))))
+		if (!(ir = rj_grow(c, r->inst, &cap, r->ninst, sizeof(*ir))))
 			break;
 		r->inst = ir;
 		read_instance(c, v, w, &r->inst[r->ninst++]);
@@ -629,29 +338,29 @@ static void read_jobs(struct rj *c, json_t *root)
 
 static void read_comparison(struct rj *c, json_t *o, const char *w, struct comparison *k)
 {
-	k->a = rj_dup(c, get_str(c, o, w, "a", true, false));
-	k->b = rj_dup(c, get_str(c, o, w, "b", true, false));
-	k->metric = rj_dup(c, get_str(c, o, w, "metric", true, false));
-	get_real(c, o, w, "diff_mean", true, &k->diff_mean);
-	get_real(c, o, w, "ci_low", true, &k->ci_low);
-	get_real(c, o, w, "ci_high", true, &k->ci_high);
-	get_real(c, o, w, "confidence", true, &k->confidence);
-	get_bool(c, o, w, "significant", true, &k->significant);
-	get_real(c, o, w, "ratio", true, &k->ratio);
-	k->test = rj_own(c, get_str(c, o, w, "test", true, false));
-	k->a_label = rj_dup(c, get_str(c, o, w, "a_label", false, true));
-	k->b_label = rj_dup(c, get_str(c, o, w, "b_label", false, true));
-	get_real(c, o, w, "mean_a", false, &k->mean_a);
-	get_real(c, o, w, "mean_b", false, &k->mean_b);
-	get_u32(c, o, w, "n_a", false, false, &k->na);
-	get_u32(c, o, w, "n_b", false, false, &k->nb);
-	get_real(c, o, w, "df", false, &k->df);
+	k->a = rj_dup(c, rj_get_str(c, o, w, "a", true, false));
+	k->b = rj_dup(c, rj_get_str(c, o, w, "b", true, false));
+	k->metric = rj_dup(c, rj_get_str(c, o, w, "metric", true, false));
+	rj_get_real(c, o, w, "diff_mean", true, &k->diff_mean);
+	rj_get_real(c, o, w, "ci_low", true, &k->ci_low);
+	rj_get_real(c, o, w, "ci_high", true, &k->ci_high);
+	rj_get_real(c, o, w, "confidence", true, &k->confidence);
+	rj_get_bool(c, o, w, "significant", true, &k->significant);
+	rj_get_real(c, o, w, "ratio", true, &k->ratio);
+	k->test = rj_own(c, rj_get_str(c, o, w, "test", true, false));
+	k->a_label = rj_dup(c, rj_get_str(c, o, w, "a_label", false, true));
+	k->b_label = rj_dup(c, rj_get_str(c, o, w, "b_label", false, true));
+	rj_get_real(c, o, w, "mean_a", false, &k->mean_a);
+	rj_get_real(c, o, w, "mean_b", false, &k->mean_b);
+	rj_get_u32(c, o, w, "n_a", false, false, &k->na);
+	rj_get_u32(c, o, w, "n_b", false, false, &k->nb);
+	rj_get_real(c, o, w, "df", false, &k->df);
 }
 
 static void read_comparisons(struct rj *c, json_t *root)
 {
 	struct results *r = c->r;
-	json_t *a = get_arr(c, root, "", "comparisons", true), *v;
+	json_t *a = rj_get_arr(c, root, "", "comparisons", true), *v;
 	size_t cap = 0, i;
 	char w[PATH_LEN];
 
@@ -660,12 +369,12 @@ static void read_comparisons(struct rj *c, json_t *root)
 		struct comparison *k;
 		if (rj_stop(c))
 			break;
-		path_index(w, "", "comparisons", i);
+		rj_path_index(w, "", "comparisons", i);
 		if (!json_is_object(v)) {
 			rj_error(c, w, NULL, "expected an object");
 			continue;
 		}
-		if (!(k = grow(c, r->cmp, &cap, r->ncmp, sizeof(*k))))
+		if (!(k = rj_grow(c, r->cmp, &cap, r->ncmp, sizeof(*k))))
 			break;
 		r->cmp = k;
 		read_comparison(c, v, w, &r->cmp[r->ncmp++]);
@@ -674,46 +383,46 @@ static void read_comparisons(struct rj *c, json_t *root)
 
 static void read_target(struct rj *c, json_t *o, const char *w, struct env_target *t)
 {
-	json_t *rot = member(c, o, w, "rotational", true, "true, false or null");
+	json_t *rot = rj_member(c, o, w, "rotational", true, "true, false or null");
 
-	t->path = rj_dup(c, get_str(c, o, w, "path", true, true));
-	t->fs_type = rj_dup(c, get_str(c, o, w, "fs_type", true, true));
-	t->device = rj_dup(c, get_str(c, o, w, "device", true, true));
-	t->model = rj_dup(c, get_str(c, o, w, "model", true, true));
+	t->path = rj_dup(c, rj_get_str(c, o, w, "path", true, true));
+	t->fs_type = rj_dup(c, rj_get_str(c, o, w, "fs_type", true, true));
+	t->device = rj_dup(c, rj_get_str(c, o, w, "device", true, true));
+	t->model = rj_dup(c, rj_get_str(c, o, w, "model", true, true));
 	t->rotational = -1;
 	if (rot && json_is_boolean(rot))
 		t->rotational = json_is_true(rot);
 	else if (rot && !json_is_null(rot))
 		rj_error(c, w, "rotational", "expected true, false or null");
-	get_u32(c, o, w, "logical_block_size", true, true, &t->logical_block_size);
+	rj_get_u32(c, o, w, "logical_block_size", true, true, &t->logical_block_size);
 }
 
 static void read_env(struct rj *c, json_t *root)
 {
 	struct run_env *e = &c->r->env;
-	json_t *eo = get_obj(c, root, "", "env", true), *a, *v;
+	json_t *eo = rj_get_obj(c, root, "", "env", true), *a, *v;
 	size_t cap = 0, i;
 	char w[PATH_LEN];
 
 	if (!eo)
 		return;
-	e->hostname = rj_dup(c, get_str(c, eo, "env", "hostname", true, true));
-	e->kernel = rj_dup(c, get_str(c, eo, "env", "kernel", true, true));
-	e->cpu_model = rj_dup(c, get_str(c, eo, "env", "cpu_model", true, true));
-	get_u32(c, eo, "env", "cpus", true, true, &e->cpus);
-	get_u64(c, eo, "env", "mem_bytes", true, true, &e->mem_bytes);
-	a = get_arr(c, eo, "env", "targets", true);
+	e->hostname = rj_dup(c, rj_get_str(c, eo, "env", "hostname", true, true));
+	e->kernel = rj_dup(c, rj_get_str(c, eo, "env", "kernel", true, true));
+	e->cpu_model = rj_dup(c, rj_get_str(c, eo, "env", "cpu_model", true, true));
+	rj_get_u32(c, eo, "env", "cpus", true, true, &e->cpus);
+	rj_get_u64(c, eo, "env", "mem_bytes", true, true, &e->mem_bytes);
+	a = rj_get_arr(c, eo, "env", "targets", true);
 	json_array_foreach(a, i, v)
 	{
 		struct env_target *t;
 		if (rj_stop(c))
 			break;
-		path_index(w, "env", "targets", i);
+		rj_path_index(w, "env", "targets", i);
 		if (!json_is_object(v)) {
 			rj_error(c, w, NULL, "expected an object");
 			continue;
 		}
-		if (!(t = grow(c, e->targets, &cap, e->ntargets, sizeof(*t))))
+		if (!(t = rj_grow(c, e->targets, &cap, e->ntargets, sizeof(*t))))
 			break;
 		e->targets = t;
 		read_target(c, v, w, &e->targets[e->ntargets++]);
@@ -723,7 +432,7 @@ static void read_env(struct rj *c, json_t *root)
 static void read_overrides(struct rj *c, json_t *root)
 {
 	struct results *r = c->r;
-	json_t *o = get_obj(c, root, "", "overrides", true), *v;
+	json_t *o = rj_get_obj(c, root, "", "overrides", true), *v;
 	size_t cap = 0;
 	const char *key;
 
@@ -736,7 +445,7 @@ static void read_overrides(struct rj *c, json_t *root)
 			rj_error(c, "overrides", key, "expected a string");
 			continue;
 		}
-		if (!(ov = grow(c, r->overrides, &cap, r->noverrides, sizeof(*ov))))
+		if (!(ov = rj_grow(c, r->overrides, &cap, r->noverrides, sizeof(*ov))))
 			break;
 		r->overrides = ov;
 		ov = &r->overrides[r->noverrides++];
@@ -749,68 +458,68 @@ static void read_overrides(struct rj *c, json_t *root)
 static void read_table(struct rj *c, json_t *root)
 {
 	struct table_spec *t = &c->r->table;
-	json_t *rep = get_obj(c, root, "", "report", false), *to, *rows, *v;
+	json_t *rep = rj_get_obj(c, root, "", "report", false), *to, *rows, *v;
 	size_t cap = 0, i;
 	char w[PATH_LEN];
 
-	if (!rep || !(to = get_obj(c, rep, "report", "table", true)))
+	if (!rep || !(to = rj_get_obj(c, rep, "report", "table", true)))
 		return;
-	t->columns = rj_dup(c, get_str(c, to, "report.table", "columns", true, false));
-	rows = get_arr(c, to, "report.table", "rows", true);
+	t->columns = rj_dup(c, rj_get_str(c, to, "report.table", "columns", true, false));
+	rows = rj_get_arr(c, to, "report.table", "rows", true);
 	json_array_foreach(rows, i, v)
 	{
 		struct table_row *row;
 		if (rj_stop(c))
 			break;
-		path_index(w, "report.table", "rows", i);
+		rj_path_index(w, "report.table", "rows", i);
 		if (!json_is_object(v)) {
 			rj_error(c, w, NULL, "expected an object");
 			continue;
 		}
-		if (!(row = grow(c, t->rows, &cap, t->nrows, sizeof(*row))))
+		if (!(row = rj_grow(c, t->rows, &cap, t->nrows, sizeof(*row))))
 			break;
 		t->rows = row;
 		row = &t->rows[t->nrows++];
-		row->job = rj_dup(c, get_str(c, v, w, "job", true, false));
-		row->metric = rj_dup(c, get_str(c, v, w, "metric", true, false));
-		row->label = rj_dup(c, get_str(c, v, w, "label", true, true));
+		row->job = rj_dup(c, rj_get_str(c, v, w, "job", true, false));
+		row->metric = rj_dup(c, rj_get_str(c, v, w, "metric", true, false));
+		row->label = rj_dup(c, rj_get_str(c, v, w, "label", true, true));
 	}
 }
 
 static void read_top(struct rj *c, json_t *root)
 {
 	struct results *r = c->r;
-	json_t *tool = get_obj(c, root, "", "tool", true), *jf, *res;
+	json_t *tool = rj_get_obj(c, root, "", "tool", true), *jf, *res;
 	const char *units;
 
 	if (tool) {
-		r->tool_name = rj_dup(c, get_str(c, tool, "tool", "name", true, false));
-		r->tool_version = rj_dup(c, get_str(c, tool, "tool", "version", true, false));
+		r->tool_name = rj_dup(c, rj_get_str(c, tool, "tool", "name", true, false));
+		r->tool_version = rj_dup(c, rj_get_str(c, tool, "tool", "version", true, false));
 	}
-	r->experiment = rj_dup(c, get_str(c, root, "", "experiment", true, false));
-	r->description = rj_dup(c, get_str(c, root, "", "description", true, true));
-	if ((jf = get_obj(c, root, "", "job_file", true))) {
-		r->job_path = rj_dup(c, get_str(c, jf, "job_file", "path", true, false));
-		get_fixed(c, jf, "job_file", "sha256", r->job_sha256, sizeof(r->job_sha256));
+	r->experiment = rj_dup(c, rj_get_str(c, root, "", "experiment", true, false));
+	r->description = rj_dup(c, rj_get_str(c, root, "", "description", true, true));
+	if ((jf = rj_get_obj(c, root, "", "job_file", true))) {
+		r->job_path = rj_dup(c, rj_get_str(c, jf, "job_file", "path", true, false));
+		rj_get_fixed(c, jf, "job_file", "sha256", r->job_sha256, sizeof(r->job_sha256));
 	}
 	read_overrides(c, root);
-	get_fixed(c, root, "", "started_at", r->started_at, sizeof(r->started_at));
-	get_fixed(c, root, "", "finished_at", r->finished_at, sizeof(r->finished_at));
-	get_bool(c, root, "", "complete", true, &r->complete);
-	get_u64(c, root, "", "seed", true, false, &r->seed);
+	rj_get_fixed(c, root, "", "started_at", r->started_at, sizeof(r->started_at));
+	rj_get_fixed(c, root, "", "finished_at", r->finished_at, sizeof(r->finished_at));
+	rj_get_bool(c, root, "", "complete", true, &r->complete);
+	rj_get_u64(c, root, "", "seed", true, false, &r->seed);
 	r->units = UNITS_DECIMAL;
-	units = get_str(c, root, "", "units", false, false);
+	units = rj_get_str(c, root, "", "units", false, false);
 	if (units && !strcmp(units, "binary"))
 		r->units = UNITS_BINARY;
 	else if (units && strcmp(units, "decimal"))
 		rj_error(c, "", "units", "expected decimal or binary, not '%s'", units);
-	r->order = rj_dup(c, get_str(c, root, "", "order", false, true));
-	if ((res = get_obj(c, root, "", "resources", false)))
-		get_u64(c, res, "resources", "max_rss_bytes", true, true, &r->max_rss_bytes);
-	get_u64(c, root, "", "order_seed", false, false, &r->order_seed);
-	get_u32(c, root, "", "ranks", false, false, &r->nranks);
+	r->order = rj_dup(c, rj_get_str(c, root, "", "order", false, true));
+	if ((res = rj_get_obj(c, root, "", "resources", false)))
+		rj_get_u64(c, res, "resources", "max_rss_bytes", true, true, &r->max_rss_bytes);
+	rj_get_u64(c, root, "", "order_seed", false, false, &r->order_seed);
+	rj_get_u32(c, root, "", "ranks", false, false, &r->nranks);
 	r->nranks = r->nranks ? r->nranks : 1;
-	get_real(c, root, "", "confidence", false, &r->confidence);
+	rj_get_real(c, root, "", "confidence", false, &r->confidence);
 	/* Files written before the key existed: the first instance's level, else the default. */
 	if (!isfinite(r->confidence) && r->ninst && isfinite(r->inst[0].rep.confidence))
 		r->confidence = r->inst[0].rep.confidence;
