@@ -36,7 +36,7 @@ CFLAGS += $(shell $(PKG_CONFIG) --cflags $(REQ_PC) 2>/dev/null)
 LDLIBS += $(shell $(PKG_CONFIG) --libs $(REQ_PC) 2>/dev/null)
 
 # Optional backends: pkg-config for liburing; libaio has no .pc file, so a two-line probe.
-BACKENDS := sync null
+BACKENDS := sync null synthetic fault
 ifneq ($(WITH_LIBURING),no)
 HAVE_LIBURING := $(shell $(PKG_CONFIG) --exists liburing 2>/dev/null && echo 1)
 ifeq ($(HAVE_LIBURING),1)
@@ -96,11 +96,15 @@ all: $(B)iotrial
 
 # The transport a build folder was built with: switching between `make` and `make MPI=1` in
 # one folder rebuilds the transport files and relinks instead of mixing the two.
+# The same for the optional backends (WITH_LIBURING, WITH_LIBAIO): the stamp holds both, so
+# a build never mixes objects made with and without a library.
 TRANSPORT_STAMP := $(B).transport
-ifneq ($(shell cat $(TRANSPORT_STAMP) 2>/dev/null),$(TRANSPORT))
-$(shell mkdir -p $(or $(B),.) && echo $(TRANSPORT) >$(TRANSPORT_STAMP))
+ifneq ($(shell cat $(TRANSPORT_STAMP) 2>/dev/null),$(TRANSPORT) $(BACKENDS))
+$(shell mkdir -p $(or $(B),.) && echo $(TRANSPORT) $(BACKENDS) >$(TRANSPORT_STAMP))
 endif
 $(B)engine/dist_serial.o $(B)engine/dist_mpi.o $(B)iotrial.o: $(TRANSPORT_STAMP)
+$(B)engine/backends/registry.o $(B)engine/backends/io_uring.o: $(TRANSPORT_STAMP)
+$(B)engine/backends/libaio.o: $(TRANSPORT_STAMP)
 
 # Print once which backends this build carries (the build's one line of news).
 .backends-line:
