@@ -1,5 +1,5 @@
 /* The distributed layer: which rank of a run this process is, and the few collective
- * operations a run needs (barrier, broadcast, gather, agreement, abort). One transport is
+ * operations a run needs (barrier, broadcast, gather, agreement, polling, abort). One transport is
  * compiled in: engine/dist_serial.c (one rank; `make`) or engine/dist_mpi.c (`make MPI=1`).
  * Another transport (a PMIx-only launcher, say) is one more file implementing the
  * functions marked "transport" below; engine/dist.c holds what every transport shares.
@@ -55,6 +55,13 @@ int dist_allgather(const void *send, void *recv, size_t len);
 /* transport: The bitwise OR of `flags` (DIST_*) over every rank, on every rank; `flags`
  * itself when there is one rank. */
 int dist_agree(int flags);
+
+/* transport: The bitwise OR of `*mask` over every rank, into `*mask` on every rank: a
+ * collective like dist_agree, for a coordinating thread that polls while its workers run
+ * (stonewalling). It waits in short sleeps, not inside MPI, so that a busy-polling
+ * transport takes no CPU from the workers. Returns 0, or -EIO (`*mask` is then unchanged);
+ * with one rank, 0 at once. */
+int dist_poll_or(uint64_t *mask);
 
 /* transport: Stop every rank of the run now, after printing "iotrial: rank R (HOST): MSG"
  * on stderr. For states from which no agreement is possible; never returns. */

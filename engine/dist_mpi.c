@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int rank, size = 1, local_rank;
@@ -147,6 +148,29 @@ int dist_agree(int flags)
 	    MPI_Allreduce(&flags, &all, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD) != MPI_SUCCESS)
 		return flags | DIST_FAILED | DIST_STOP;
 	return all;
+}
+
+int dist_poll_or(uint64_t *mask)
+{
+	const struct timespec nap = {0, 200000}; /* 0.2 ms: a poll is a few microseconds */
+	uint64_t all = 0;
+	MPI_Request req;
+	int done = 0;
+
+	if (size == 1)
+		return 0;
+	if (MPI_Iallreduce(mask, &all, 1, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD, &req) !=
+	    MPI_SUCCESS)
+		return -EIO;
+	for (;;) {
+		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (done)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	*mask = all;
+	return 0;
 }
 
 _Noreturn void dist_abort(int status, const char *fmt, ...)

@@ -82,6 +82,11 @@ int dist_agree(int flags)
 	return flags;
 }
 
+int dist_poll_or(uint64_t *mask)
+{
+	return 0;
+}
+
 _Noreturn void dist_abort(int status, const char *fmt, ...)
 {
 	va_list ap;

@@ -12,6 +12,7 @@ static const char *const workload_names[] = {"read", "write", "randread", "randw
 static const char *const worker_mode_names[] = {"thread", "process", NULL};
 static const char *const sim_dist_names[] = {"normal", "lognormal", NULL};
 static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
+static const char *const stonewall_names[] = {"none", "time", "first_done", "wear_out", NULL};
 static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
 
 #define OFF(f) offsetof(struct job_spec, f)
@@ -110,6 +111,13 @@ const struct job_key job_keys[JK_NKEYS] = {
 	[JK_LAYOUT] = {"layout", KT_ENUM, OFF(layout), "per_rank", 0, 0, layout_names,
 		       "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
 		       "layout: shared"},
+	[JK_STONEWALL] = {"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0, stonewall_names,
+			  "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
+			  "stonewall: first_done"},
+	[JK_STONEWALL_CAP] = {"stonewall_cap", KT_DURATION, OFF(stonewall_cap_ns), "60s", 1000000,
+			      30 * 24 * 3600 * SEC, NULL,
+			      "with stonewall: the longest a rank runs a trial (time: its deadline), and the longest a wear_out top-up runs",
+			      "stonewall_cap: 10s"},
 	[JK_WITH] = {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
 		     "run alongside this job: both start on one barrier, trial by trial", "with: writer"},
 	[JK_BACKGROUND] = {"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,

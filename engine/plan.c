@@ -173,8 +173,8 @@ bad:
 	return -EINVAL;
 }
 
-/* ranks: and layout:, checked against the run's ranks; a rank that does not own a shared
- * file leaves its creation (and removal) to the one that does. */
+/* ranks:, layout: and stonewall:, checked against the run's ranks; a rank that does not own a
+ * shared file leaves its creation (and removal) to the one that does. */
 static void plan_dist(struct planner *pl, struct instance *in)
 {
 	struct job_spec *j = &in->job;
@@ -184,6 +184,16 @@ static void plan_dist(struct planner *pl, struct instance *in)
 	if (plan_ranks(j->ranks ? j->ranks : "all", (uint32_t)dist_size(), &in->rank_lo,
 		       &in->rank_n, err, sizeof(err)) < 0)
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_RANKS), "key 'ranks': %s", err);
+	/* A stonewall stops I/O between two I/Os of a size-bound pass. */
+	if (j->stonewall != STONEWALL_NONE && (copies || j->workload == WL_COMMAND))
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_STONEWALL),
+		    "key 'stonewall': a %s cannot be stopped early; only read, write, randread and randwrite stonewall",
+		    spec_workload_name(j->workload));
+	else if (j->stonewall != STONEWALL_NONE && (j->runtime_ns || j->background))
+		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_STONEWALL),
+			  "key 'stonewall': only a size-bound measured job stonewalls, not %s",
+			  j->background ? "background load" : "a time-bound job (runtime)");
 	if (j->layout == RANK_LAYOUT_PER_RANK)
 		return;
 	if (copies || j->workload == WL_COMMAND)

@@ -14,8 +14,8 @@
 /* What one rank sends: plain bytes, the same layout on every rank (dist_check_peers made
  * sure every rank runs the same build of iotrial). */
 struct blob {
-	uint32_t rank, active, failed, pad;
-	uint64_t bytes, ios, errors;
+	uint32_t rank, active, failed, stopped;
+	uint64_t bytes, ios, errors, stonewall_bytes;
 	uint64_t start_ns, end_ns;
 	double cpu_user_s, cpu_sys_s;
 	struct welford lat;
@@ -33,6 +33,8 @@ static void blob_fill(struct blob *b, const struct reduce_local *m)
 	b->bytes = m->bytes;
 	b->ios = m->ios;
 	b->errors = m->errors;
+	b->stopped = m->stopped;
+	b->stonewall_bytes = m->stonewall_bytes;
 	b->start_ns = m->start_ns;
 	b->end_ns = m->end_ns;
 	b->cpu_user_s = m->cpu_user_s;
@@ -96,6 +98,8 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	tr->workers = NULL;
 	tr->nworkers = 0;
 	tr->bytes = tr->ios = tr->errors = 0;
+	tr->stonewalled = false;
+	tr->stonewall_bytes = 0;
 	tr->cpu_user_s = tr->cpu_sys_s = 0;
 	for (int r = 0; r < n; r++) {
 		const struct blob *b = &all[r];
@@ -109,6 +113,10 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		row->bytes = b->bytes;
 		row->ios = b->ios;
 		row->errors = b->errors;
+		row->stopped = b->stopped;
+		row->stonewall_bytes = b->stonewall_bytes;
+		tr->stonewalled |= b->stopped != 0;
+		tr->stonewall_bytes += b->stonewall_bytes;
 		row->start_ns = b->start_ns;
 		row->end_ns = b->end_ns;
 		row->seconds =

@@ -19,6 +19,8 @@ struct reduce_local {
 	uint64_t bytes, ios, errors;
 	uint64_t start_ns, end_ns; /* from this rank's barrier exit; both 0: no I/O */
 	double cpu_user_s, cpu_sys_s;
+	bool stopped;		  /* stonewall: it stopped before its size */
+	uint64_t stonewall_bytes; /* stonewall: its bytes then, before a wear_out top-up */
 	const struct hist *hist; /* NULL: empty */
 	const struct welford *lat;
 };

@@ -35,6 +35,10 @@ struct rank_result {
 	double seconds;		   /* its first start to its last end; NAN: it did no I/O */
 	uint64_t start_ns, end_ns; /* from its barrier exit */
 	char *error;		   /* its first error, or NULL */
+	/* A stonewalled job (trial_result.stonewall): it stopped before its size (told to, or
+	 * at the cap), and the bytes it had moved then, before a wear_out top-up. */
+	bool stopped;
+	uint64_t stonewall_bytes;
 };
 
 /* A distributed trial's figures beside the primary ones (the trial's seconds and bw_bytes:
@@ -70,6 +74,12 @@ struct trial_result {
 	struct rank_result *ranks; /* per rank, in a distributed run (more than one rank) */
 	uint32_t nranks;
 	struct rank_aggregate agg; /* with ranks */
+	/* The job stonewalls (its stonewall key is not none): the two fields below are reported.
+	 * stonewalled: some rank (or worker) stopped before its size; stonewall_bytes: the bytes
+	 * every rank had moved when it stopped, before a wear_out top-up (else `bytes`). */
+	bool stonewall;
+	bool stonewalled;
+	uint64_t stonewall_bytes;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };

@@ -14,6 +14,10 @@ enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
  * file with a region per rank, in one piece (shared: segmented) or chunk by chunk (strided). */
 enum job_rank_layout { RANK_LAYOUT_PER_RANK, RANK_LAYOUT_SHARED, RANK_LAYOUT_STRIDED };
 enum job_sync { SYNC_NONE, SYNC_OSYNC, SYNC_ODSYNC, SYNC_FSYNC_END };
+/* Stonewalling a size-bound job (IOR's -D and stoneWallingWearOut): none; each rank stops at
+ * its deadline (time); every rank stops once the first has done its size (first_done); as
+ * first_done, then every rank tops up to the most any rank did (wear_out). */
+enum job_stonewall { STONEWALL_NONE, STONEWALL_TIME, STONEWALL_FIRST_DONE, STONEWALL_WEAR_OUT };
 enum spec_units { UNITS_DECIMAL, UNITS_BINARY };
 enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
 
@@ -52,6 +56,8 @@ enum job_key_id {
 	JK_WORKER_MODE,
 	JK_RANKS,
 	JK_LAYOUT,
+	JK_STONEWALL,
+	JK_STONEWALL_CAP,
 	JK_WITH,
 	JK_BACKGROUND,
 	JK_LOG_RECORDS,
@@ -145,6 +151,8 @@ struct job_spec {
 	enum job_worker_mode worker_mode;
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
 	enum job_rank_layout layout; /* distributed runs: the ranks' files */
+	enum job_stonewall stonewall; /* stop size-bound ranks early (see enum job_stonewall) */
+	uint64_t stonewall_cap_ns;    /* the stonewall's deadline, and a wear_out top-up's limit */
 	char *with;		   /* runs alongside this job, starting on one barrier */
 	bool background;	   /* load: loops until the jobs it runs with end; reported apart */
 	bool log_records;	   /* records/<instance>.csv: one line per I/O */

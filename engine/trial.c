@@ -1,6 +1,7 @@
 /* One trial of one unit (see trial.h): files prepared, workers started together on one
- * barrier as threads or processes, background load stopped once the measured workers are
- * done, figures merged per instance, written data read back when verify asks. */
+ * barrier as threads or processes, stonewalled across ranks when the job asks, background
+ * load stopped once the measured workers are done, figures merged per instance, written data
+ * read back when verify asks. */
 #include "engine/trial.h"
 
 #include <errno.h>
@@ -13,55 +14,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/dist.h"
 #include "engine/loads.h"
 #include "engine/reduce.h"
+#include "engine/stonewall.h"
+#include "engine/trial_internal.h"
 #include "engine/verify.h"
 #include "engine/worker.h"
-
-/* What a worker hands back: in shared memory when workers are processes. */
-struct shared {
-	struct worker_out out;
-	int ret;
-	char err[256];
-};
-
-struct inst_run;
-
-struct slot {
-	const struct inst_run *run;
-	uint32_t worker;
-	struct worker_job job;
-	char *data_path, *src_path;
-	struct shared *sh;
-	pthread_t thread;
-	pid_t pid;
-	bool started;
-};
-
-struct inst_run {
-	struct instance *in;
-	struct instance_result *ir;
-	struct trial_result *tr;
-	bool background;
-	bool ready; /* files prepared: its workers start */
-	bool idle;  /* not run on this rank (ranks:): takes part in the collectives only */
-	uint32_t n;
-	struct slot *slots;
-	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
-	struct welford lat;
-	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
-};
-
-/* The barriers and flags, shared with process workers: `ready` tells the coordinating
- * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
-struct sync_area {
-	pthread_barrier_t ready, barrier;
-	volatile sig_atomic_t bg_stop;
-	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
-};
 
 uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
 {
@@ -93,10 +55,7 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 	return 0;
 }
 
-static void trial_error(struct trial_result *tr, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void trial_error(struct trial_result *tr, const char *fmt, ...)
+void trial_error(struct trial_result *tr, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -222,11 +181,14 @@ static void *slot_main(void *arg)
 	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
 	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
 	int ret = -ENOMEM, fd = -1, src = -1;
+	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
+	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
 
 	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
 		s->sh->ret = loads_run(&s->job, j, s->src_path, s->data_path, s->sh->err,
 				       sizeof(s->sh->err), &s->sh->out);
 		free(priv);
+		s->sh->done = 1;
 		return NULL;
 	}
 	if (!priv)
@@ -255,13 +217,14 @@ static void *slot_main(void *arg)
 	s->job.priv = priv;
 	s->job.fd = fd;
 	s->job.src_fd = src;
-	s->sh->ret = worker_run(&s->job, &s->sh->out);
+	*result = worker_run(&s->job, out);
 	in->be->close(priv, fd);
 	if (src >= 0)
 		in->be->close(priv, src);
 	if (in->be->cleanup)
 		in->be->cleanup(priv);
 	free(priv);
+	s->sh->done = 1;
 	return NULL;
 
 fail_close:
@@ -273,10 +236,11 @@ fail_cleanup:
 fail:
 	if (!s->sh->err[0])
 		snprintf(s->sh->err, sizeof(s->sh->err), "out of memory");
-	s->sh->ret = ret < 0 ? ret : -ENOMEM;
-	s->sh->out.errors = 1;
+	*result = ret < 0 ? ret : -ENOMEM;
+	out->errors = 1;
 	worker_gate(&s->job); /* the others must not wait for us */
 	free(priv);
+	s->sh->done = 1;
 	return NULL;
 }
 
@@ -298,7 +262,7 @@ static void release_shared(void *p, size_t size, bool processes)
 		free(p);
 }
 
-static int start(struct slot *s)
+int trial_slot_start(struct slot *s)
 {
 	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
 		s->pid = fork();
@@ -315,7 +279,7 @@ static int start(struct slot *s)
 	return 0;
 }
 
-static void finish(struct slot *s)
+void trial_slot_finish(struct slot *s)
 {
 	int status;
 
@@ -391,6 +355,7 @@ static void merge(struct trial_env *e, struct inst_run *r)
 	uint64_t first = UINT64_MAX, last = 0;
 	double cu = 0, cs = 0;
 
+	tr->stonewall = r->in->job.stonewall != STONEWALL_NONE && !r->background;
 	r->first = UINT64_MAX;
 	r->last = 0;
 	welford_init(&r->lat);
@@ -413,6 +378,8 @@ static void merge(struct trial_env *e, struct inst_run *r)
 		tr->bytes += o->bytes;
 		tr->ios += o->ios;
 		tr->errors += o->errors;
+		tr->stonewalled |= o->stopped;
+		tr->stonewall_bytes += s->topup ? s->stonewall_bytes : o->bytes;
 		cu += o->cpu_user_s;
 		cs += o->cpu_sys_s;
 		if (o->start_ns && o->start_ns < first)
@@ -467,6 +434,8 @@ static int verify_back(struct trial_env *e, struct inst_run *r)
 		struct worker_job v = s->job;
 		v.wl = WL_READ;
 		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
+		v.cap_ns = v.limit = v.start_pos = 0;
+		v.stop_sw = NULL;
 		v.fsync_end = false;
 		v.barrier = v.ready = NULL;
 		v.cancel = NULL;
@@ -474,7 +443,8 @@ static int verify_back(struct trial_env *e, struct inst_run *r)
 		v.priv = priv;
 		/* A copy checks the source's pattern; a full sequential write pass, its own. */
 		v.verify_seed = copy ? layout_seed(e->p, in->src.path) : s->job.verify_seed;
-		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns);
+		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns &&
+					       s->sh->out.bytes >= s->job.region_len);
 		v.fd = in->be->open(priv, s->data_path, open_flags(j, false), 0);
 		if (v.fd < 0) {
 			ret = v.fd;
@@ -505,7 +475,7 @@ out_free:
 
 /* Set up instance k of the unit for this trial: its trial record, workers and files. */
 static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
-		 size_t inst, struct sync_area *sync, bool processes)
+		 size_t inst_k, size_t inst, struct sync_area *sync, bool processes)
 {
 	struct instance *in = &e->p->inst[inst];
 	const struct job_spec *j = &in->job;
@@ -561,6 +531,9 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 					   inst * 1024 + w, index),
 			.stop = e->stop,
 			.stop_bg = r->background ? &sync->bg_stop : NULL,
+			.stop_sw = stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)]
+							: NULL,
+			.cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
 			.barrier = &sync->barrier,
 			.ready = &sync->ready,
 			.cancel = &sync->cancel,
@@ -648,6 +621,8 @@ static void reduce_unit(struct trial_env *e, const struct plan_unit *u, struct i
 		    .bytes = tr->bytes,
 		    .ios = tr->ios,
 		    .errors = tr->errors,
+		    .stopped = tr->stonewalled,
+		    .stonewall_bytes = tr->stonewall_bytes,
 		    .start_ns = ran ? r->first - t_sync : 0,
 		    .end_ns = ran && r->last > t_sync ? r->last - t_sync : 0,
 		    .cpu_user_s = isfinite(tr->cpu_user_s) ? tr->cpu_user_s : 0,
@@ -664,7 +639,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	const struct plan_unit *u = &e->p->units[pt->unit];
 	struct inst_run *runs = calloc(u->n, sizeof(*runs));
 	struct sync_area *sync = NULL;
-	bool processes = false, dist = dist_size() > 1, go;
+	bool processes = false, dist = dist_size() > 1, go, watch = false;
 	unsigned nworkers = 0;
 	uint64_t t_sync;
 	int ret = 0, mine = 0;
@@ -679,7 +654,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		return -ENOMEM;
 	}
 	for (size_t k = 0; k < u->n; k++) {
-		int r = setup(e, pt, &runs[k], u->inst[k], sync, processes);
+		int r = setup(e, pt, &runs[k], k, u->inst[k], sync, processes);
 		runs[k].ready = r == 0;
 		if (r < 0 && !runs[k].tr && dist)
 			dist_abort(1, "out of memory");
@@ -699,7 +674,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		init_barriers(sync, nworkers + 1, processes);
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
-				if ((ret = start(&runs[k].slots[w])) < 0) {
+				if ((ret = trial_slot_start(&runs[k].slots[w])) < 0) {
 					/* Without every worker the barrier never opens: give up on the
 					 * ones started after they pass it alone. */
 					trial_error(runs[k].tr, "cannot start worker %u: %s", w,
@@ -717,19 +692,30 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	e->agreed = dist_agree(mine | (*e->stop ? DIST_STOP : 0));
 	if (dist && (e->agreed & DIST_SETUP))
 		sync->cancel = 1; /* no rank measures a trial that some rank cannot run */
+	/* A stonewall across ranks: only when every rank runs the trial (agreed is the same on
+	 * every rank, the rest depends on the plan). With one rank, first done is done. */
+	for (size_t k = 0; k < u->n; k++)
+		watch |= dist && !(e->agreed & DIST_SETUP) && stonewall_watched(&runs[k]);
 	/* Every rank starts here; its times count from its own exit (clocks differ). */
 	dist_barrier();
 	t_sync = worker_now_ns();
-	if (go) {
+	if (go)
 		pthread_barrier_wait(&sync->barrier);
+	if (watch)
+		stonewall_watch(runs, u->n, sync);
+	if (go) {
 		/* The measured workers first; then the load is told to stop. */
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; !runs[k].background && w < runs[k].n; w++)
-				finish(&runs[k].slots[w]);
+				trial_slot_finish(&runs[k].slots[w]);
+	}
+	if (watch)
+		stonewall_wear_out(e, runs, u->n);
+	if (go) {
 		sync->bg_stop = 1;
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; w < runs[k].n; w++)
-				finish(&runs[k].slots[w]);
+				trial_slot_finish(&runs[k].slots[w]);
 		pthread_barrier_destroy(&sync->barrier);
 		pthread_barrier_destroy(&sync->ready);
 	}

@@ -43,6 +43,7 @@ struct loop {
 	uint64_t issued;   /* bytes started (size bound) */
 	uint64_t total;	   /* bytes a size-bound trial moves */
 	uint64_t deadline; /* time bound; 0: none */
+	uint64_t cap;	   /* a size bound's time cap (stonewall); 0: none */
 	uint64_t rng;
 	uint64_t seq;
 	unsigned busy_spins;
@@ -170,6 +171,7 @@ static void start_window(struct loop *l, uint64_t now)
 	l->issued = 0;
 	l->o->start_ns = now;
 	l->deadline = l->w->runtime_ns ? now + l->w->runtime_ns : 0;
+	l->cap = l->w->cap_ns ? now + l->w->cap_ns : 0;
 	if (l->ivl) {
 		l->ivl_start = now;
 		l->ivl_end = now + l->w->interval_ns;
@@ -359,7 +361,11 @@ static int loop_run(struct loop *l)
 		}
 		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
 			struct be_io *io = l->free_list[l->nfree - 1];
-			if (*w->stop || (w->stop_bg && *w->stop_bg) || !next_io(l, io)) {
+			bool sw = w->stop_sw && *w->stop_sw;
+			if (*w->stop || (w->stop_bg && *w->stop_bg) || sw || !next_io(l, io)) {
+				/* Told to stop with its size not yet done: stonewalled. */
+				if (sw && (l->deadline || l->ramp_end || l->issued < l->total))
+					l->o->stopped = true;
 				l->stopping = true;
 				break;
 			}
@@ -367,8 +373,14 @@ static int loop_run(struct loop *l)
 			io->start_ns = issue_time(l, io);
 			if (l->ramp_end && io->start_ns >= l->ramp_end)
 				start_window(l, io->start_ns);
-			if (l->deadline && io->start_ns >= l->deadline) {
+			if ((l->deadline && io->start_ns >= l->deadline) ||
+			    (l->cap && io->start_ns >= l->cap)) {
+				/* Not issued: a top-up (wear_out) starts again from here. */
 				l->issued -= io->len;
+				if (!l->nblocks)
+					l->pos -= io->len;
+				if (!l->deadline)
+					l->o->stopped = true;
 				l->free_list[l->nfree++] = io;
 				l->stopping = true;
 				break;
@@ -445,6 +457,9 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 		l.nblocks = w->region_len / w->chunk;
 		l.total = l.nblocks * w->chunk;
 	}
+	if (w->limit)
+		l.total = w->limit;
+	l.pos = w->start_pos;
 
 	if (w->rec_fd >= 0 && (l.rec = malloc(sizeof(*l.rec))))
 		*l.rec = (struct reclog){.fd = w->rec_fd, .trial = w->trial, .worker = w->worker};
@@ -480,6 +495,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (ret == 0 && w->fsync_end && !o->err)
 		ret = fsync_end(&l);
 	o->end_ns = l.vclock ? o->start_ns + vclock : worker_now_ns();
+	o->pos = l.pos;
 	if (l.ivl) {
 		if (l.ivl_ios || l.ivl_start < o->end_ns) {
 			l.ivl_end = o->end_ns;

@@ -32,6 +32,12 @@ struct worker_job {
 	bool verify_check_seed;		   /* false: accept the pattern under any seed */
 	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
 	const volatile sig_atomic_t *stop_bg; /* also stops it (background load); may be NULL */
+	/* Stonewall: raised by the coordinator when another rank has done its size; stops it
+	 * like `stop`, noted in `stopped` when it had not reached its bound. May be NULL. */
+	const volatile sig_atomic_t *stop_sw;
+	uint64_t cap_ns;    /* size-bound: issue nothing new this long after the start; 0: none */
+	uint64_t limit;	    /* size-bound: bytes to move; 0: the region's */
+	uint64_t start_pos; /* sequential: the region offset of the first I/O */
 	pthread_barrier_t *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
 	/* When set, waited on before `barrier`: the coordinator learns that every worker is
 	 * ready (and may meet the other ranks) before it opens `barrier`. */
@@ -63,6 +69,8 @@ struct worker_out {
 	bool err_eof;		/* a read found the end of the file early */
 	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
 	int log_err; /* a record or interval log could not be written (-errno); logging stopped */
+	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
+	uint64_t pos; /* sequential: the region offset the next I/O would have started at */
 };
 
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial

@@ -76,6 +76,8 @@ static void read_ranks(struct rj *c, json_t *o, const char *w, struct trial_resu
 		rj_get_u64(c, v, wr, "end_ns", false, false, &r->end_ns);
 		rj_get_u64(c, v, wr, "errors", false, false, &r->errors);
 		r->error = rj_dup(c, rj_get_str(c, v, wr, "error", false, true));
+		rj_get_bool(c, v, wr, "stopped", false, &r->stopped);
+		rj_get_u64(c, v, wr, "stonewall_bytes", false, false, &r->stonewall_bytes);
 	}
 	if (!(agg = rj_get_obj(c, o, w, "aggregate", false)))
 		return;
@@ -125,6 +127,10 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 	rj_get_bool(c, o, w, "load_failed", false, &t->load_failed);
 	t->error = rj_dup(c, rj_get_str(c, o, w, "error", false, true));
 	rj_get_real(c, o, w, "page_cache", false, &t->cached);
+	/* A stonewalled job's trials say so: then both keys are written back. */
+	t->stonewall = json_object_get(o, "stonewalled") != NULL;
+	rj_get_bool(c, o, w, "stonewalled", false, &t->stonewalled);
+	rj_get_u64(c, o, w, "stonewall_bytes", false, false, &t->stonewall_bytes);
 	read_workers(c, o, w, t);
 	read_ranks(c, o, w, t);
 }

@@ -76,6 +76,10 @@ static void ranks_obj(json_t *o, const struct trial_result *t)
 					(json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns,
 					"errors", (json_int_t)r->errors);
 		json_object_set_new(row, "error", str(r->error));
+		if (t->stonewall) {
+			json_object_set_new(row, "stopped", json_boolean(r->stopped));
+			json_object_set_new(row, "stonewall_bytes", jint(r->stonewall_bytes));
+		}
 		json_array_append_new(rs, row);
 	}
 	json_object_set_new(o, "ranks", rs);
@@ -120,6 +124,10 @@ static json_t *trial_obj(const struct trial_result *t)
 							    lat_obj(&w->lat)));
 		}
 		json_object_set_new(o, "workers", ws);
+	}
+	if (t->stonewall) {
+		json_object_set_new(o, "stonewalled", json_boolean(t->stonewalled));
+		json_object_set_new(o, "stonewall_bytes", jint(t->stonewall_bytes));
 	}
 	if (t->nranks)
 		ranks_obj(o, t);

@@ -61,4 +61,22 @@ test_expect_success 'keep_files keeps the data file; default runs remove it' '
 	expect_eq "$(ls keep | wc -l)" 1
 '
 
+cat >sw.yaml <<'JOB'
+defaults: {workload: write, backend: fault, file_size: 1MiB, block_size: 64KiB, fault_delay: 10ms}
+jobs:
+  - {name: fd, stonewall: first_done}
+  - {name: wo, stonewall: wear_out, verify: true}
+  - {name: tm, stonewall: time, stonewall_cap: 50ms, verify: true}
+  - {name: none}
+JOB
+
+test_expect_success 'stonewall with one rank: first_done is done, wear_out tops up nothing, time stops at the cap' '
+	"$IOTRIAL" run -q sw.yaml -o sw &&
+	jq -e "[.jobs[0,1].trials[] | .stonewalled == false and .bytes == 1048576 and
+		.stonewall_bytes == 1048576 and .failed == false and (has(\"ranks\") | not)] | all" sw/results.json &&
+	jq -e ".jobs[2].trials[0] | .stonewalled and .bytes < 1048576 and .stonewall_bytes == .bytes and
+		.failed == false and .seconds < 0.5" sw/results.json &&
+	jq -e ".jobs[3].trials[0] | has(\"stonewalled\") or has(\"stonewall_bytes\") | not" sw/results.json
+'
+
 test_done

@@ -75,6 +75,14 @@ test_expect_success 'usage errors exit 2' '
 	{ "$IOTRIAL" run -f pdf x.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2
 '
 
+test_expect_success 'a stonewall on a time-bound job or a copy exits 2' '
+	printf "jobs:\n  - {name: a, workload: read, runtime: 1s, stonewall: first_done}\n  - {name: c, workload: copy, stonewall: time}\n" >sw.yaml &&
+	{ "$IOTRIAL" validate sw.yaml 2>err; rc=$?; } ;
+	expect_eq "$rc" 2 &&
+	grep -q "sw.yaml:2:.*key .stonewall.: only a size-bound measured job stonewalls, not a time-bound job" err &&
+	grep -q "sw.yaml:3:.*key .stonewall.: a copy cannot be stopped early" err
+'
+
 test_expect_success 'a job file that does not exist exits 2' '
 	{ "$IOTRIAL" run nothere.yaml 2>err; rc=$?; } ;
 	expect_eq "$rc" 2 && grep -q "nothere.yaml: cannot open job file" err

@@ -2,8 +2,9 @@
 # Distributed runs under MPI (Open MPI's mpirun): the MPI build is built into build-mpi/;
 # with 1, 2 and 4 ranks (and once over TCP on loopback) rank 0 alone writes results whose
 # sums match the per-rank rows; a failing rank fails the trial by name; a rank that cannot
-# open its target stops every rank; a serial build under mpirun refuses to run. No
-# bandwidth is ever asserted: only sums, counts and orderings.
+# open its target stops every rank; a slow rank is stonewalled (time, first_done, wear_out);
+# a serial build under mpirun refuses to run. No bandwidth is ever asserted: only sums,
+# counts and orderings.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 need_cmd mpirun
@@ -152,6 +153,50 @@ test_expect_success 'a failing rank fails the trial everywhere, named by rank, e
 	jq -e ".jobs[0].trials[0].error | startswith(\"rank 1 (\")" eio/results.json &&
 	expect_eq "$(jq -c "[.jobs[0].trials[0].ranks[].error | type]" eio/results.json)" "[\"null\",\"string\"]" &&
 	grep -q "rank 1 (.*Input/output error" err
+'
+
+# Rank 1 is slow (20 ms per I/O); the fast rank 0 is done with 1 MiB in a few milliseconds.
+cat >sw.yaml <<'JOB'
+defaults: {workload: write, backend: fault, file_size: 1MiB, block_size: 64KiB, fault_delay: "${SLOW:-0}"}
+jobs:
+  - {name: none}
+  - {name: fd, stonewall: first_done}
+  - {name: wo, stonewall: wear_out, threads: 2, verify: true}
+  - {name: tm, stonewall: time, stonewall_cap: 100ms}
+JOB
+
+test_expect_success 'stonewall: a slow rank shows in the rows; without a stonewall it does its whole size' '
+	$MPIRUN -np 2 ./on_rank 1 SLOW 20ms "$MPI_IOTRIAL" run -q sw.yaml -o sw &&
+	check_sums sw/results.json 2 &&
+	jq -e ".jobs[0].trials[0] | .ranks[1].seconds > .ranks[0].seconds and
+		([.ranks[].bytes] | unique) == [1048576] and (has(\"stonewalled\") | not) and
+		(.ranks[0] | has(\"stopped\") | not)" sw/results.json
+'
+
+test_expect_success 'stonewall first_done: the fast rank does its size, the slow one stops early' '
+	jq -e ".jobs[1].trials[0] | .stonewalled and .stonewall_bytes == .bytes and
+		.ranks[0].bytes == 1048576 and (.ranks[0].stopped | not) and
+		.ranks[1].stopped and .ranks[1].bytes < 1048576 and
+		.ranks[1].stonewall_bytes == .ranks[1].bytes" sw/results.json
+'
+
+test_expect_success 'stonewall wear_out: every rank tops up to the most moved, and verifies' '
+	jq -e ".jobs[2].trials[0] | .stonewalled and .failed == false and
+		([.ranks[].bytes] | unique) == [2097152] and .ranks[1].stopped and
+		.ranks[1].stonewall_bytes < 2097152 and .stonewall_bytes < .bytes and
+		.stonewall_bytes == ([.ranks[].stonewall_bytes] | add)" sw/results.json
+'
+
+test_expect_success 'stonewall time: each rank stops by the cap or at its size' '
+	jq -e ".jobs[3].trials[0] | .stonewalled and .ranks[0].bytes == 1048576 and
+		(.ranks[0].stopped | not) and .ranks[1].stopped and .ranks[1].bytes < 1048576 and
+		.ranks[1].seconds >= 0.1 and .ranks[1].seconds < 1" sw/results.json
+'
+
+test_expect_success 'stonewall figures are read back by report -f json' '
+	"$MPI_IOTRIAL" report -f json sw/results.json >swagain.json &&
+	expect_eq "$(jq -S "[.jobs[].trials[] | [.stonewalled, .stonewall_bytes, .ranks]]" swagain.json)" \
+		"$(jq -S "[.jobs[].trials[] | [.stonewalled, .stonewall_bytes, .ranks]]" sw/results.json)"
 '
 
 cat >open.yaml <<'JOB'

@@ -95,6 +95,9 @@ static void test_one_rank(void **state)
 	assert_memory_equal(mine, all, sizeof(mine));
 	assert_int_equal(dist_agree(DIST_FAILED | DIST_STOP), DIST_FAILED | DIST_STOP);
 	assert_int_equal(dist_agree(0), 0);
+	mine[0] = 0x8000000000000005ull;
+	assert_int_equal(dist_poll_or(&mine[0]), 0);
+	assert_true(mine[0] == 0x8000000000000005ull);
 	assert_int_equal(dist_bcast_buf(&buf, &len), 0);
 	assert_string_equal(buf, "text");
 	assert_int_equal(len, 4);

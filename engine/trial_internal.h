@@ -1,0 +1,77 @@
+/* What engine/trial.c and engine/stonewall.c share of a trial under way: the workers'
+ * slots, an instance's run, and the flags its workers see. Not for other files: trial.h is
+ * the interface. */
+#ifndef IOTRIAL_TRIAL_INTERNAL_H
+#define IOTRIAL_TRIAL_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engine/plan.h"
+#include "engine/results.h"
+#include "engine/worker.h"
+
+/* What a worker hands back: in shared memory when workers are processes. */
+struct shared {
+	struct worker_out out;
+	int ret;
+	char err[256];
+	volatile sig_atomic_t done; /* the worker has returned (the coordinator polls it) */
+	struct worker_out top;	    /* a wear_out top-up's figures, until folded into `out` */
+	int top_ret;
+};
+
+struct inst_run;
+
+struct slot {
+	const struct inst_run *run;
+	uint32_t worker;
+	struct worker_job job;
+	char *data_path, *src_path;
+	struct shared *sh;
+	pthread_t thread;
+	pid_t pid;
+	bool started;
+	bool topup;		  /* this start is a wear_out top-up: into sh->top */
+	uint64_t stonewall_bytes; /* its bytes before a top-up */
+};
+
+struct inst_run {
+	struct instance *in;
+	struct instance_result *ir;
+	struct trial_result *tr;
+	bool background;
+	bool ready; /* files prepared: its workers start */
+	bool idle;  /* not run on this rank (ranks:): takes part in the collectives only */
+	uint32_t n;
+	struct slot *slots;
+	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
+	struct welford lat;
+	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
+};
+
+/* The barriers and flags, shared with process workers: `ready` tells the coordinating
+ * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
+struct sync_area {
+	pthread_barrier_t ready, barrier;
+	volatile sig_atomic_t bg_stop;
+	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
+	/* Stonewall: instance k's measured workers stop when flag stonewall_index(k) is raised. */
+	volatile sig_atomic_t sw_stop[64];
+};
+
+/* Start worker `s` (a thread, or a process with worker_mode: process) in trial.c's slot_main.
+ * Returns 0 or -errno; s->started says whether trial_slot_finish must wait for it. */
+int trial_slot_start(struct slot *s);
+
+/* Wait for a started worker to end (a dead worker process fails its slot). */
+void trial_slot_finish(struct slot *s);
+
+/* Fail trial `tr`; its `error` is the first message it was given. */
+void trial_error(struct trial_result *tr, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif
