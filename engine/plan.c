@@ -114,6 +114,11 @@ static void plan_backend(struct planner *pl, struct instance *in)
 			plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)k),
 				  "key '%s': only the synthetic backend takes sim_* keys",
 				  job_keys[k].name);
+	for (int k = JK_FAULT_EIO_OFFSET; k <= JK_FAULT_DELAY_EVERY; k++)
+		if (j->key_loc[k].file && strcmp(in->be->name, "fault"))
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)k),
+				  "key '%s': only the fault backend takes fault_* keys",
+				  job_keys[k].name);
 	if (j->direct && !(in->be->flags & BE_F_DIRECT))
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_DIRECT),
 			  "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
