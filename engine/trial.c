@@ -45,7 +45,8 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 	for (size_t t = ir->ntrials; t < n; t++) {
 		struct trial_result *tr = &nt[t];
 		memset(tr, 0, sizeof(*tr));
-		tr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		tr->lat =
+		    (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		tr->index = (uint32_t)t;
 		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = NAN;
 		tr->cpu_user_s = tr->cpu_sys_s = NAN;
@@ -69,7 +70,7 @@ void trial_error(struct trial_result *tr, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int open_flags(const struct job_spec *j, bool writes)
+int trial_open_flags(const struct job_spec *j, bool writes)
 {
 	int fl = writes ? O_WRONLY : O_RDONLY;
 
@@ -82,14 +83,9 @@ static int open_flags(const struct job_spec *j, bool writes)
 	return fl;
 }
 
-static const char *op_name(enum be_opcode op)
-{
-	return op == BE_READ ? "read" : op == BE_WRITE ? "write" : "fsync";
-}
-
 /* The seed of the verify pattern a file is laid out with: one per path (without a
  * worker's suffix), so instances and workers that share a file agree on it. */
-static uint64_t layout_seed(const struct plan *p, const char *path)
+uint64_t trial_layout_seed(const struct plan *p, const char *path)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
 
@@ -139,7 +135,7 @@ static int prepare(struct trial_env *e, struct inst_run *r)
 		}
 		ret = one.path ? files_layout(e->dirs, e->p->scratch, &one,
 					      f->size ? f->size : j->file_size, j->verify,
-					      layout_seed(e->p, f->path), j->tree_files, &msg)
+					      trial_layout_seed(e->p, f->path), j->tree_files, &msg)
 			       : -ENOMEM;
 		if (one.laid_out) {
 			f->laid_out = true; /* something exists: removal must look */
@@ -198,16 +194,17 @@ static void *slot_main(void *arg)
 			 in->be->name, strerror(-ret));
 		goto fail;
 	}
-	if (copy && (src = ret = in->be->open(priv, s->src_path, open_flags(j, false), 0)) < 0) {
+	if (copy &&
+	    (src = ret = in->be->open(priv, s->src_path, trial_open_flags(j, false), 0)) < 0) {
 		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->src_path,
 			 strerror(-ret));
 		goto fail_cleanup;
 	}
 	/* A copy makes its file; workers sharing one file all open what the first made. */
 	fd = ret = in->be->open(priv, s->data_path,
-				copy ? open_flags(j, true) | O_CREAT |
+				copy ? trial_open_flags(j, true) | O_CREAT |
 					   (files_count(j) == j->threads ? O_EXCL : 0)
-				     : open_flags(j, writes),
+				     : trial_open_flags(j, writes),
 				0644);
 	if (fd < 0) {
 		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->data_path,
@@ -299,180 +296,6 @@ void trial_slot_finish(struct slot *s)
 	s->started = false;
 }
 
-void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
-{
-	l->min = (double)h->min;
-	l->max = (double)h->max;
-	l->mean = w->mean;
-	l->stddev = welford_stddev(w);
-	l->rms = welford_rms(w);
-	l->p50 = hist_percentile(h, 50);
-	l->p90 = hist_percentile(h, 90);
-	l->p95 = hist_percentile(h, 95);
-	l->p99 = hist_percentile(h, 99);
-	l->p99_9 = hist_percentile(h, 99.9);
-	l->p99_99 = hist_percentile(h, 99.99);
-}
-
-/* The first error of a worker, as a line naming the operation, path and offset. */
-static void worker_error(struct trial_result *tr, const struct slot *s, const char *be)
-{
-	const struct worker_out *wo = &s->sh->out;
-	bool copy = s->run->in->job.workload == WL_COPY;
-	const char *path = wo->err_op == BE_READ && copy ? s->src_path : s->data_path;
-
-	if (s->sh->err[0])
-		trial_error(tr, "%s", s->sh->err);
-	else if (wo->err == -EILSEQ)
-		trial_error(tr, "verify: '%s' at offset %llu: %s", path,
-			    (unsigned long long)wo->err_offset, wo->verify_why ? wo->verify_why : "?");
-	else if (wo->err_eof)
-		trial_error(tr, "%s '%s' at offset %llu (%u bytes): unexpected end of file",
-			    op_name(wo->err_op), path, (unsigned long long)wo->err_offset, wo->err_len);
-	else if (wo->err)
-		trial_error(tr, "%s '%s' at offset %llu (%u bytes): %s%s", op_name(wo->err_op), path,
-			    (unsigned long long)wo->err_offset, wo->err_len, strerror(-wo->err),
-			    wo->err == -ENOSPC ? " (the disk is full" : "");
-	else
-		trial_error(tr, "backend '%s': %s", be, strerror(-s->sh->ret));
-	if (wo->err == -ENOSPC && tr->error && !strstr(tr->error, "written)")) {
-		char *more = NULL;
-		if (asprintf(&more, "%s; %llu bytes were written)", tr->error,
-			     (unsigned long long)wo->bytes) >= 0) {
-			free(tr->error);
-			tr->error = more;
-		}
-	}
-}
-
-/* Merge the workers' figures into the instance's trial, and keep them per worker; the
- * merged histogram and moments stay in `r` for the ranks' reduction. */
-static void merge(struct trial_env *e, struct inst_run *r)
-{
-	struct trial_result *tr = r->tr;
-	struct hist *h = malloc(sizeof(*h));
-	struct welford w;
-	uint64_t first = UINT64_MAX, last = 0;
-	double cu = 0, cs = 0;
-
-	tr->stonewall = r->in->job.stonewall != STONEWALL_NONE && !r->background;
-	r->first = UINT64_MAX;
-	r->last = 0;
-	welford_init(&r->lat);
-	if (!h)
-		return;
-	hist_init(h);
-	welford_init(&w);
-	if (r->n > 1 && (tr->workers = calloc(r->n, sizeof(*tr->workers))))
-		tr->nworkers = r->n;
-	for (uint32_t k = 0; k < r->n; k++) {
-		const struct slot *s = &r->slots[k];
-		const struct worker_out *o = &s->sh->out;
-		if (s->sh->ret < 0)
-			worker_error(tr, s, r->in->be->name);
-		if (o->log_err)
-			diag_add(e->d, NULL, "job '%s': a record log could not be written: %s; logging stopped",
-				 r->ir->name, strerror(-o->log_err));
-		hist_merge(h, &o->hist);
-		welford_merge(&w, &o->lat);
-		tr->bytes += o->bytes;
-		tr->ios += o->ios;
-		tr->errors += o->errors;
-		tr->stonewalled |= o->stopped;
-		tr->stonewall_bytes += s->topup ? s->stonewall_bytes : o->bytes;
-		cu += o->cpu_user_s;
-		cs += o->cpu_sys_s;
-		if (o->start_ns && o->start_ns < first)
-			first = o->start_ns;
-		if (o->end_ns > last)
-			last = o->end_ns;
-		if (tr->workers) {
-			struct worker_result *wr = &tr->workers[k];
-			wr->worker = k;
-			wr->bytes = o->bytes;
-			wr->ios = o->ios;
-			wr->errors = o->errors;
-			wr->seconds = o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
-			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-			if (o->ios)
-				trial_set_lat(&wr->lat, &o->hist, &o->lat);
-		}
-	}
-	tr->cpu_user_s = cu;
-	tr->cpu_sys_s = cs;
-	if (first != UINT64_MAX && last > first) {
-		tr->start_ns = first - e->t0;
-		tr->end_ns = last - e->t0;
-		tr->seconds = (double)(last - first) / 1e9;
-		tr->iops = (double)tr->ios / tr->seconds;
-		tr->bw_bytes = (double)tr->bytes / tr->seconds;
-	}
-	if (tr->ios)
-		trial_set_lat(&tr->lat, h, &w);
-	r->hist = h;
-	r->lat = w;
-	r->first = first;
-	r->last = last;
-}
-
-/* Read back what a write trial wrote and check the pattern: not timed, not counted in the
- * trial's figures, but a mismatch fails the trial. */
-static int verify_back(struct trial_env *e, struct inst_run *r)
-{
-	const struct instance *in = r->in;
-	const struct job_spec *j = &in->job;
-	bool copy = j->workload == WL_COPY;
-	struct worker_out *vo = malloc(sizeof(*vo));
-	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
-	struct be_config cfg = {j->iodepth, j->direct, j, 0};
-	int ret = -ENOMEM;
-
-	if (!vo || !priv || (in->be->init && (ret = in->be->init(priv, &cfg)) < 0))
-		goto out_free;
-	for (uint32_t k = 0; k < r->n; k++) {
-		struct slot *s = &r->slots[k];
-		struct worker_job v = s->job;
-		v.wl = WL_READ;
-		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
-		v.cap_ns = v.limit = v.start_pos = 0;
-		v.stop_sw = NULL;
-		v.fsync_end = false;
-		v.barrier = v.ready = NULL;
-		v.cancel = NULL;
-		v.rec_fd = v.int_fd = -1;
-		v.priv = priv;
-		/* A copy checks the source's pattern; a full sequential write pass, its own. */
-		v.verify_seed = copy ? layout_seed(e->p, in->src.path) : s->job.verify_seed;
-		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns &&
-					       s->sh->out.bytes >= s->job.region_len);
-		v.fd = in->be->open(priv, s->data_path, open_flags(j, false), 0);
-		if (v.fd < 0) {
-			ret = v.fd;
-			trial_error(r->tr, "verify: cannot open '%s': %s", s->data_path, strerror(-ret));
-			break;
-		}
-		ret = worker_run(&v, vo);
-		in->be->close(priv, v.fd);
-		if (ret == -EILSEQ) {
-			r->tr->errors += vo->errors;
-			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s", s->data_path,
-				    (unsigned long long)vo->err_offset,
-				    vo->verify_why ? vo->verify_why : "?");
-		} else if (ret < 0) {
-			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s", s->data_path,
-				    (unsigned long long)vo->err_offset, strerror(-ret));
-		}
-		if (ret < 0)
-			break;
-	}
-	if (in->be->cleanup)
-		in->be->cleanup(priv);
-out_free:
-	free(vo);
-	free(priv);
-	return ret;
-}
-
 /* Set up instance k of the unit for this trial: its trial record, workers and files. */
 static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
 		 size_t inst_k, size_t inst, struct sync_area *sync, bool processes)
@@ -515,46 +338,46 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		if (j->layout == RANK_LAYOUT_SHARED && in->rank_n > 1)
 			off += (uint64_t)(dist_rank() - (int)in->rank_lo) * j->file_size;
 		s->job = (struct worker_job){
-			.be = in->be,
-			.wl = j->workload,
-			.fd = -1,
-			.src_fd = -1,
-			.chunk = in->chunk,
-			.region_off = off,
-			.region_len = len,
-			/* Load runs until the measured workers are done. */
-			.runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
-			.iodepth = j->iodepth,
-			.fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
-			/* Each rank its own offsets (rank 0: as in a serial run). */
-			.seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
-					   inst * 1024 + w, index),
-			.stop = e->stop,
-			.stop_bg = r->background ? &sync->bg_stop : NULL,
-			.stop_sw = stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)]
-							: NULL,
-			.cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
-			.barrier = &sync->barrier,
-			.ready = &sync->ready,
-			.cancel = &sync->cancel,
-			.stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
-			.stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
-			.rec_fd = e->rec_fd[inst],
-			.int_fd = e->int_fd[inst],
-			.interval_ns = j->log_interval_ns,
-			.trial = index,
-			.worker = w,
-			.ramp_ns = j->ramp_ns,
-			.rate = j->rate,
-			.rate_iops = j->rate_iops,
-			.think_ns = j->think_time_ns,
-			.verify = j->verify,
+		    .be = in->be,
+		    .wl = j->workload,
+		    .fd = -1,
+		    .src_fd = -1,
+		    .chunk = in->chunk,
+		    .region_off = off,
+		    .region_len = len,
+		    /* Load runs until the measured workers are done. */
+		    .runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
+		    .iodepth = j->iodepth,
+		    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
+		    /* Each rank its own offsets (rank 0: as in a serial run). */
+		    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
+				       inst * 1024 + w, index),
+		    .stop = e->stop,
+		    .stop_bg = r->background ? &sync->bg_stop : NULL,
+		    .stop_sw =
+			stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,
+		    .cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
+		    .barrier = &sync->barrier,
+		    .ready = &sync->ready,
+		    .cancel = &sync->cancel,
+		    .stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
+		    .stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
+		    .rec_fd = e->rec_fd[inst],
+		    .int_fd = e->int_fd[inst],
+		    .interval_ns = j->log_interval_ns,
+		    .trial = index,
+		    .worker = w,
+		    .ramp_ns = j->ramp_ns,
+		    .rate = j->rate,
+		    .rate_iops = j->rate_iops,
+		    .think_ns = j->think_time_ns,
+		    .verify = j->verify,
 		};
 		if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
 			/* Reads check the layout's pattern; a file iotrial did not lay out may
 			 * come from an earlier run, so then only offsets and checksums count. */
 			const struct plan_file *f = j->workload == WL_COPY ? &in->src : &in->data;
-			s->job.verify_seed = layout_seed(e->p, f->path);
+			s->job.verify_seed = trial_layout_seed(e->p, f->path);
 			s->job.verify_check_seed = plan_file_root((struct plan_file *)f)->create;
 		} else if (j->verify) {
 			s->job.verify_seed = s->job.seed;
@@ -572,7 +395,8 @@ static void teardown(const struct plan_unit *u, struct inst_run *r, bool process
 		struct slot *s = &r->slots[w];
 		/* A copy makes new files every trial; the last ones stay when files are kept. */
 		if (s->data_path && !(r->in->be->flags & BE_F_NOIO) &&
-		    (j->workload == WL_COPY || j->workload == WL_COPYTREE) && !(j->keep_files && last))
+		    (j->workload == WL_COPY || j->workload == WL_COPYTREE) &&
+		    !(j->keep_files && last))
 			files_remove_path(s->data_path);
 		free(s->data_path);
 		free(s->src_path);
@@ -675,8 +499,8 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		for (size_t k = 0; k < u->n; k++)
 			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
 				if ((ret = trial_slot_start(&runs[k].slots[w])) < 0) {
-					/* Without every worker the barrier never opens: give up on the
-					 * ones started after they pass it alone. */
+					/* Without every worker the barrier never opens: give up on
+					 * the ones started after they pass it alone. */
 					trial_error(runs[k].tr, "cannot start worker %u: %s", w,
 						    strerror(-ret));
 					sync->bg_stop = 1;
@@ -686,7 +510,8 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	/* Every worker has its files open and its buffers: could every rank get there? */
 	mine = ret < 0 ? DIST_SETUP : 0;
 	for (size_t k = 0; k < u->n; k++)
-		for (uint32_t w = 0; go && runs[k].ready && !runs[k].background && w < runs[k].n; w++)
+		for (uint32_t w = 0; go && runs[k].ready && !runs[k].background && w < runs[k].n;
+		     w++)
 			if (runs[k].slots[w].sh->ret < 0)
 				mine |= DIST_SETUP;
 	e->agreed = dist_agree(mine | (*e->stop ? DIST_STOP : 0));
@@ -723,11 +548,11 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	for (size_t k = 0; k < u->n; k++) {
 		struct inst_run *r = &runs[k];
 		if (r->ready) {
-			merge(e, r);
+			trial_merge(e, r);
 			if (!r->tr->failed && r->in->job.verify && !r->background &&
 			    spec_workload_writes(r->in->job.workload) &&
 			    !(r->in->be->flags & BE_F_NOIO) && !sync->cancel)
-				verify_back(e, r);
+				trial_verify_back(e, r);
 		}
 		/* An interrupted trial is cut short: it is reported, never kept. */
 		if (*e->stop && r->tr)
@@ -750,8 +575,10 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 			ret = -EIO;
 		if (r->background && r->tr && r->tr->failed && !*e->stop) {
 			/* The measurement stands, but not as "under load": say so on both sides. */
-			diag_add(e->d, NULL, "background job '%s' failed: %s; the jobs it ran with ran without it",
-				 r->ir->name, r->tr->error ? r->tr->error : "?");
+			diag_add(
+			    e->d, NULL,
+			    "background job '%s' failed: %s; the jobs it ran with ran without it",
+			    r->ir->name, r->tr->error ? r->tr->error : "?");
 			for (size_t m = 0; m < u->n; m++)
 				if (!runs[m].background && runs[m].tr)
 					runs[m].tr->load_failed = true;

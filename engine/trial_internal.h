@@ -12,6 +12,7 @@
 
 #include "engine/plan.h"
 #include "engine/results.h"
+#include "engine/trial.h"
 #include "engine/worker.h"
 
 /* What a worker hands back: in shared memory when workers are processes. */
@@ -73,5 +74,17 @@ void trial_slot_finish(struct slot *s);
 /* Fail trial `tr`; its `error` is the first message it was given. */
 void trial_error(struct trial_result *tr, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* open(2) flags for job `j`'s data file: read or write, O_DIRECT, O_SYNC/O_DSYNC. */
+int trial_open_flags(const struct job_spec *j, bool writes);
+
+/* The verify pattern's seed for a file laid out at `path`. */
+uint64_t trial_layout_seed(const struct plan *p, const char *path);
+
+/* Merge an instance's workers into its trial (trial_merge.c). */
+void trial_merge(struct trial_env *e, struct inst_run *r);
+
+/* Read back and check what a write trial wrote (trial_merge.c). Returns 0 or -errno. */
+int trial_verify_back(struct trial_env *e, struct inst_run *r);
 
 #endif
