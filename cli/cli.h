@@ -14,4 +14,14 @@ int cmd_report(int argc, char **argv);
 /* iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]: exit status. */
 int cmd_compare(int argc, char **argv);
 
+struct plan;
+
+/* validate's output: every instance as resolved, then the stages (cli/info.c). */
+void cli_print_plan(const struct plan *p);
+void cli_print_stages(const struct plan *p);
+
+/* iotrial backends; iotrial keys: exit status. */
+int cmd_backends(void);
+int cmd_keys(void);
+
 #endif
