@@ -74,8 +74,8 @@ void files_remove_path(const char *path)
 
 /* A source tree for copytree: `files` files of equal share of `size` bytes, eight to a
  * folder, so the copy walks folders as well as files. */
-static int layout_tree(struct file_dirs *dirs, const char *scratch, const char *root,
-		       uint64_t size, uint32_t files, char **msg)
+static int layout_tree(struct file_dirs *dirs, const char *scratch, const char *root, uint64_t size,
+		       uint32_t files, char **msg)
 {
 	char *path = NULL;
 	int ret = 0;
@@ -94,7 +94,8 @@ static int layout_tree(struct file_dirs *dirs, const char *scratch, const char *
 				return -ENOMEM;
 			if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 				ret = -errno;
-				error_msg(msg, "cannot create the folder '%s': %s", path, strerror(errno));
+				error_msg(msg, "cannot create the folder '%s': %s", path,
+					  strerror(errno));
 				break;
 			}
 		}
@@ -309,7 +310,21 @@ int run_preflight(const struct plan *p, struct diag *d)
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		const struct plan_file *files[2] = {&in->data, &in->src};
+		char why[256] = "";
 
+		/* A backend this machine refuses (io_uring under seccomp, say) is found here,
+		 * before any I/O, not in the middle of a run. Each backend is asked once. */
+		bool asked = false;
+		for (size_t k = 0; k < i && !asked; k++)
+			asked = p->inst[k].be == in->be;
+		if (!asked && in->be->probe && in->be->probe(why, sizeof(why)) < 0) {
+			diag_add(d,
+				 in->job.key_loc[JK_BACKEND].file ? &in->job.key_loc[JK_BACKEND]
+								  : &in->job.loc,
+				 "key 'backend': '%s' does not work on this machine: %s",
+				 in->be->name, why);
+			bad++;
+		}
 		if (!in->job.direct || (in->be->flags & BE_F_NOIO))
 			continue;
 		for (int k = 0; k < 2; k++) {

@@ -128,6 +128,19 @@ else
 	test_skip 'block device refusals' 'needs root and a free loop device'
 fi
 
+if "$IOTRIAL" backends | grep -q "^io_uring *yes" && [ -w /proc/sys/kernel/io_uring_disabled ] &&
+	old=$(cat /proc/sys/kernel/io_uring_disabled) && echo 2 >/proc/sys/kernel/io_uring_disabled 2>/dev/null; then
+	test_expect_success 'a backend the kernel refuses is named before any I/O, exit 1' '
+		printf "jobs:\n  - {name: u, workload: read, backend: io_uring, file_size: 1MiB}\n" >u.yaml &&
+		{ "$IOTRIAL" run -q u.yaml -o u 2>err; rc=$?; } ;
+		expect_eq "$rc" 1 && grep -q "io_uring. does not work on this machine: io_uring_setup: Operation not permitted" err &&
+		test ! -e u
+	'
+	echo "$old" >/proc/sys/kernel/io_uring_disabled
+else
+	test_skip 'a backend the kernel refuses is named before any I/O' 'needs io_uring and root to set kernel.io_uring_disabled'
+fi
+
 test_expect_success 'a plan too big for memory is refused with its estimate; absurd counts too' '
 	printf "jobs:\n  - {name: m, workload: read, backend: null, block_size: 1GiB, file_size: 4GiB, iodepth: 4096}\n" >mem.yaml &&
 	{ "$IOTRIAL" validate mem.yaml 2>err; rc=$?; } ;
