@@ -21,6 +21,7 @@ struct blob {
 	struct welford lat;
 	char host[DIST_HOST_MAX];
 	char error[256];
+	double curve[REDUCE_CURVE + 1];
 	struct hist hist;
 };
 
@@ -39,6 +40,7 @@ static void blob_fill(struct blob *b, const struct reduce_local *m)
 	b->end_ns = m->end_ns;
 	b->cpu_user_s = m->cpu_user_s;
 	b->cpu_sys_s = m->cpu_sys_s;
+	memcpy(b->curve, m->curve, sizeof(b->curve));
 	if (m->lat)
 		b->lat = *m->lat;
 	else
@@ -85,6 +87,7 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	struct welford w;
 	uint64_t first_start = UINT64_MAX, last_start = 0, last_end = 0;
 	double slowest = 0, fastest = INFINITY;
+	uint64_t first_end = UINT64_MAX;
 	uint32_t nrows = 0;
 
 	if (!h || !(tr->ranks = calloc((size_t)n, sizeof(*tr->ranks)))) {
@@ -135,6 +138,7 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		last_end = b->end_ns > last_end ? b->end_ns : last_end;
 		slowest = row->seconds > slowest ? row->seconds : slowest;
 		fastest = row->seconds < fastest ? row->seconds : fastest;
+		first_end = b->end_ns < first_end ? b->end_ns : first_end;
 	}
 	tr->nranks = nrows;
 	tr->seconds = tr->iops = tr->bw_bytes = NAN;
@@ -152,14 +156,24 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		tr->agg.wall_seconds = (double)(last_end - first_start) / 1e9;
 		tr->agg.wall_bw_bytes = (double)tr->bytes / tr->agg.wall_seconds;
 		tr->agg.start_skew_s = (double)(last_start - first_start) / 1e9;
-		/* First done: by the fastest rank's end, each rank had moved its bytes in
-		 * proportion to the time, at its mean rate (an estimate: no progress samples). */
-		for (uint32_t k = 0; k < nrows; k++) {
-			const struct rank_result *row = &tr->ranks[k];
-			if (isfinite(row->seconds))
-				done += (double)row->bytes *
-					(fastest < row->seconds ? fastest / row->seconds : 1);
+		/* First done: what every rank had moved when the first one finished, read off
+		 * each rank's progress curve (barrier exits stand for one instant). */
+		for (int r = 0; r < n; r++) {
+			const struct blob *b = &all[r];
+			double f, at;
+			size_t i;
+			if (!b->active || b->end_ns <= b->start_ns)
+				continue;
+			f = (double)first_end / (double)b->end_ns * REDUCE_CURVE;
+			if (f >= REDUCE_CURVE) {
+				done += b->curve[REDUCE_CURVE];
+				continue;
+			}
+			i = (size_t)f;
+			at = b->curve[i] + (f - (double)i) * (b->curve[i + 1] - b->curve[i]);
+			done += at;
 		}
+		/* Its time is the fastest rank's own, like last done's is the slowest's. */
 		tr->agg.first_done_seconds = fastest;
 		tr->agg.first_done_bytes = done;
 		tr->agg.first_done_bw_bytes = done / fastest;

@@ -13,6 +13,8 @@
 #include "engine/stats.h"
 
 /* One rank's figures of one instance's trial. */
+#define REDUCE_CURVE 64
+
 struct reduce_local {
 	bool active;	   /* the instance runs on this rank (ranks:) */
 	const char *error; /* its first error; NULL: none */
@@ -23,6 +25,9 @@ struct reduce_local {
 	uint64_t stonewall_bytes; /* stonewall: its bytes then, before a wear_out top-up */
 	const struct hist *hist; /* NULL: empty */
 	const struct welford *lat;
+	/* Bytes this rank had moved at end_ns * i / REDUCE_CURVE from its barrier exit: the
+	 * progress curve rank 0 reads the first-done figure from. */
+	double curve[REDUCE_CURVE + 1];
 };
 
 /* Gather every rank's `mine` at rank 0 and, there, replace `tr`'s figures by the merged

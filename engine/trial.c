@@ -454,6 +454,12 @@ static void reduce_unit(struct trial_env *e, const struct plan_unit *u, struct i
 		    .hist = r->hist,
 		    .lat = &r->lat,
 		};
+		/* The rank's progress: its workers' samples summed on a grid up to its end. */
+		for (int i = 0; ran && i <= REDUCE_CURVE; i++) {
+			uint64_t at = t_sync + (uint64_t)((double)m.end_ns * i / REDUCE_CURVE);
+			for (uint32_t w = 0; w < r->n; w++)
+				m.curve[i] += worker_bytes_at(&r->slots[w].sh->out, at);
+		}
 		reduce_trial(r->tr, &m, t_sync - e->t0);
 	}
 }

@@ -56,6 +56,7 @@ struct loop {
 	bool any_done;        /* think_time: an I/O has completed, so pause before the next */
 	struct reclog *rec, *ivl;
 	uint64_t ivl_start, ivl_end, ivl_bytes, ivl_ios; /* the current log interval */
+	uint64_t prog_next; /* when the next progress sample is due */
 	double ivl_lat;
 };
 
@@ -132,6 +133,44 @@ static bool next_io(struct loop *l, struct be_io *io)
 	if (w->verify && io->op == BE_WRITE)
 		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
 	return true;
+}
+
+/* Note (t, bytes so far) for first-done figures across ranks; thin out when full. */
+static void progress(struct loop *l, uint64_t t)
+{
+	struct worker_out *o = l->o;
+
+	if (o->nprog == WORKER_PROGRESS) {
+		for (uint32_t i = 0; i < WORKER_PROGRESS / 2; i++) {
+			o->prog_t[i] = o->prog_t[2 * i + 1];
+			o->prog_b[i] = o->prog_b[2 * i + 1];
+		}
+		o->nprog = WORKER_PROGRESS / 2;
+		o->prog_step *= 2;
+	}
+	o->prog_t[o->nprog] = t;
+	o->prog_b[o->nprog++] = o->bytes;
+	l->prog_next = t + o->prog_step;
+}
+
+double worker_bytes_at(const struct worker_out *o, uint64_t t)
+{
+	uint64_t t0 = o->start_ns, b0 = 0;
+
+	if (t <= o->start_ns)
+		return 0;
+	if (t >= o->end_ns || o->nprog == 0)
+		return t >= o->end_ns ? (double)o->bytes : 0;
+	for (uint32_t i = 0; i < o->nprog; i++) {
+		if (o->prog_t[i] >= t) {
+			double f = o->prog_t[i] > t0 ? (double)(t - t0) / (double)(o->prog_t[i] - t0) : 1;
+			return (double)b0 + f * (double)(o->prog_b[i] - b0);
+		}
+		t0 = o->prog_t[i];
+		b0 = o->prog_b[i];
+	}
+	/* After the last sample and before the end: on toward the total. */
+	return (double)b0 + (double)(t - t0) / (double)(o->end_ns - t0) * (double)(o->bytes - b0);
 }
 
 /* Write the current log interval and open the next. */
@@ -265,6 +304,8 @@ static void complete(struct loop *l, struct be_io *io)
 	hist_record(&o->hist, t - io->start_ns);
 	welford_add(&o->lat, (double)(t - io->start_ns));
 	o->bytes += io->full_len;
+	if (t >= l->prog_next)
+		progress(l, t);
 	o->ios++;
 	if (l->rec)
 		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,
@@ -432,6 +473,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	bool barrier_done = false;
 
 	memset(o, 0, sizeof(*o));
+	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
 	hist_init(&o->hist);
 	welford_init(&o->lat);
 	l.slots = calloc(depth, sizeof(*l.slots));

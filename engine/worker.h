@@ -55,6 +55,8 @@ struct worker_job {
 	uint64_t think_ns;	    /* pause after each completion */
 };
 
+#define WORKER_PROGRESS 128
+
 struct worker_out {
 	struct hist hist; /* latency of every I/O, ns */
 	struct welford lat;
@@ -71,7 +73,15 @@ struct worker_out {
 	int log_err; /* a record or interval log could not be written (-errno); logging stopped */
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
 	uint64_t pos; /* sequential: the region offset the next I/O would have started at */
+	/* Progress samples, (time, bytes so far), at least prog_step ns apart; when full, every
+	 * other one is dropped and the step doubles, so a run of any length fits. */
+	uint32_t nprog;
+	uint64_t prog_step;
+	uint64_t prog_t[WORKER_PROGRESS], prog_b[WORKER_PROGRESS];
 };
+
+/* Worker w's bytes at absolute time t, from its progress samples (linear in between). */
+double worker_bytes_at(const struct worker_out *o, uint64_t t);
 
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial
  * ran to its bound, or the first error's -errno (details in `o`); -ENOMEM when buffers

@@ -90,7 +90,7 @@ static void ranks_obj(json_t *o, const struct trial_result *t)
 		      num(a->wall_seconds), "bw_bytes", num(a->wall_bw_bytes), "start_skew_s",
 		      num(a->start_skew_s), "first_done", "seconds", num(a->first_done_seconds),
 		      "bytes", num(a->first_done_bytes), "bw_bytes", num(a->first_done_bw_bytes),
-		      "estimated", 1));
+		      "estimated", 0));
 	json_object_set_new(json_object_get(o, "aggregate"), "lat_samples", jint(a->lat_samples));
 }
 

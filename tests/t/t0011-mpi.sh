@@ -47,12 +47,14 @@ JOB
 
 # Every trial of results file $1 has $2 rank rows whose figures add up to the trial's.
 check_sums() {
-	jq -e --argjson n "$2" '[.jobs[].trials[] |
+	jq -e --argjson n "$2" '[.jobs[].trials[] | . as $t |
 		(.ranks | length) == $n and
 		.bytes == ([.ranks[].bytes] | add) and .ios == ([.ranks[].ios] | add) and
 		.aggregate.lat_samples == ([.ranks[].ios] | add) and
 		.aggregate.first_done.seconds <= .aggregate.last_done.seconds and
 		.aggregate.first_done.bytes <= .bytes and
+		.aggregate.first_done.estimated == false and
+		.aggregate.first_done.bytes >= ([.ranks[] | select(.seconds == ([$t.ranks[].seconds] | min)) | .bytes] | max) - 1 and
 		.aggregate.wall.seconds >= .aggregate.last_done.seconds and
 		.seconds == ([.ranks[].seconds] | max) and .failed == false] | all' "$1"
 }
