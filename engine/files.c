@@ -115,7 +115,12 @@ static int layout_tree(struct file_dirs *dirs, const char *scratch, const char *
 char *files_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	return slash && slash != path ? strndup(path, (size_t)(slash - path)) : strdup(".");
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
 }
 
 /* Create the folders between the scratch folder and `path`'s parent. */

@@ -17,7 +17,7 @@ struct file_dirs {
 	size_t n;
 };
 
-/* The folder part of `path` ("." when none), malloc'd. */
+/* The folder part of `path` ("." when none, "/" for a file at the root), malloc'd. */
 char *files_dirname(const char *path);
 
 /* Create the folders between `scratch` and `path`'s parent (nothing when `path` is not

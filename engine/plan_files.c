@@ -17,6 +17,7 @@
 
 #include "engine/dist.h"
 #include "engine/env.h"
+#include "engine/files.h"
 #include "engine/jobkeys.h"
 #include "engine/safety.h"
 
@@ -24,16 +25,6 @@ bool plan_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
-}
-
-static char *dirname_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
 }
 
 /* A file name iotrial's own files carry, so a user can tell them apart. The last part
@@ -158,7 +149,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	if (stat(path, &st) < 0) {
-		char *dir = dirname_of(path);
+		char *dir = files_dirname(path);
 		if (errno != ENOENT) {
 			plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
 				  strerror(errno));
@@ -220,7 +211,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			j->file_size = size;
 	}
 	if (writes) {
-		char *dir = dirname_of(path);
+		char *dir = files_dirname(path);
 		check_space(pl, loc, kname, dir ? dir : ".", 0);
 		free(dir);
 	}
@@ -280,7 +271,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	if (plan_under(j->source, pl->p->scratch)) {
 		pl->p->scratch_used = true;
 	} else {
-		char *dir = dirname_of(j->source);
+		char *dir = files_dirname(j->source);
 		if (dir)
 			check_dir(pl, plan_where(j, JK_SOURCE), "source", dir, j->file_size);
 		free(dir);
