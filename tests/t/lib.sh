@@ -1,25 +1,72 @@
-# The shell test library, after git's t/test-lib.sh: each tNNNN-topic.sh sources it, runs
-# test_expect_success blocks in its own trash folder, and ends with test_done.
-#   test_expect_success 'what it checks' 'commands; the last status decides'
+# The shell test library, after git's t/test-lib.sh: each tNNNN-topic.sh sources it (under
+# bash), runs test_expect_success blocks in its own trash folder, and ends with test_done.
+#
+#   test_expect_success 'what it checks' 'commands, one a line'
 #   test_skip 'what it checks' 'why it cannot run here'   (the reason is printed)
 #   need_cmd CMD   skips the rest of the script, with a reason, when CMD is missing
+#
+# Every command of a body counts. A body runs in its own child shell with errexit, pipefail
+# and inherit_errexit, as a plain statement (never inside an `if`, where POSIX shells ignore
+# errexit), so the first failing command fails the test: in the middle of a body, in any
+# pass of a loop, in any stage of a pipeline. errexit still ignores the left side of `&&`
+# and `||` and a command negated with `!`; tests/lint-tests.sh rejects `&&` and a leading
+# `!` in test scripts, so write one command a line and `not CMD` for an expected failure.
+# A body that runs longer than TEST_TIMEOUT seconds (120) is killed, with every process it
+# started, and fails.
 set -u
 TEST_NAME=$(basename "$0" .sh)
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
+TEST_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 IOTRIAL="${IOTRIAL:-$SRC/iotrial}"
-TRASH="$SRC/tests/trash.$TEST_NAME"
+TEST_TIMEOUT="${TEST_TIMEOUT:-120}"
+TRASH="${TEST_TRASH_ROOT:-$SRC/tests}/trash.$TEST_NAME"
 rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 1
 export TMPDIR="$TRASH"
 t_n=0 t_pass=0 t_fail=0 t_skip=0
 
+# The process tree under $1, parents first (read from /proc, so nothing to install).
+proc_tree() {
+	echo "$1"
+	for t_c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		proc_tree "$t_c"
+	done
+}
+
+# Stop the whole tree first, so nothing forks or is reparented while it is killed.
+kill_tree() {
+	t_pids=$(proc_tree "$1")
+	kill -STOP $t_pids 2>/dev/null
+	kill -KILL $t_pids 2>/dev/null
+}
+
 test_expect_success() {
+	if [ $# -ne 2 ]; then
+		echo "bug in $TEST_NAME: test_expect_success takes a title and a body" >&2
+		exit 1
+	fi
 	t_n=$((t_n + 1))
-	if (set -e; eval "$2") >"$TRASH/.out.$t_n" 2>&1; then
+	(
+		set -e -o pipefail
+		shopt -s inherit_errexit
+		eval "$2"
+	) >"$TRASH/.out.$t_n" 2>&1 </dev/null &
+	t_body=$!
+	(
+		sleep "$TEST_TIMEOUT"
+		echo "timed out after $TEST_TIMEOUT s" >>"$TRASH/.out.$t_n"
+		kill_tree "$t_body"
+	) >/dev/null 2>&1 &
+	t_watch=$!
+	wait "$t_body" 2>/dev/null
+	t_rc=$?
+	kill_tree "$t_watch"
+	wait "$t_watch" 2>/dev/null
+	if [ "$t_rc" -eq 0 ]; then
 		t_pass=$((t_pass + 1))
 		echo "ok $t_n - $1"
 	else
 		t_fail=$((t_fail + 1))
-		echo "not ok $t_n - $1"
+		echo "not ok $t_n - $1 (status $t_rc)"
 		sed 's/^/#   /' "$TRASH/.out.$t_n"
 	fi
 }
@@ -30,9 +77,16 @@ test_skip() {
 	echo "ok $t_n # skip $1 ($2)"
 }
 
+# Skip the rest of the script: every test_expect_success still ahead in it counts as skipped.
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "# skipping the rest of $TEST_NAME: $1 is not installed"
+	skip_rest "$1 is not installed"
+}
+
+skip_rest() {
+	t_total=$(grep -c '^test_expect_success ' "$TEST_SCRIPT")
+	t_skip=$((t_skip + t_total - t_n))
+	echo "# skipping the rest of $TEST_NAME ($((t_total - t_n)) tests): $1"
 	test_done
 }
 
@@ -41,6 +95,26 @@ expect_eq() {
 	[ "$1" = "$2" ] && return 0
 	echo "expected '$2', got '$1'${3:+ ($3)}"
 	return 1
+}
+
+# expect_code STATUS CMD...: run CMD, fail unless it exits with STATUS.
+expect_code() {
+	t_want=$1
+	shift
+	t_got=0
+	"$@" || t_got=$?
+	[ "$t_got" -eq "$t_want" ] && return 0
+	echo "expected exit status $t_want, got $t_got: $*"
+	return 1
+}
+
+# not CMD...: fail when CMD succeeds (errexit ignores `! CMD`, so tests use this instead).
+not() {
+	if "$@"; then
+		echo "expected to fail, but succeeded: $*"
+		return 1
+	fi
+	return 0
 }
 
 test_done() {

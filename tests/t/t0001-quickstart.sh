@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The quickstart job end to end: exit 0, the result directory and results.json's contract.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -8,7 +8,9 @@ test_expect_success 'quickstart runs and exits 0' '
 '
 
 test_expect_success 'the result directory holds results.json, trials.csv, summary.txt' '
-	test -s out/results.json && test -s out/trials.csv && test -s out/summary.txt
+	test -s out/results.json
+	test -s out/trials.csv
+	test -s out/summary.txt
 '
 
 test_expect_success 'summary.txt is what was printed' '
@@ -66,8 +68,9 @@ test_expect_success 'no scratch file or folder is left behind' '
 '
 
 test_expect_success 'a default run writes results/<experiment>-<UTC timestamp>/' '
-	QUICKSTART_SIZE=1MiB "$IOTRIAL" run -q "$SRC/jobs/quickstart.yaml" --set replication.runs=1 --set replication.warmup=0 2>/dev/null &&
-	ls -d results/quickstart-* | grep -Eq "^results/quickstart-[0-9]{8}T[0-9]{6}Z$"
+	QUICKSTART_SIZE=1MiB "$IOTRIAL" run -q "$SRC/jobs/quickstart.yaml" --set replication.runs=1 --set replication.warmup=0 2>/dev/null
+	ls -d results/quickstart-* >dirs
+	grep -Eq "^results/quickstart-[0-9]{8}T[0-9]{6}Z$" dirs
 '
 
 test_done

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Each workload moves what it should: bytes written equal file_size, a read trial reads what
 # was written, random I/Os are block-aligned and counted, a copy copies, a time bound holds.
 . "$(dirname "$0")/lib.sh"
@@ -49,14 +49,14 @@ test_expect_success 'latency figures are ordered: min <= p50 <= p99 <= max' '
 '
 
 test_expect_success 'the same seed gives the same plan and the seed is recorded' '
-	"$IOTRIAL" run -q w.yaml -o out2 --set seed=12345 &&
+	"$IOTRIAL" run -q w.yaml -o out2 --set seed=12345
 	expect_eq "$(jq .seed out2/results.json)" 12345
 '
 
 test_expect_success 'keep_files keeps the data file; default runs remove it' '
-	mkdir -p keep &&
-	"$IOTRIAL" run -q w.yaml -o out3 --set r.target=keep --set r.keep_files=true --set replication.runs=1 &&
-	expect_eq "$(ls keep | wc -l)" 1 &&
+	mkdir -p keep
+	"$IOTRIAL" run -q w.yaml -o out3 --set r.target=keep --set r.keep_files=true --set replication.runs=1
+	expect_eq "$(ls keep | wc -l)" 1
 	"$IOTRIAL" run -q w.yaml -o out4 --set r.target=keep --set replication.runs=1 2>/dev/null;
 	expect_eq "$(ls keep | wc -l)" 1
 '
@@ -71,11 +71,11 @@ jobs:
 JOB
 
 test_expect_success 'stonewall with one rank: first_done is done, wear_out tops up nothing, time stops at the cap' '
-	"$IOTRIAL" run -q sw.yaml -o sw &&
+	"$IOTRIAL" run -q sw.yaml -o sw
 	jq -e "[.jobs[0,1].trials[] | .stonewalled == false and .bytes == 1048576 and
-		.stonewall_bytes == 1048576 and .failed == false and (has(\"ranks\") | not)] | all" sw/results.json &&
+		.stonewall_bytes == 1048576 and .failed == false and (has(\"ranks\") | not)] | all" sw/results.json
 	jq -e ".jobs[2].trials[0] | .stonewalled and .bytes < 1048576 and .stonewall_bytes == .bytes and
-		.failed == false and .seconds < 0.5" sw/results.json &&
+		.failed == false and .seconds < 0.5" sw/results.json
 	jq -e ".jobs[3].trials[0] | has(\"stonewalled\") or has(\"stonewall_bytes\") | not" sw/results.json
 '
 

@@ -1,62 +1,76 @@
-#!/bin/sh
+#!/bin/bash
 # Bad input: one clear line naming file:line:col, exit 2 for job-file errors and 1 for what
 # the machine refuses; nothing run, no results written, nothing overwritten.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'an unknown key exits 2 with file:line:col and a suggestion' '
-	printf "jobs:\n  - name: a\n    workload: read\n    blok_size: 4KiB\n" >bad.yaml &&
-	{ "$IOTRIAL" run bad.yaml -o out 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 &&
-	expect_eq "$(cat err)" "bad.yaml:4:5: key '"'"'blok_size'"'"': unknown key (did you mean '"'"'block_size'"'"'?)" &&
+	printf "jobs:\n  - name: a\n    workload: read\n    blok_size: 4KiB\n" >bad.yaml
+	rc=0
+	"$IOTRIAL" run bad.yaml -o out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "bad.yaml:4:5: key '"'"'blok_size'"'"': unknown key (did you mean '"'"'block_size'"'"'?)"
 	test ! -e out
 '
 
 test_expect_success 'a YAML syntax error exits 2 with its position' '
-	printf "jobs:\n  - name: a\n    workload: read\n   x: 1\n" >syntax.yaml &&
-	{ "$IOTRIAL" validate syntax.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "^syntax.yaml:4:4: yaml: " err
+	printf "jobs:\n  - name: a\n    workload: read\n   x: 1\n" >syntax.yaml
+	rc=0
+	"$IOTRIAL" validate syntax.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^syntax.yaml:4:4: yaml: " err
 '
 
 test_expect_success 'block_size larger than file_size exits 2' '
-	printf "jobs:\n  - {name: a, workload: read, file_size: 1MiB, block_size: 2MiB}\n" >big.yaml &&
-	{ "$IOTRIAL" run big.yaml -o out 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "^big.yaml:2:60: key .block_size.: 2097152 bytes is larger than file_size" err
+	printf "jobs:\n  - {name: a, workload: read, file_size: 1MiB, block_size: 2MiB}\n" >big.yaml
+	rc=0
+	"$IOTRIAL" run big.yaml -o out 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^big.yaml:2:60: key .block_size.: 2097152 bytes is larger than file_size" err
 '
 
 test_expect_success 'an unknown backend exits 2 naming the ones compiled in' '
-	printf "jobs:\n  - {name: a, workload: read, backend: floppy}\n" >be.yaml &&
-	{ "$IOTRIAL" run be.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "unknown backend .floppy. (this build has: sync, null" err
+	printf "jobs:\n  - {name: a, workload: read, backend: floppy}\n" >be.yaml
+	rc=0
+	"$IOTRIAL" run be.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "unknown backend .floppy. (this build has: sync, null" err
 '
 
 test_expect_success 'a missing target folder exits 1 before any I/O' '
-	printf "jobs:\n  - {name: a, workload: write, target: /nonexistent/x/y}\n" >missing.yaml &&
-	{ "$IOTRIAL" run missing.yaml -o out 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "^missing.yaml:2:40: key .target.: ./nonexistent/x/y. does not exist" err &&
+	printf "jobs:\n  - {name: a, workload: write, target: /nonexistent/x/y}\n" >missing.yaml
+	rc=0
+	"$IOTRIAL" run missing.yaml -o out 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "^missing.yaml:2:40: key .target.: ./nonexistent/x/y. does not exist" err
 	test ! -e out
 '
 
 test_expect_success 'an existing file is not written over without allow_overwrite' '
-	echo precious >mine.dat &&
-	printf "jobs:\n  - {name: a, workload: write, target: mine.dat, file_size: 4KiB}\n" >ow.yaml &&
-	{ "$IOTRIAL" run ow.yaml -o out 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "refusing to write over it" err &&
+	echo precious >mine.dat
+	printf "jobs:\n  - {name: a, workload: write, target: mine.dat, file_size: 4KiB}\n" >ow.yaml
+	rc=0
+	"$IOTRIAL" run ow.yaml -o out 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "refusing to write over it" err
 	expect_eq "$(cat mine.dat)" precious
 '
 
 test_expect_success 'a read job reads an existing file and leaves it alone' '
-	head -c 65536 /dev/urandom >data.bin && cp data.bin data.orig &&
-	printf "jobs:\n  - {name: a, workload: read, target: data.bin, block_size: 4KiB}\n" >rd.yaml &&
-	"$IOTRIAL" run -q rd.yaml -o out 2>err &&
-	cmp data.bin data.orig &&
+	head -c 65536 /dev/urandom >data.bin
+	cp data.bin data.orig
+	printf "jobs:\n  - {name: a, workload: read, target: data.bin, block_size: 4KiB}\n" >rd.yaml
+	"$IOTRIAL" run -q rd.yaml -o out 2>err
+	cmp data.bin data.orig
 	grep -q "\"bytes\": 65536" out/results.json
 '
 
 if [ "$(id -u)" = 0 ] && mkdir -p ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2>/dev/null; then
 	test_expect_success 'a target on a read-only file system exits 1' '
-		printf "jobs:\n  - {name: a, workload: write, target: ro, file_size: 4KiB}\n" >ro.yaml &&
-		{ "$IOTRIAL" run ro.yaml -o out 2>err; rc=$?; } ;
-		expect_eq "$rc" 1 && grep -q "read-only file system" err
+		printf "jobs:\n  - {name: a, workload: write, target: ro, file_size: 4KiB}\n" >ro.yaml
+		rc=0
+		"$IOTRIAL" run ro.yaml -o out 2>err || rc=$?
+		expect_eq "$rc" 1
+		grep -q "read-only file system" err
 	'
 	umount ro
 else
@@ -64,28 +78,39 @@ else
 fi
 
 test_expect_success 'an unset variable exits 2 and names it' '
-	printf "jobs:\n  - {name: a, workload: read, target: \"\${NOPE_DIR}\"}\n" >var.yaml &&
-	{ "$IOTRIAL" validate var.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "variable .NOPE_DIR. is not set" err
+	printf "jobs:\n  - {name: a, workload: read, target: \"\${NOPE_DIR}\"}\n" >var.yaml
+	rc=0
+	"$IOTRIAL" validate var.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "variable .NOPE_DIR. is not set" err
 '
 
 test_expect_success 'usage errors exit 2' '
-	{ "$IOTRIAL" run 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	{ "$IOTRIAL" frobnicate 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	{ "$IOTRIAL" run -f pdf x.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2
+	rc=0
+	"$IOTRIAL" run 2>err || rc=$?
+	expect_eq "$rc" 2
+	rc=0
+	"$IOTRIAL" frobnicate 2>err || rc=$?
+	expect_eq "$rc" 2
+	rc=0
+	"$IOTRIAL" run -f pdf x.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
 '
 
 test_expect_success 'a stonewall on a time-bound job or a copy exits 2' '
-	printf "jobs:\n  - {name: a, workload: read, runtime: 1s, stonewall: first_done}\n  - {name: c, workload: copy, stonewall: time}\n" >sw.yaml &&
-	{ "$IOTRIAL" validate sw.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 &&
-	grep -q "sw.yaml:2:.*key .stonewall.: only a size-bound measured job stonewalls, not a time-bound job" err &&
+	printf "jobs:\n  - {name: a, workload: read, runtime: 1s, stonewall: first_done}\n  - {name: c, workload: copy, stonewall: time}\n" >sw.yaml
+	rc=0
+	"$IOTRIAL" validate sw.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "sw.yaml:2:.*key .stonewall.: only a size-bound measured job stonewalls, not a time-bound job" err
 	grep -q "sw.yaml:3:.*key .stonewall.: a copy cannot be stopped early" err
 '
 
 test_expect_success 'a job file that does not exist exits 2' '
-	{ "$IOTRIAL" run nothere.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "nothere.yaml: cannot open job file" err
+	rc=0
+	"$IOTRIAL" run nothere.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "nothere.yaml: cannot open job file" err
 '
 
 test_done

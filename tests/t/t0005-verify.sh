@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # verify: write then read back and check, on every backend that works here, with and
 # without O_DIRECT, at iodepth 1 and 32; a corrupted block is found and named by offset.
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +10,7 @@ mkdir -p data
 for be in $backends; do
 	for direct in false true; do
 		for depth in 1 32; do
-			if [ "$depth" = 32 ] && ! "$IOTRIAL" backends | grep -q "^$be .*yes.*" ; then continue; fi
+			if [ "$depth" = 32 ] && ! "$IOTRIAL" backends | grep "^$be .*yes.*" >/dev/null; then continue; fi
 			cat >"v-$be-$direct-$depth.yaml" <<JOB
 experiment: verify
 defaults: {verify: true, file_size: 2MiB, target: data, backend: $be, direct: $direct, iodepth: $depth}
@@ -21,13 +21,13 @@ jobs:
   - {name: rr, workload: randread, block_size: 4KiB}
   - {name: c, workload: copy, buffer_size: 32KiB}
 JOB
-			if [ "$depth" = 32 ] && "$IOTRIAL" validate "v-$be-$direct-$depth.yaml" 2>&1 | grep -q "needs an asynchronous backend"; then
+			if [ "$depth" = 32 ] && "$IOTRIAL" validate "v-$be-$direct-$depth.yaml" 2>&1 | grep "needs an asynchronous backend" >/dev/null; then
 				continue
 			fi
 			test_expect_success "write then verify: $be, direct $direct, iodepth $depth" "
-				\"\$IOTRIAL\" run -q v-$be-$direct-$depth.yaml -o out-$be-$direct-$depth &&
-				expect_eq \"\$(jq '[.jobs[].trials[] | .errors] | add' out-$be-$direct-$depth/results.json)\" 0 &&
-				expect_eq \"\$(jq '[.jobs[].trials[] | .kept] | all' out-$be-$direct-$depth/results.json)\" true &&
+				\"\$IOTRIAL\" run -q v-$be-$direct-$depth.yaml -o out-$be-$direct-$depth
+				expect_eq \"\$(jq '[.jobs[].trials[] | .errors] | add' out-$be-$direct-$depth/results.json)\" 0
+				expect_eq \"\$(jq '[.jobs[].trials[] | .kept] | all' out-$be-$direct-$depth/results.json)\" true
 				expect_eq \"\$(jq '.jobs[0].trials[0].bytes' out-$be-$direct-$depth/results.json)\" 2097152
 			"
 		done
@@ -35,29 +35,34 @@ JOB
 done
 
 test_expect_success 'a corrupted block fails the read and is named by its offset' '
-	printf "jobs:\n  - {name: w, workload: write, block_size: 64KiB, verify: true, file_size: 1MiB, target: data/kept.dat, keep_files: true}\n" >k.yaml &&
-	"$IOTRIAL" run -q k.yaml -o kout &&
-	printf X | dd of=data/kept.dat bs=1 seek=70000 conv=notrunc 2>/dev/null &&
-	printf "jobs:\n  - {name: r, workload: read, block_size: 64KiB, verify: true, target: data/kept.dat}\n" >c.yaml &&
-	{ "$IOTRIAL" run -q c.yaml -o cout 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 &&
-	expect_eq "$(jq .jobs[0].trials[0].errors cout/results.json)" 1 &&
-	expect_eq "$(jq .jobs[0].trials[0].failed cout/results.json)" true &&
+	printf "jobs:\n  - {name: w, workload: write, block_size: 64KiB, verify: true, file_size: 1MiB, target: data/kept.dat, keep_files: true}\n" >k.yaml
+	"$IOTRIAL" run -q k.yaml -o kout
+	printf X | dd of=data/kept.dat bs=1 seek=70000 conv=notrunc 2>/dev/null
+	printf "jobs:\n  - {name: r, workload: read, block_size: 64KiB, verify: true, target: data/kept.dat}\n" >c.yaml
+	rc=0
+	"$IOTRIAL" run -q c.yaml -o cout 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(jq .jobs[0].trials[0].errors cout/results.json)" 1
+	expect_eq "$(jq .jobs[0].trials[0].failed cout/results.json)" true
 	grep -q "verify: .*kept.dat. at offset 69632: checksum mismatch" err
 '
 
 test_expect_success 'a block written for another offset is caught as misplaced' '
-	dd if=data/kept.dat of=data/moved.dat bs=512 count=2048 2>/dev/null &&
-	dd if=data/kept.dat of=data/moved.dat bs=512 skip=10 seek=20 count=1 conv=notrunc 2>/dev/null &&
-	printf "jobs:\n  - {name: r, workload: read, block_size: 4KiB, verify: true, target: data/moved.dat}\n" >m.yaml &&
-	{ "$IOTRIAL" run -q m.yaml -o mout 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "at offset 10240: the block belongs at another offset" err
+	dd if=data/kept.dat of=data/moved.dat bs=512 count=2048 2>/dev/null
+	dd if=data/kept.dat of=data/moved.dat bs=512 skip=10 seek=20 count=1 conv=notrunc 2>/dev/null
+	printf "jobs:\n  - {name: r, workload: read, block_size: 4KiB, verify: true, target: data/moved.dat}\n" >m.yaml
+	rc=0
+	"$IOTRIAL" run -q m.yaml -o mout 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "at offset 10240: the block belongs at another offset" err
 '
 
 test_expect_success 'verify on the null backend is refused at validate time' '
-	printf "jobs:\n  - {name: w, workload: write, backend: null, verify: true}\n" >n.yaml &&
-	{ "$IOTRIAL" validate n.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 2 && grep -q "keeps no data to verify" err
+	printf "jobs:\n  - {name: w, workload: write, backend: null, verify: true}\n" >n.yaml
+	rc=0
+	"$IOTRIAL" validate n.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "keeps no data to verify" err
 '
 
 test_done

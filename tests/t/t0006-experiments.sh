@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # Experiments: matrix expansion, trial order, outlier policies, precision targets and
 # comparisons, checked end to end on the synthetic backend, whose truth is known.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
 test_expect_success 'a matrix runs the cross product, minus excluded points, named by point' '
-	cat >m.yaml <<-JOB &&
+	cat >m.yaml <<-JOB
 	replication: {runs: 2}
 	jobs:
 	  - name: r
@@ -18,22 +18,29 @@ test_expect_success 'a matrix runs the cross product, minus excluded points, nam
 	    exclude:
 	      - {block_size: 64KiB, iodepth: 8}
 	JOB
-	"$IOTRIAL" run -q m.yaml -o m &&
-	expect_eq "$(jq -c "[.jobs[].name]" m/results.json)" "[\"r[block_size=4096,iodepth=1]\",\"r[block_size=4096,iodepth=8]\",\"r[block_size=16384,iodepth=1]\",\"r[block_size=16384,iodepth=8]\",\"r[block_size=65536,iodepth=1]\"]" &&
-	expect_eq "$(jq -c "[.jobs[] | .params.iodepth]" m/results.json)" "[1,8,1,8,1]" &&
-	expect_eq "$(jq -c ".jobs[0].matrix" m/results.json)" "[\"block_size\",\"iodepth\"]" &&
+	"$IOTRIAL" run -q m.yaml -o m
+	expect_eq "$(jq -c "[.jobs[].name]" m/results.json)" "[\"r[block_size=4096,iodepth=1]\",\"r[block_size=4096,iodepth=8]\",\"r[block_size=16384,iodepth=1]\",\"r[block_size=16384,iodepth=8]\",\"r[block_size=65536,iodepth=1]\"]"
+	expect_eq "$(jq -c "[.jobs[] | .params.iodepth]" m/results.json)" "[1,8,1,8,1]"
+	expect_eq "$(jq -c ".jobs[0].matrix" m/results.json)" "[\"block_size\",\"iodepth\"]"
 	expect_eq "$(head -1 m/trials.csv | cut -d, -f1-5)" "experiment,job,block_size,iodepth,trial"
 '
 
 test_expect_success 'matrix errors name the line: unknown key, wrong type, empty, all excluded' '
-	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {blocksize: [4KiB]}\n" >e1.yaml &&
-	{ "$IOTRIAL" validate e1.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	grep -q "^e1.yaml:4:14: key .blocksize.: not a job key, so it cannot be a matrix key (did you mean .block_size.?)" err &&
-	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {block_size: [4KiB, lots]}\n" >e2.yaml &&
-	{ "$IOTRIAL" validate e2.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	grep -q "^e2.yaml:4:33: key .block_size.: expected a size" err &&
-	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {iodepth: [1]}\n    exclude: [{iodepth: 1}]\n" >e3.yaml &&
-	{ "$IOTRIAL" validate e3.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "every point of job .a. is excluded" err
+	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {blocksize: [4KiB]}\n" >e1.yaml
+	rc=0
+	"$IOTRIAL" validate e1.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^e1.yaml:4:14: key .blocksize.: not a job key, so it cannot be a matrix key (did you mean .block_size.?)" err
+	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {block_size: [4KiB, lots]}\n" >e2.yaml
+	rc=0
+	"$IOTRIAL" validate e2.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^e2.yaml:4:33: key .block_size.: expected a size" err
+	printf "jobs:\n  - name: a\n    workload: read\n    matrix: {iodepth: [1]}\n    exclude: [{iodepth: 1}]\n" >e3.yaml
+	rc=0
+	"$IOTRIAL" validate e3.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "every point of job .a. is excluded" err
 '
 
 cat >sim.yaml <<'JOB'
@@ -51,42 +58,45 @@ compare:
 JOB
 
 test_expect_success 'a 10% difference is found significant and said in a sentence' '
-	"$IOTRIAL" run sim.yaml -o sim >sim.txt 2>/dev/null &&
-	expect_eq "$(jq -r ".comparisons[0] | [.significant, .test, .metric] | @csv" sim/results.json)" "true,\"welch\",\"seconds\"" &&
-	jq -e ".comparisons[0] | .diff_mean < 0 and .ci_high < 0 and .ratio < 0.95" sim/results.json &&
+	"$IOTRIAL" run sim.yaml -o sim >sim.txt 2>/dev/null
+	expect_eq "$(jq -r ".comparisons[0] | [.significant, .test, .metric] | @csv" sim/results.json)" "true,\"welch\",\"seconds\""
+	jq -e ".comparisons[0] | .diff_mean < 0 and .ci_high < 0 and .ratio < 0.95" sim/results.json
 	grep -q "^s\[sim_mean=10000000\] is faster than s\[sim_mean=11000000\] by [0-9.]*% ± [0-9.]*% (seconds, 95% confidence, welch)" sim.txt
 '
 
 test_expect_success 'a 1% difference at 10% noise and 40 runs is not significant; paired test named' '
-	expect_eq "$(jq -r ".comparisons[1] | [.significant, .test] | @csv" sim/results.json)" "false,\"paired-t\"" &&
+	expect_eq "$(jq -r ".comparisons[1] | [.significant, .test] | @csv" sim/results.json)" "false,\"paired-t\""
 	grep -q "no significant difference" sim.txt
 '
 
 test_expect_success 'confidence intervals cover the true mean 93-97% of the time (1000 experiments)' '
 	{ printf "experiment: coverage\nseed: 42\nreplication: {runs: 10, order: sequential}\n";
 	  printf "defaults: {workload: read, backend: synthetic, sim_mean: 10ms, sim_stddev: 1ms, file_size: 4KiB}\njobs:\n";
-	  i=0; while [ $i -lt 1000 ]; do i=$((i + 1)); echo "  - {name: e$i}"; done; } >cov.yaml &&
-	"$IOTRIAL" run -q cov.yaml -o cov &&
-	n=$(jq "[.jobs[].summary.seconds | select(.ci_low <= 0.010 and .ci_high >= 0.010)] | length" cov/results.json) &&
-	echo "covered: $n of 1000" && [ "$n" -ge 930 ] && [ "$n" -le 970 ]
+	  i=0; while [ $i -lt 1000 ]; do i=$((i + 1)); echo "  - {name: e$i}"; done; } >cov.yaml
+	"$IOTRIAL" run -q cov.yaml -o cov
+	n=$(jq "[.jobs[].summary.seconds | select(.ci_low <= 0.010 and .ci_high >= 0.010)] | length" cov/results.json)
+	echo "covered: $n of 1000"
+	[ "$n" -ge 930 ]
+	[ "$n" -le 970 ]
 '
 
 test_expect_success 'lognormal service times: coverage still near nominal at 30 runs' '
-	sed "s/runs: 10/runs: 30/; s/sim_stddev: 1ms/sim_stddev: 1ms, sim_dist: lognormal/" cov.yaml | head -5 >/dev/null &&
-	sed "s/runs: 10/runs: 30/; s/sim_stddev: 1ms/sim_stddev: 1ms, sim_dist: lognormal/" cov.yaml >lcov.yaml &&
-	"$IOTRIAL" run -q lcov.yaml -o lcov &&
-	n=$(jq "[.jobs[].summary.seconds | select(.ci_low <= 0.010 and .ci_high >= 0.010)] | length" lcov/results.json) &&
-	echo "covered: $n of 1000" && [ "$n" -ge 930 ] && [ "$n" -le 970 ]
+	sed "s/runs: 10/runs: 30/; s/sim_stddev: 1ms/sim_stddev: 1ms, sim_dist: lognormal/" cov.yaml >lcov.yaml
+	"$IOTRIAL" run -q lcov.yaml -o lcov
+	n=$(jq "[.jobs[].summary.seconds | select(.ci_low <= 0.010 and .ci_high >= 0.010)] | length" lcov/results.json)
+	echo "covered: $n of 1000"
+	[ "$n" -ge 930 ]
+	[ "$n" -le 970 ]
 '
 
 test_expect_success 'the required-runs estimate lands within 15% of the analytic n' '
 	# COV 0.1, 95% confidence, 3% error: n = (1.96 * 0.1 / 0.03)^2 = 42.7, so 43.
 	{ printf "seed: 9\nreplication: {runs: 50, order: sequential}\n";
 	  printf "defaults: {workload: read, backend: synthetic, sim_mean: 10ms, sim_stddev: 1ms, file_size: 4KiB}\njobs:\n";
-	  i=0; while [ $i -lt 200 ]; do i=$((i + 1)); echo "  - {name: e$i}"; done; } >req.yaml &&
-	"$IOTRIAL" run -q req.yaml -o req &&
-	med=$(jq "[.jobs[].summary.required_runs.n] | sort | .[100]" req/results.json) &&
-	echo "median estimate: $med (analytic 42.7)" &&
+	  i=0; while [ $i -lt 200 ]; do i=$((i + 1)); echo "  - {name: e$i}"; done; } >req.yaml
+	"$IOTRIAL" run -q req.yaml -o req
+	med=$(jq "[.jobs[].summary.required_runs.n] | sort | .[100]" req/results.json)
+	echo "median estimate: $med (analytic 42.7)"
 	awk -v m="$med" "BEGIN { exit !(m >= 42.7 * 0.85 && m <= 42.7 * 1.15) }"
 '
 
@@ -102,67 +112,78 @@ jobs:
 JOB
 
 test_expect_success 'trim, IQR and MAD drop every injected outlier and keep the rest' '
-	"$IOTRIAL" run -q out.yaml -o outl &&
+	"$IOTRIAL" run -q out.yaml -o outl
 	for j in 0 1 2; do
 		# Injected outliers take 4x (about 40 ms); an honest trial is within 10 +- 2.5 ms.
-		expect_eq "$(jq "[.jobs[$j].trials[] | select(.seconds > 0.02 and .kept)] | length" outl/results.json)" 0 "job $j keeps an outlier" &&
+		expect_eq "$(jq "[.jobs[$j].trials[] | select(.seconds > 0.02 and .kept)] | length" outl/results.json)" 0 "job $j keeps an outlier"
 		jq -e "[.jobs[$j].trials[] | select(.seconds > 0.02)] | length > 0" outl/results.json
-	done &&
-	expect_eq "$(jq ".jobs[0].summary.kept" outl/results.json)" 80 &&
-	jq -e "[.jobs[1,2].summary.kept] | all(. >= 90)" outl/results.json &&
+	done
+	expect_eq "$(jq ".jobs[0].summary.kept" outl/results.json)" 80
+	jq -e "[.jobs[1,2].summary.kept] | all(. >= 90)" outl/results.json
 	expect_eq "$(jq ".jobs[3].summary.kept" outl/results.json)" 100
 '
 
 test_expect_success 'the summary shows the COV before and after the policy' '
-	jq -e ".jobs[1].summary | .before_outliers.cov > 0.2 and .seconds.cov < 0.07" outl/results.json &&
-	jq -e "[.jobs[1].trials[] | select(.dropped)] | length > 0" outl/results.json &&
+	jq -e ".jobs[1].summary | .before_outliers.cov > 0.2 and .seconds.cov < 0.07" outl/results.json
+	jq -e "[.jobs[1].trials[] | select(.dropped)] | length > 0" outl/results.json
 	jq -e ".jobs[3].summary | (.before_outliers.cov - .seconds.cov) | fabs < 1e-9" outl/results.json
 '
 
 test_expect_success 'a precision target runs the pilot, then stops by precision' '
-	printf "seed: 5\nreplication: {target: {confidence: 0.95, error: 0.02, pilot: 10, max: 500}}\njobs:\n  - {name: t, workload: read, backend: synthetic, file_size: 4KiB, sim_mean: 10ms, sim_stddev: 1ms}\n" >t.yaml &&
-	"$IOTRIAL" run -q t.yaml -o t &&
-	expect_eq "$(jq -r .jobs[0].summary.stopped_by t/results.json)" precision &&
+	printf "seed: 5\nreplication: {target: {confidence: 0.95, error: 0.02, pilot: 10, max: 500}}\njobs:\n  - {name: t, workload: read, backend: synthetic, file_size: 4KiB, sim_mean: 10ms, sim_stddev: 1ms}\n" >t.yaml
+	"$IOTRIAL" run -q t.yaml -o t
+	expect_eq "$(jq -r .jobs[0].summary.stopped_by t/results.json)" precision
 	jq -e ".jobs[0].summary | .kept >= .required_runs.n and .runs > 10 and .runs < 500" t/results.json
 '
 
 test_expect_success 'a precision target that cannot be met stops at max' '
-	printf "replication: {target: {error: 0.001, pilot: 5, max: 12}}\njobs:\n  - {name: t, workload: read, backend: synthetic, file_size: 4KiB, sim_stddev: 3ms}\n" >tm.yaml &&
-	"$IOTRIAL" run -q tm.yaml -o tm &&
+	printf "replication: {target: {error: 0.001, pilot: 5, max: 12}}\njobs:\n  - {name: t, workload: read, backend: synthetic, file_size: 4KiB, sim_stddev: 3ms}\n" >tm.yaml
+	"$IOTRIAL" run -q tm.yaml -o tm
 	expect_eq "$(jq -r ".jobs[0].summary | [.stopped_by, .runs] | @csv" tm/results.json)" "\"max\",12"
 '
 
 test_expect_success 'random order is recorded and replays from its seed' '
-	printf "replication: {runs: 5, order: random}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n  - {name: b, workload: read, backend: null, file_size: 4KiB}\n" >o.yaml &&
-	"$IOTRIAL" run -q o.yaml -o o1 &&
-	seed=$(jq .order_seed o1/results.json) && expect_eq "$(jq -r .order o1/results.json)" random &&
-	"$IOTRIAL" run -q o.yaml -o o2 --set replication.seed=$seed &&
-	order() { jq -r "[.jobs[] | .name as \$n | .trials[] | {n: \$n, s: .start_ns}] | sort_by(.s) | map(.n) | join(\",\")" "$1"; } &&
+	printf "replication: {runs: 5, order: random}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n  - {name: b, workload: read, backend: null, file_size: 4KiB}\n" >o.yaml
+	"$IOTRIAL" run -q o.yaml -o o1
+	seed=$(jq .order_seed o1/results.json)
+	expect_eq "$(jq -r .order o1/results.json)" random
+	"$IOTRIAL" run -q o.yaml -o o2 --set replication.seed=$seed
+	order() { jq -r "[.jobs[] | .name as \$n | .trials[] | {n: \$n, s: .start_ns}] | sort_by(.s) | map(.n) | join(\",\")" "$1"; }
 	expect_eq "$(order o2/results.json)" "$(order o1/results.json)"
 '
 
 test_expect_success 'bad replication settings are refused at validate time' '
-	printf "replication: {runs: 10, trim: {low: 5, high: 5}}\njobs:\n  - {name: a, workload: read}\n" >b1.yaml &&
-	{ "$IOTRIAL" validate b1.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "would remove all 10 runs" err &&
-	printf "replication: {target: {pilot: 30, max: 20}}\njobs:\n  - {name: a, workload: read}\n" >b2.yaml &&
-	{ "$IOTRIAL" validate b2.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "max (20) is below pilot (30)" err &&
-	printf "jobs:\n  - {name: a, workload: read}\ncompare:\n  - {a: {device: x}, b: {device: y}}\n" >b3.yaml &&
-	{ "$IOTRIAL" validate b3.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "selects no job instance" err
+	printf "replication: {runs: 10, trim: {low: 5, high: 5}}\njobs:\n  - {name: a, workload: read}\n" >b1.yaml
+	rc=0
+	"$IOTRIAL" validate b1.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "would remove all 10 runs" err
+	printf "replication: {target: {pilot: 30, max: 20}}\njobs:\n  - {name: a, workload: read}\n" >b2.yaml
+	rc=0
+	"$IOTRIAL" validate b2.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "max (20) is below pilot (30)" err
+	printf "jobs:\n  - {name: a, workload: read}\ncompare:\n  - {a: {device: x}, b: {device: y}}\n" >b3.yaml
+	rc=0
+	"$IOTRIAL" validate b3.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "selects no job instance" err
 '
 
 test_expect_success 'one run: what cannot be computed is null in JSON and n/a in text' '
-	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n" >one.yaml &&
-	"$IOTRIAL" run one.yaml -o one >txt 2>/dev/null &&
-	expect_eq "$(jq -c ".jobs[0].summary.seconds | [.stddev, .cov, .ci_low, .ci_high]" one/results.json)" "[null,null,null,null]" &&
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n" >one.yaml
+	"$IOTRIAL" run one.yaml -o one >txt 2>/dev/null
+	expect_eq "$(jq -c ".jobs[0].summary.seconds | [.stddev, .cov, .ci_low, .ci_high]" one/results.json)" "[null,null,null,null]"
 	grep -q "n/a" txt
 '
 
 test_expect_success 'the copy experiment runs at a small scale with its comparison per buffer size' '
-	COPY_SIZE=1MB "$IOTRIAL" run "$SRC/jobs/usb-vs-sata.yaml" --set replication.runs=12 -o uvs >uvs.txt 2>&1 &&
-	expect_eq "$(jq ".jobs | length" uvs/results.json)" 16 &&
-	expect_eq "$(jq ".comparisons | length" uvs/results.json)" 8 &&
-	expect_eq "$(jq "[.jobs[].summary.kept] | unique" -c uvs/results.json)" "[2]" &&
-	grep -q "COV all" uvs.txt && grep -q "copy\[device=usb,buffer_size=32768\] vs copy\[device=sata,buffer_size=32768\]\|copy\[device=.*,buffer_size=32768\] is faster" uvs.txt
+	COPY_SIZE=1MB "$IOTRIAL" run "$SRC/jobs/usb-vs-sata.yaml" --set replication.runs=12 -o uvs >uvs.txt 2>&1
+	expect_eq "$(jq ".jobs | length" uvs/results.json)" 16
+	expect_eq "$(jq ".comparisons | length" uvs/results.json)" 8
+	expect_eq "$(jq "[.jobs[].summary.kept] | unique" -c uvs/results.json)" "[2]"
+	grep -q "COV all" uvs.txt
+	grep -q "copy\[device=usb,buffer_size=32768\] vs copy\[device=sata,buffer_size=32768\]\|copy\[device=.*,buffer_size=32768\] is faster" uvs.txt
 '
 
 test_done

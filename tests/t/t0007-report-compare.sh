@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Saved runs read back: `iotrial report` rewrites what the run wrote, byte for byte, and
 # `iotrial compare` tests two saved runs against each other. On the synthetic backend, whose
 # truth is known: 10 ms against 12 ms.
@@ -13,92 +13,120 @@ jobs:
 JOB
 
 test_expect_success 'two runs, 10 ms and 12 ms' '
-	"$IOTRIAL" run -q sim.yaml -o a --set sim_mean=10ms &&
-	"$IOTRIAL" run -q sim.yaml -o b --set sim_mean=12ms &&
-	test -s a/results.json && test -s b/results.json
+	"$IOTRIAL" run -q sim.yaml -o a --set sim_mean=10ms
+	"$IOTRIAL" run -q sim.yaml -o b --set sim_mean=12ms
+	test -s a/results.json
+	test -s b/results.json
 '
 
 test_expect_success 'report rewrites summary.txt byte for byte' '
-	"$IOTRIAL" report a/results.json >summary.out &&
-	cmp summary.out a/summary.txt &&
+	"$IOTRIAL" report a/results.json >summary.out
+	cmp summary.out a/summary.txt
 	"$IOTRIAL" report -f text b/results.json | cmp - b/summary.txt
 '
 
 test_expect_success 'report -f csv rewrites trials.csv byte for byte' '
-	"$IOTRIAL" report a/results.json -f csv >trials.out &&
+	"$IOTRIAL" report a/results.json -f csv >trials.out
 	cmp trials.out a/trials.csv
 '
 
 test_expect_success 'report -f json -o FILE round-trips, leaving no temporary file' '
-	{ "$IOTRIAL" report -f json -o out/again.json a/results.json 2>err; rc=$?; } ; expect_eq "$rc" 1 &&
-	grep -q "^iotrial: cannot write out/again.json: No such file or directory" err &&
-	mkdir out && "$IOTRIAL" report -f json -o out/again.json a/results.json &&
-	expect_eq "$(ls -A out)" "again.json" &&
+	rc=0
+	"$IOTRIAL" report -f json -o out/again.json a/results.json 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "^iotrial: cannot write out/again.json: No such file or directory" err
+	mkdir out
+	"$IOTRIAL" report -f json -o out/again.json a/results.json
+	expect_eq "$(ls -A out)" "again.json"
 	cmp out/again.json a/results.json
 '
 
 need_cmd jq
 
 test_expect_success 'report -f json is the same JSON document (jq -S)' '
-	"$IOTRIAL" report -f json b/results.json >b.json &&
-	jq -S . b.json >b1 && jq -S . b/results.json >b2 && cmp b1 b2
+	"$IOTRIAL" report -f json b/results.json >b.json
+	jq -S . b.json >b1
+	jq -S . b/results.json >b2
+	cmp b1 b2
 '
 
 test_expect_success 'compare: B (12 ms) is slower than A (10 ms), by Welch' '
-	"$IOTRIAL" compare a/results.json b/results.json >cmp.txt &&
-	cat cmp.txt &&
-	expect_eq "$(head -1 cmp.txt | cut -d" " -f1-4)" "comparing A = a/results.json" &&
-	grep -q "with B = b/results.json" cmp.txt &&
-	grep -q "^s: B is slower than A by [0-9.]*% ± [0-9.]*% (seconds, 95% confidence, welch)$" cmp.txt &&
-	"$IOTRIAL" compare b/results.json a/results.json | grep -q "^s: B is faster than A by"
+	"$IOTRIAL" compare a/results.json b/results.json >cmp.txt
+	cat cmp.txt
+	expect_eq "$(head -1 cmp.txt | cut -d" " -f1-4)" "comparing A = a/results.json"
+	grep -q "with B = b/results.json" cmp.txt
+	grep -q "^s: B is slower than A by [0-9.]*% ± [0-9.]*% (seconds, 95% confidence, welch)$" cmp.txt
+	"$IOTRIAL" compare b/results.json a/results.json >cmp.txt
+	grep -q "^s: B is faster than A by" cmp.txt
 '
 
 test_expect_success 'compare --paired, --confidence and --metric say what they used' '
-	"$IOTRIAL" compare a/results.json b/results.json --paired --confidence 0.99 >p.txt &&
-	grep -q "^s: .*(seconds, 99% confidence, paired-t)$" p.txt &&
-	"$IOTRIAL" compare --metric iops a/results.json b/results.json >i.txt &&
+	"$IOTRIAL" compare a/results.json b/results.json --paired --confidence 0.99 >p.txt
+	grep -q "^s: .*(seconds, 99% confidence, paired-t)$" p.txt
+	"$IOTRIAL" compare --metric iops a/results.json b/results.json >i.txt
 	grep -q "^s: .*iops, 95% confidence, welch)$" i.txt
 '
 
 test_expect_success 'compare lists the instances only one file has' '
-	printf "  - {name: t, workload: read, backend: synthetic, file_size: 4KiB}\n" >>sim.yaml &&
-	"$IOTRIAL" run -q sim.yaml -o c &&
-	"$IOTRIAL" compare a/results.json c/results.json >only.txt &&
-	grep -q "^s: no significant difference\|^s: B is" only.txt &&
-	grep -q "^t: only in B$" only.txt &&
-	"$IOTRIAL" compare c/results.json a/results.json | grep -q "^t: only in A$"
+	printf "  - {name: t, workload: read, backend: synthetic, file_size: 4KiB}\n" >>sim.yaml
+	"$IOTRIAL" run -q sim.yaml -o c
+	"$IOTRIAL" compare a/results.json c/results.json >only.txt
+	grep -q "^s: no significant difference\|^s: B is" only.txt
+	grep -q "^t: only in B$" only.txt
+	"$IOTRIAL" compare c/results.json a/results.json >cmp.txt
+	grep -q "^t: only in A$" cmp.txt
 '
 
 bad_msg="bad.json:1:3: '[' or '{' expected near 'not'"
 test_expect_success 'a file that is not a results file: exit 2 with the reason' '
-	echo "{\"schema\": \"fio/3\"}" >fio.json &&
-	{ "$IOTRIAL" report fio.json >out.txt 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	expect_eq "$(cat err)" "fio.json: not an iotrial results file (schema \"fio/3\", expected \"iotrial.results/1\")" &&
-	test ! -s out.txt &&
-	echo "not json" >bad.json &&
-	{ "$IOTRIAL" compare a/results.json bad.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	expect_eq "$(cat err)" "$bad_msg" &&
-	: >empty.json &&
-	{ "$IOTRIAL" report empty.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	expect_eq "$(cat err)" "empty.json: empty file, not an iotrial results file" &&
-	{ "$IOTRIAL" report missing.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
+	echo "{\"schema\": \"fio/3\"}" >fio.json
+	rc=0
+	"$IOTRIAL" report fio.json >out.txt 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "fio.json: not an iotrial results file (schema \"fio/3\", expected \"iotrial.results/1\")"
+	test ! -s out.txt
+	echo "not json" >bad.json
+	rc=0
+	"$IOTRIAL" compare a/results.json bad.json 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "$bad_msg"
+	: >empty.json
+	rc=0
+	"$IOTRIAL" report empty.json 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "empty.json: empty file, not an iotrial results file"
+	rc=0
+	"$IOTRIAL" report missing.json 2>err || rc=$?
+	expect_eq "$rc" 2
 	expect_eq "$(cat err)" "missing.json: cannot open: No such file or directory"
 '
 
 test_expect_success 'a mistyped field is named by its JSON path' '
-	jq ".jobs[0].trials[3].seconds = \"fast\"" a/results.json >typo.json &&
-	{ "$IOTRIAL" report typo.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
+	jq ".jobs[0].trials[3].seconds = \"fast\"" a/results.json >typo.json
+	rc=0
+	"$IOTRIAL" report typo.json 2>err || rc=$?
+	expect_eq "$rc" 2
 	expect_eq "$(cat err)" "typo.json: jobs[0].trials[3].seconds: expected a number"
 '
 
 test_expect_success 'usage errors exit 2' '
-	{ "$IOTRIAL" report 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	{ "$IOTRIAL" report -f html a/results.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	grep -q "unknown format .html." err &&
-	{ "$IOTRIAL" compare a/results.json 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	{ "$IOTRIAL" compare a/results.json b/results.json --metric speed 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	grep -q "^iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not .speed." err &&
-	{ "$IOTRIAL" compare a/results.json b/results.json --confidence 95 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
+	rc=0
+	"$IOTRIAL" report 2>err || rc=$?
+	expect_eq "$rc" 2
+	rc=0
+	"$IOTRIAL" report -f html a/results.json 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "unknown format .html." err
+	rc=0
+	"$IOTRIAL" compare a/results.json 2>err || rc=$?
+	expect_eq "$rc" 2
+	rc=0
+	"$IOTRIAL" compare a/results.json b/results.json --metric speed 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not .speed." err
+	rc=0
+	"$IOTRIAL" compare a/results.json b/results.json --confidence 95 2>err || rc=$?
+	expect_eq "$rc" 2
 	grep -q "^iotrial: --confidence takes a number between 0 and 1" err
 '
 

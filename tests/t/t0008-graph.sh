@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The job graph and concurrency, checked from results.json alone: jobs run with each other
 # overlap, `after` is honoured, background load runs during the measured job and stops
 # after it, workers (threads or processes) are merged and kept, record logs hold one line
@@ -19,9 +19,10 @@ jobs:
 JOB
 
 test_expect_success 'the graph job runs; validate prints its stages' '
-	"$IOTRIAL" run -q g.yaml -o g &&
-	"$IOTRIAL" validate g.yaml >plan.txt &&
-	grep -q "stage 1: a, b" plan.txt && grep -q "stage 2: c + load (background)" plan.txt &&
+	"$IOTRIAL" run -q g.yaml -o g
+	"$IOTRIAL" validate g.yaml >plan.txt
+	grep -q "stage 1: a, b" plan.txt
+	grep -q "stage 2: c + load (background)" plan.txt
 	grep -q "stage 3: last" plan.txt
 '
 
@@ -43,8 +44,8 @@ test_expect_success 'background load ran during the measured job and stopped aft
 			(.jobs[] | select(.name == \"load\") | .trials[$t]) as \$l |
 			\$l.start_ns < \$m.end_ns and \$l.end_ns >= \$m.end_ns and
 			\$l.end_ns - \$m.end_ns < 1000000000 and \$l.bytes > 0" g/results.json
-	done &&
-	expect_eq "$(jq "[.jobs[] | select(.background) | .name]" -c g/results.json)" "[\"load\"]" &&
+	done
+	expect_eq "$(jq "[.jobs[] | select(.background) | .name]" -c g/results.json)" "[\"load\"]"
 	grep -q "^background load" g/summary.txt
 '
 
@@ -57,11 +58,11 @@ jobs:
 JOB
 
 test_expect_success 'two processes writing at once: both finish, the trial sums them' '
-	"$IOTRIAL" run -q w.yaml -o w &&
-	expect_eq "$(jq ".jobs[1].trials[0].workers | length" w/results.json)" 2 &&
-	expect_eq "$(jq "[.jobs[1].trials[0].workers[].bytes] | add" w/results.json)" 33554432 &&
-	expect_eq "$(jq ".jobs[1].trials[0].bytes" w/results.json)" 33554432 &&
-	jq -e ".jobs[1].trials[0] | [.workers[].seconds] | all(. > 0)" w/results.json &&
+	"$IOTRIAL" run -q w.yaml -o w
+	expect_eq "$(jq ".jobs[1].trials[0].workers | length" w/results.json)" 2
+	expect_eq "$(jq "[.jobs[1].trials[0].workers[].bytes] | add" w/results.json)" 33554432
+	expect_eq "$(jq ".jobs[1].trials[0].bytes" w/results.json)" 33554432
+	jq -e ".jobs[1].trials[0] | [.workers[].seconds] | all(. > 0)" w/results.json
 	jq -e ".jobs[1].trials[0] | .seconds >= ([.workers[].seconds] | max) - 0.001" w/results.json
 '
 
@@ -76,12 +77,12 @@ jobs:
 JOB
 
 test_expect_success 'a record log has one line per I/O; its latencies agree with the summary' '
-	"$IOTRIAL" run -q r.yaml -o r &&
-	expect_eq "$(($(wc -l <r/records/r.csv) - 1))" "$(jq "[.jobs[0].trials[].ios] | add" r/results.json)" &&
+	"$IOTRIAL" run -q r.yaml -o r
+	expect_eq "$(($(wc -l <r/records/r.csv) - 1))" "$(jq "[.jobs[0].trials[].ios] | add" r/results.json)"
 	for t in 0 1; do
-		mean=$(awk -F, -v t=$t "NR > 1 && \$1 == t {s += \$7; n++} END {printf \"%.3f\", s / n}" r/records/r.csv) &&
+		mean=$(awk -F, -v t=$t "NR > 1 && \$1 == t {s += \$7; n++} END {printf \"%.3f\", s / n}" r/records/r.csv)
 		jq -e --argjson m "$mean" ".jobs[0].trials[$t].lat_ns.mean as \$h | ((\$m - \$h) / \$h | fabs) < 0.01" r/results.json
-	done &&
+	done
 	expect_eq "$(cut -d, -f2 r/records/r.csv | sort -u | tr "\n" " ")" "0 1 worker "
 '
 
@@ -90,14 +91,15 @@ test_expect_success 'interval logs add up to the trial: bytes per interval sum t
 '
 
 test_expect_success 'memory stays flat when a record-logged run grows from 10^5 to 10^7 I/Os' '
-	printf "jobs:\n  - {name: n, workload: randread, backend: null, block_size: 4KiB, file_size: 400MB, log: {records: true}}\n" >m.yaml &&
-	"$IOTRIAL" run -q m.yaml -o small --set file_size=400MB &&
-	"$IOTRIAL" run -q m.yaml -o big --set file_size=40GB &&
-	expect_eq "$(jq .jobs[0].trials[0].ios big/results.json)" 9765625 &&
-	expect_eq "$(($(wc -l <big/records/n.csv) - 1))" 9765625 &&
-	a=$(jq .resources.max_rss_bytes small/results.json) && b=$(jq .resources.max_rss_bytes big/results.json) &&
-	echo "peak RSS: $a bytes at 10^5 I/Os, $b at 10^7" &&
-	awk -v a="$a" -v b="$b" "BEGIN { exit !(b <= a * 1.10) }" &&
+	printf "jobs:\n  - {name: n, workload: randread, backend: null, block_size: 4KiB, file_size: 400MB, log: {records: true}}\n" >m.yaml
+	"$IOTRIAL" run -q m.yaml -o small --set file_size=400MB
+	"$IOTRIAL" run -q m.yaml -o big --set file_size=40GB
+	expect_eq "$(jq .jobs[0].trials[0].ios big/results.json)" 9765625
+	expect_eq "$(($(wc -l <big/records/n.csv) - 1))" 9765625
+	a=$(jq .resources.max_rss_bytes small/results.json)
+	b=$(jq .resources.max_rss_bytes big/results.json)
+	echo "peak RSS: $a bytes at 10^5 I/Os, $b at 10^7"
+	awk -v a="$a" -v b="$b" "BEGIN { exit !(b <= a * 1.10) }"
 	rm -rf big small
 '
 
@@ -109,38 +111,60 @@ jobs:
 JOB
 
 test_expect_success 'a stalled device shows in the tail of a rate-limited run (no coordinated omission)' '
-	"$IOTRIAL" run -q co.yaml -o co &&
+	"$IOTRIAL" run -q co.yaml -o co
 	# One stall of 200 ms at 1000 IO/s holds back ~200 scheduled I/Os: well over 1% of them
 	# must show a latency of tens of ms. Timed from the late issue, only one would.
-	jq -e ".jobs[0].trials[0].lat_ns.p99 > 50000000" co/results.json &&
+	jq -e ".jobs[0].trials[0].lat_ns.p99 > 50000000" co/results.json
 	jq -e ".jobs[0].trials[0].ios >= 700" co/results.json
 '
 
 test_expect_success 'graph errors name the jobs: unknown with/after, a cycle, mismatched runs' '
-	printf "jobs:\n  - {name: a, workload: read, with: nope}\n" >e1.yaml &&
-	{ "$IOTRIAL" validate e1.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "runs with .nope., which is not a job" err &&
-	printf "jobs:\n  - {name: a, workload: read, after: b}\n  - {name: b, workload: read, after: a}\n" >e2.yaml &&
-	{ "$IOTRIAL" validate e2.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "wait for each other in a cycle" err &&
-	printf "jobs:\n  - {name: a, workload: read, replication: {runs: 3}}\n  - {name: b, workload: read, with: a}\n" >e3.yaml &&
-	{ "$IOTRIAL" validate e3.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "jobs .a. and .b. run together but are replicated differently" err &&
-	printf "jobs:\n  - {name: a, workload: read, background: true}\n" >e4.yaml &&
-	{ "$IOTRIAL" validate e4.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "is load for no job" err
+	printf "jobs:\n  - {name: a, workload: read, with: nope}\n" >e1.yaml
+	rc=0
+	"$IOTRIAL" validate e1.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "runs with .nope., which is not a job" err
+	printf "jobs:\n  - {name: a, workload: read, after: b}\n  - {name: b, workload: read, after: a}\n" >e2.yaml
+	rc=0
+	"$IOTRIAL" validate e2.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "wait for each other in a cycle" err
+	printf "jobs:\n  - {name: a, workload: read, replication: {runs: 3}}\n  - {name: b, workload: read, with: a}\n" >e3.yaml
+	rc=0
+	"$IOTRIAL" validate e3.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "jobs .a. and .b. run together but are replicated differently" err
+	printf "jobs:\n  - {name: a, workload: read, background: true}\n" >e4.yaml
+	rc=0
+	"$IOTRIAL" validate e4.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "is load for no job" err
 '
 
 test_expect_success 'threads 0 or absurd, and a shared file too small, are refused' '
-	printf "jobs:\n  - {name: a, workload: read, threads: 0}\n" >t1.yaml &&
-	{ "$IOTRIAL" validate t1.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "must be between 1 and 1024" err &&
-	printf "jobs:\n  - {name: a, workload: read, threads: 100000}\n" >t2.yaml &&
-	{ "$IOTRIAL" validate t2.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
-	printf "jobs:\n  - {name: a, workload: read, threads: 4, file_per_thread: false, file_size: 8KiB, block_size: 4KiB}\n" >t3.yaml &&
-	{ "$IOTRIAL" validate t3.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 && grep -q "less than one 4096-byte I/O each" err
+	printf "jobs:\n  - {name: a, workload: read, threads: 0}\n" >t1.yaml
+	rc=0
+	"$IOTRIAL" validate t1.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "must be between 1 and 1024" err
+	printf "jobs:\n  - {name: a, workload: read, threads: 100000}\n" >t2.yaml
+	rc=0
+	"$IOTRIAL" validate t2.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	printf "jobs:\n  - {name: a, workload: read, threads: 4, file_per_thread: false, file_size: 8KiB, block_size: 4KiB}\n" >t3.yaml
+	rc=0
+	"$IOTRIAL" validate t3.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "less than one 4096-byte I/O each" err
 '
 
 test_expect_success 'the two published experiments run at a small scale' '
-	RUNTIME=1s COPY_SIZE=16MB RUNS=1 "$IOTRIAL" run "$SRC/jobs/sqlio-vpc.yaml" -o sq >sq.txt 2>&1 &&
-	grep -q "read avg latency" sq.txt && grep -q "copy MB/s" sq.txt &&
-	TOTAL_SIZE=40MB LOAD_SIZE=8MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -o dw >dw.txt 2>&1 &&
-	grep -q "record times" dw.txt && test -s "dw/records/records[block_size=20000000].csv"
+	RUNTIME=1s COPY_SIZE=16MB RUNS=1 "$IOTRIAL" run "$SRC/jobs/sqlio-vpc.yaml" -o sq >sq.txt 2>&1
+	grep -q "read avg latency" sq.txt
+	grep -q "copy MB/s" sq.txt
+	TOTAL_SIZE=40MB LOAD_SIZE=8MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -o dw >dw.txt 2>&1
+	grep -q "record times" dw.txt
+	test -s "dw/records/records[block_size=20000000].csv"
 '
 
 test_done

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Reliability and safety: faults are counted and named, interrupts keep what was measured,
 # a kill leaves no truncated results.json, nothing is written where it does not belong,
 # and a plan too big for the machine is refused before it starts.
@@ -6,9 +6,9 @@
 need_cmd jq
 
 test_expect_success 'a short transfer is retried to completion' '
-	printf "jobs:\n  - {name: s, workload: write, backend: fault, fault_short: true, file_size: 1MiB, block_size: 64KiB, verify: true}\n" >s.yaml &&
-	"$IOTRIAL" run -q s.yaml -o s &&
-	expect_eq "$(jq .jobs[0].trials[0].bytes s/results.json)" 1048576 &&
+	printf "jobs:\n  - {name: s, workload: write, backend: fault, fault_short: true, file_size: 1MiB, block_size: 64KiB, verify: true}\n" >s.yaml
+	"$IOTRIAL" run -q s.yaml -o s
+	expect_eq "$(jq .jobs[0].trials[0].bytes s/results.json)" 1048576
 	expect_eq "$(jq .jobs[0].trials[0].errors s/results.json)" 0
 '
 
@@ -21,31 +21,36 @@ jobs:
 JOB
 
 test_expect_success 'EIO is counted, named by path and offset, and the run goes on' '
-	{ "$IOTRIAL" run -q eio.yaml -o eio 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 &&
-	expect_eq "$(jq "[.jobs[0].trials[] | .failed] | all" eio/results.json)" true &&
-	expect_eq "$(jq "[.jobs[0].trials[] | .errors] | add" eio/results.json)" 2 &&
-	expect_eq "$(jq "[.jobs[1].trials[] | .kept] | all" eio/results.json)" true &&
-	expect_eq "$(jq .complete eio/results.json)" true &&
+	rc=0
+	"$IOTRIAL" run -q eio.yaml -o eio 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(jq "[.jobs[0].trials[] | .failed] | all" eio/results.json)" true
+	expect_eq "$(jq "[.jobs[0].trials[] | .errors] | add" eio/results.json)" 2
+	expect_eq "$(jq "[.jobs[1].trials[] | .kept] | all" eio/results.json)" true
+	expect_eq "$(jq .complete eio/results.json)" true
 	grep -q "read .*iotrial.bad.dat.* at offset 262144 (65536 bytes): Input/output error" err
 '
 
 test_expect_success 'on_error: stop ends the run at the first failure and says so' '
-	{ "$IOTRIAL" run -q eio.yaml -o stop --set on_error=stop 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && expect_eq "$(jq .complete stop/results.json)" false &&
-	expect_eq "$(jq "[.jobs[].trials[]] | length" stop/results.json)" 1 &&
+	rc=0
+	"$IOTRIAL" run -q eio.yaml -o stop --set on_error=stop 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(jq .complete stop/results.json)" false
+	expect_eq "$(jq "[.jobs[].trials[]] | length" stop/results.json)" 1
 	grep -q "on_error: stop" err
 '
 
 test_expect_success 'ENOSPC stops the trial, says the disk is full and how much was written' '
-	printf "jobs:\n  - {name: f, workload: write, backend: fault, file_size: 1MiB, block_size: 64KiB, fault_enospc_after: 512KiB}\n" >full.yaml &&
-	{ "$IOTRIAL" run -q full.yaml -o full 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "the disk is full; 524288 bytes were written" err &&
+	printf "jobs:\n  - {name: f, workload: write, backend: fault, file_size: 1MiB, block_size: 64KiB, fault_enospc_after: 512KiB}\n" >full.yaml
+	rc=0
+	"$IOTRIAL" run -q full.yaml -o full 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "the disk is full; 524288 bytes were written" err
 	expect_eq "$(jq .jobs[0].trials[0].bytes full/results.json)" 524288
 '
 
-# A run long enough to interrupt: 20 trials of 300 ms.
-printf "replication: {runs: 20}\njobs:\n  - {name: long, workload: read, file_size: 4MiB, block_size: 4KiB, runtime: 300ms}\n" >long.yaml
+# A run long enough to interrupt: 60 trials of 300 ms (18 s; every test stops it sooner).
+printf "replication: {runs: 60}\njobs:\n  - {name: long, workload: read, file_size: 4MiB, block_size: 4KiB, runtime: 300ms}\n" >long.yaml
 
 interrupt() { # signal, output folder -> exit status
 	"$IOTRIAL" run -q long.yaml -o "$2" 2>/dev/null &
@@ -60,43 +65,57 @@ interrupt() { # signal, output folder -> exit status
 }
 
 test_expect_success 'SIGINT: exit 130 within seconds, results written with complete false' '
-	{ interrupt INT int; rc=$?; } ;
-	expect_eq "$rc" 130 &&
+	rc=0
+	interrupt INT int || rc=$?
+	expect_eq "$rc" 130
 	# Workers stop within a second; the exit also writes and syncs three result files,
 	# which a loaded machine can make slow: allow 3 s for all of it.
-	echo "exited $(cat int.ms) ms after SIGINT" && [ "$(cat int.ms)" -lt 3000 ] &&
-	expect_eq "$(jq .complete int/results.json)" false &&
-	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" int/results.json &&
-	test -s int/trials.csv && test -s int/summary.txt &&
+	echo "exited $(cat int.ms) ms after SIGINT"
+	[ "$(cat int.ms)" -lt 3000 ]
+	expect_eq "$(jq .complete int/results.json)" false
+	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" int/results.json
+	test -s int/trials.csv
+	test -s int/summary.txt
 	expect_eq "$(ls -d iotrial-scratch.* 2>/dev/null | wc -l)" 0
 '
 
 test_expect_success 'SIGTERM: exit 143, results written' '
-	{ interrupt TERM term; rc=$?; } ;
-	expect_eq "$rc" 143 && expect_eq "$(jq .complete term/results.json)" false
+	rc=0
+	interrupt TERM term || rc=$?
+	expect_eq "$rc" 143
+	expect_eq "$(jq .complete term/results.json)" false
 '
 
 test_expect_success 'SIGKILL mid-run never leaves a truncated results.json' '
 	"$IOTRIAL" run -q long.yaml -o kill 2>/dev/null &
-	pid=$! && sleep 6.5 && kill -9 $pid; wait $pid;
+	pid=$!
+	sleep 6.5
+	kill -9 $pid
+	wait $pid || true
 	# After more than 5 s a checkpoint exists; whatever is there must parse.
-	test -e kill/results.json && jq -e ".complete == false" kill/results.json >/dev/null &&
-	for f in kill/*; do case "$f" in *.json) jq . "$f" >/dev/null || exit 1;; esac; done;
+	test -e kill/results.json
+	jq -e ".complete == false" kill/results.json >/dev/null
+	for f in kill/*; do case "$f" in *.json) jq . "$f" >/dev/null;; esac; done
 	rm -rf iotrial-scratch.*
 '
 
 test_expect_success 'an existing file reached through ${VAR} is refused like any other' '
-	echo precious >keep.dat && export MYFILE="$PWD/keep.dat" &&
-	printf "jobs:\n  - {name: w, workload: write, target: \"\${MYFILE}\", file_size: 4KiB}\n" >var.yaml &&
-	{ "$IOTRIAL" run -q var.yaml -o var 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "refusing to write over it" err && expect_eq "$(cat keep.dat)" precious &&
-	"$IOTRIAL" run -q var.yaml -o var2 --force 2>err && expect_eq "$(jq .overrides.allow_overwrite var2/results.json)" "\"true\""
+	echo precious >keep.dat
+	export MYFILE="$PWD/keep.dat"
+	printf "jobs:\n  - {name: w, workload: write, target: \"\${MYFILE}\", file_size: 4KiB}\n" >var.yaml
+	rc=0
+	"$IOTRIAL" run -q var.yaml -o var 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "refusing to write over it" err
+	expect_eq "$(cat keep.dat)" precious
+	"$IOTRIAL" run -q var.yaml -o var2 --force 2>err
+	expect_eq "$(jq .overrides.allow_overwrite var2/results.json)" "\"true\""
 '
 
 if command -v chattr >/dev/null 2>&1 && head -c 65536 /dev/urandom >ro.dat && chattr +i ro.dat 2>/dev/null; then
 	test_expect_success 'a read-only job never opens its target for writing' '
-		printf "jobs:\n  - {name: r, workload: read, target: ro.dat, block_size: 4KiB}\n" >r.yaml &&
-		"$IOTRIAL" run -q r.yaml -o rd &&
+		printf "jobs:\n  - {name: r, workload: read, target: ro.dat, block_size: 4KiB}\n" >r.yaml
+		"$IOTRIAL" run -q r.yaml -o rd
 		expect_eq "$(jq .jobs[0].trials[0].bytes rd/results.json)" 65536
 	'
 	chattr -i ro.dat
@@ -107,17 +126,21 @@ fi
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1 && truncate -s 32M loop.img &&
 	dev=$(losetup -f --show loop.img 2>/dev/null); then
 	test_expect_success 'a block device is not written without allow_overwrite or --force' '
-		printf "jobs:\n  - {name: w, workload: write, target: $dev, file_size: 1MiB, block_size: 64KiB}\n" >b.yaml &&
-		{ "$IOTRIAL" run -q b.yaml -o b 2>err; rc=$?; } ;
-		expect_eq "$rc" 1 && grep -q "refusing to write over it" err &&
-		"$IOTRIAL" run -q b.yaml -o b2 --force &&
+		printf "jobs:\n  - {name: w, workload: write, target: $dev, file_size: 1MiB, block_size: 64KiB}\n" >b.yaml
+		rc=0
+		"$IOTRIAL" run -q b.yaml -o b 2>err || rc=$?
+		expect_eq "$rc" 1
+		grep -q "refusing to write over it" err
+		"$IOTRIAL" run -q b.yaml -o b2 --force
 		expect_eq "$(jq .jobs[0].trials[0].bytes b2/results.json)" 1048576
 	'
 	if command -v mkfs.ext4 >/dev/null 2>&1 && mkfs.ext4 -q "$dev" 2>/dev/null && mkdir -p mnt &&
 		mount "$dev" mnt 2>/dev/null; then
 		test_expect_success 'a mounted block device is refused for writes, even with --force' '
-			{ "$IOTRIAL" run -q b.yaml -o b3 --force 2>err; rc=$?; } ;
-			expect_eq "$rc" 1 && grep -q "is mounted (on .*mnt): refusing to write to it" err
+			rc=0
+			"$IOTRIAL" run -q b.yaml -o b3 --force 2>err || rc=$?
+			expect_eq "$rc" 1
+			grep -q "is mounted (on .*mnt): refusing to write to it" err
 		'
 		umount mnt
 	else
@@ -128,12 +151,15 @@ else
 	test_skip 'block device refusals' 'needs root and a free loop device'
 fi
 
-if "$IOTRIAL" backends | grep -q "^io_uring *yes" && [ -w /proc/sys/kernel/io_uring_disabled ] &&
+"$IOTRIAL" backends >backends.txt
+if grep "^io_uring *yes" backends.txt >/dev/null && [ -w /proc/sys/kernel/io_uring_disabled ] &&
 	old=$(cat /proc/sys/kernel/io_uring_disabled) && echo 2 >/proc/sys/kernel/io_uring_disabled 2>/dev/null; then
 	test_expect_success 'a backend the kernel refuses is named before any I/O, exit 1' '
-		printf "jobs:\n  - {name: u, workload: read, backend: io_uring, file_size: 1MiB}\n" >u.yaml &&
-		{ "$IOTRIAL" run -q u.yaml -o u 2>err; rc=$?; } ;
-		expect_eq "$rc" 1 && grep -q "io_uring. does not work on this machine: io_uring_setup: Operation not permitted" err &&
+		printf "jobs:\n  - {name: u, workload: read, backend: io_uring, file_size: 1MiB}\n" >u.yaml
+		rc=0
+		"$IOTRIAL" run -q u.yaml -o u 2>err || rc=$?
+		expect_eq "$rc" 1
+		grep -q "io_uring. does not work on this machine: io_uring_setup: Operation not permitted" err
 		test ! -e u
 	'
 	echo "$old" >/proc/sys/kernel/io_uring_disabled
@@ -142,11 +168,15 @@ else
 fi
 
 test_expect_success 'a plan too big for memory is refused with its estimate; absurd counts too' '
-	printf "jobs:\n  - {name: m, workload: read, backend: null, block_size: 1GiB, file_size: 4GiB, iodepth: 4096}\n" >mem.yaml &&
-	{ "$IOTRIAL" validate mem.yaml 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && grep -q "the plan needs about 4096.0 GiB of memory" err &&
-	printf "replication: {runs: 2000000000}\njobs:\n  - {name: a, workload: read}\n" >runs.yaml &&
-	{ "$IOTRIAL" validate runs.yaml 2>err; rc=$?; } ; expect_eq "$rc" 2 &&
+	printf "jobs:\n  - {name: m, workload: read, backend: null, block_size: 1GiB, file_size: 4GiB, iodepth: 4096}\n" >mem.yaml
+	rc=0
+	"$IOTRIAL" validate mem.yaml 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "the plan needs about 4096.0 GiB of memory" err
+	printf "replication: {runs: 2000000000}\njobs:\n  - {name: a, workload: read}\n" >runs.yaml
+	rc=0
+	"$IOTRIAL" validate runs.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
 	grep -q "must be between 1 and 1000000" err
 '
 

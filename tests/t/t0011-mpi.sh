@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Distributed runs under MPI (Open MPI's mpirun): the MPI build is built into build-mpi/;
 # with 1, 2 and 4 ranks (and once over TCP on loopback) rank 0 alone writes results whose
 # sums match the per-rank rows; a failing rank fails the trial by name; a rank that cannot
@@ -26,15 +26,16 @@ chmod +x on_rank
 
 # One build at a time: test runs started side by side share build-mpi/.
 test_expect_success 'make MPI=1 builds build-mpi/iotrial, and --version says MPI is in' '
-	mkdir -p "$SRC/build-mpi" &&
-	(cd "$SRC" && env -u MAKEFLAGS -u MFLAGS flock build-mpi/.lock make --no-print-directory \
-		-j4 B=build-mpi/ MPI=1 build-mpi/iotrial >/dev/null) &&
-	"$MPI_IOTRIAL" --version | grep -q "distributed runs: MPI" &&
-	"$IOTRIAL" --version | grep -q "distributed runs: no"
+	mkdir -p "$SRC/build-mpi"
+	(cd "$SRC"; env -u MAKEFLAGS -u MFLAGS flock build-mpi/.lock make --no-print-directory \
+		-j4 B=build-mpi/ MPI=1 build-mpi/iotrial >/dev/null)
+	"$MPI_IOTRIAL" --version >v
+	grep -q "distributed runs: MPI" v
+	"$IOTRIAL" --version >v
+	grep -q "distributed runs: no" v
 '
 if ! test -x "$MPI_IOTRIAL"; then
-	test_skip 'the distributed runs' 'the MPI build did not build'
-	test_done
+	skip_rest 'the MPI build did not build'
 fi
 
 cat >j.yaml <<'JOB'
@@ -60,38 +61,41 @@ check_sums() {
 }
 
 test_expect_success 'without mpirun the MPI build runs as one rank' '
-	"$MPI_IOTRIAL" run -q j.yaml -o one &&
-	expect_eq "$(jq .ranks one/results.json)" 1 &&
-	expect_eq "$(jq "[.jobs[].trials[] | has(\"ranks\")] | any" one/results.json)" false &&
+	"$MPI_IOTRIAL" run -q j.yaml -o one
+	expect_eq "$(jq .ranks one/results.json)" 1
+	expect_eq "$(jq "[.jobs[].trials[] | has(\"ranks\")] | any" one/results.json)" false
 	expect_eq "$(jq -r .experiment one/results.json)" dist-1
 '
 
 test_expect_success 'mpirun -np 1: one rank, no rank rows' '
-	$MPIRUN -np 1 "$MPI_IOTRIAL" run -q j.yaml -o np1 &&
-	expect_eq "$(jq .ranks np1/results.json)" 1 &&
+	$MPIRUN -np 1 "$MPI_IOTRIAL" run -q j.yaml -o np1
+	expect_eq "$(jq .ranks np1/results.json)" 1
 	expect_eq "$(jq "[.jobs[].trials[] | .failed] | any" np1/results.json)" false
 '
 
 for n in 2 4; do
 	test_expect_success "mpirun -np $n: one results folder; sums, merged histogram and aggregates agree with the rows" "
-		\$MPIRUN -np $n \"\$MPI_IOTRIAL\" run -q j.yaml -o np$n >out$n 2>err$n &&
-		test \"\$(ls -d np* | grep -c np$n)\" = 1 && test -s np$n/results.json &&
-		expect_eq \"\$(jq .ranks np$n/results.json)\" $n &&
-		expect_eq \"\$(jq -r .experiment np$n/results.json)\" dist-$n &&
-		check_sums np$n/results.json $n &&
-		expect_eq \"\$(jq .jobs[0].trials[0].bytes np$n/results.json)\" $((n * 2 * 2097152)) &&
-		test ! -s out$n && ! ls | grep -q iotrial-scratch
+		\$MPIRUN -np $n \"\$MPI_IOTRIAL\" run -q j.yaml -o np$n >out$n 2>err$n
+		test \"\$(ls -d np* | grep -c np$n)\" = 1
+		test -s np$n/results.json
+		expect_eq \"\$(jq .ranks np$n/results.json)\" $n
+		expect_eq \"\$(jq -r .experiment np$n/results.json)\" dist-$n
+		check_sums np$n/results.json $n
+		expect_eq \"\$(jq .jobs[0].trials[0].bytes np$n/results.json)\" $((n * 2 * 2097152))
+		test ! -s out$n
+		ls >files
+		not grep iotrial-scratch files
 	"
 done
 
 test_expect_success 'two ranks over TCP on loopback' '
 	$MPIRUN --mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
-		-np 2 "$MPI_IOTRIAL" run -q j.yaml -o tcp &&
+		-np 2 "$MPI_IOTRIAL" run -q j.yaml -o tcp
 	check_sums tcp/results.json 2
 '
 
 test_expect_success 'the rows are read back: report -f json keeps ranks and aggregates' '
-	"$MPI_IOTRIAL" report -f json np2/results.json >again.json &&
+	"$MPI_IOTRIAL" report -f json np2/results.json >again.json
 	expect_eq "$(jq -S "[.ranks, .jobs[].trials[].ranks, .jobs[].trials[].aggregate]" again.json)" \
 		"$(jq -S "[.ranks, .jobs[].trials[].ranks, .jobs[].trials[].aggregate]" np2/results.json)"
 '
@@ -102,8 +106,9 @@ jobs:
 JOB
 
 test_expect_success '${rank} and ${size} expand per rank' '
-	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q rank.yaml -o rk &&
-	test -s mine-0-of-2.dat && test -s mine-1-of-2.dat &&
+	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q rank.yaml -o rk
+	test -s mine-0-of-2.dat
+	test -s mine-1-of-2.dat
 	expect_eq "$(jq -c "[.jobs[0].trials[0].ranks[].rank]" rk/results.json)" "[0,1]"
 '
 
@@ -116,10 +121,11 @@ jobs:
 JOB
 
 test_expect_success 'layout shared and strided: one file, each rank its region, verified' '
-	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q shared.yaml -o sh &&
-	check_sums sh/results.json 2 &&
-	expect_eq "$(jq "[.jobs[0,1].trials[].ranks[].bytes] | unique" -c sh/results.json)" "[1048576]" &&
-	! ls | grep -q "iotrial\..*\.dat"
+	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q shared.yaml -o sh
+	check_sums sh/results.json 2
+	expect_eq "$(jq "[.jobs[0,1].trials[].ranks[].bytes] | unique" -c sh/results.json)" "[1048576]"
+	ls >files
+	not grep "iotrial\..*\.dat" files
 '
 
 cat >scale.yaml <<'JOB'
@@ -128,17 +134,21 @@ jobs:
 JOB
 
 test_expect_success 'ranks in a matrix: each point runs on as many ranks' '
-	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q scale.yaml -o sc &&
-	expect_eq "$(jq -c "[.jobs[] | .trials[0].ranks | length]" sc/results.json)" "[1,2]" &&
+	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q scale.yaml -o sc
+	expect_eq "$(jq -c "[.jobs[] | .trials[0].ranks | length]" sc/results.json)" "[1,2]"
 	expect_eq "$(jq -c "[.jobs[] | .trials[0].bytes]" sc/results.json)" "[1048576,2097152]"
 '
 
 test_expect_success 'more ranks than launched is refused at validate time' '
-	printf "jobs:\n  - {name: w, workload: write, ranks: 4}\n" >four.yaml &&
-	{ $MPIRUN -np 2 "$MPI_IOTRIAL" validate four.yaml >/dev/null 2>err; rc=$?; } ;
-	test "$rc" -ne 0 && grep -q "asks for 4 ranks, but the run has 2" err &&
-	test "$(grep -c "asks for 4 ranks" err)" = 1 &&
-	{ "$IOTRIAL" validate four.yaml 2>err1; rc=$?; } ; expect_eq "$rc" 2 &&
+	printf "jobs:\n  - {name: w, workload: write, ranks: 4}\n" >four.yaml
+	rc=0
+	$MPIRUN -np 2 "$MPI_IOTRIAL" validate four.yaml >/dev/null 2>err || rc=$?
+	test "$rc" -ne 0
+	grep -q "asks for 4 ranks, but the run has 2" err
+	test "$(grep -c "asks for 4 ranks" err)" = 1
+	rc=0
+	"$IOTRIAL" validate four.yaml 2>err1 || rc=$?
+	expect_eq "$rc" 2
 	grep -q "four.yaml:2:.*key .ranks.: the job asks for 4 ranks, but the run has 1" err1
 '
 
@@ -149,11 +159,12 @@ jobs:
 JOB
 
 test_expect_success 'a failing rank fails the trial everywhere, named by rank, exit 1' '
-	{ $MPIRUN -np 2 ./on_rank 1 EIO_RATE 1 "$MPI_IOTRIAL" run -q eio.yaml -o eio 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 &&
-	expect_eq "$(jq "[.jobs[0].trials[] | .failed] | all" eio/results.json)" true &&
-	jq -e ".jobs[0].trials[0].error | startswith(\"rank 1 (\")" eio/results.json &&
-	expect_eq "$(jq -c "[.jobs[0].trials[0].ranks[].error | type]" eio/results.json)" "[\"null\",\"string\"]" &&
+	rc=0
+	$MPIRUN -np 2 ./on_rank 1 EIO_RATE 1 "$MPI_IOTRIAL" run -q eio.yaml -o eio 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(jq "[.jobs[0].trials[] | .failed] | all" eio/results.json)" true
+	jq -e ".jobs[0].trials[0].error | startswith(\"rank 1 (\")" eio/results.json
+	expect_eq "$(jq -c "[.jobs[0].trials[0].ranks[].error | type]" eio/results.json)" "[\"null\",\"string\"]"
 	grep -q "rank 1 (.*Input/output error" err
 '
 
@@ -168,8 +179,8 @@ jobs:
 JOB
 
 test_expect_success 'stonewall: a slow rank shows in the rows; without a stonewall it does its whole size' '
-	$MPIRUN -np 2 ./on_rank 1 SLOW 20ms "$MPI_IOTRIAL" run -q sw.yaml -o sw &&
-	check_sums sw/results.json 2 &&
+	$MPIRUN -np 2 ./on_rank 1 SLOW 20ms "$MPI_IOTRIAL" run -q sw.yaml -o sw
+	check_sums sw/results.json 2
 	jq -e ".jobs[0].trials[0] | .ranks[1].seconds > .ranks[0].seconds and
 		([.ranks[].bytes] | unique) == [1048576] and (has(\"stonewalled\") | not) and
 		(.ranks[0] | has(\"stopped\") | not)" sw/results.json
@@ -196,7 +207,7 @@ test_expect_success 'stonewall time: each rank stops by the cap or at its size' 
 '
 
 test_expect_success 'stonewall figures are read back by report -f json' '
-	"$MPI_IOTRIAL" report -f json sw/results.json >swagain.json &&
+	"$MPI_IOTRIAL" report -f json sw/results.json >swagain.json
 	expect_eq "$(jq -S "[.jobs[].trials[] | [.stonewalled, .stonewall_bytes, .ranks]]" swagain.json)" \
 		"$(jq -S "[.jobs[].trials[] | [.stonewalled, .stonewall_bytes, .ranks]]" sw/results.json)"
 '
@@ -212,25 +223,30 @@ test_expect_success 'a rank that cannot open its target stops every rank: rank a
 	./busy 60 &
 	busy=$!
 	sleep 0.3
-	{ timeout 60 $MPIRUN -np 2 ./on_rank 1 TGT "$TRASH/busy" "$MPI_IOTRIAL" run -q open.yaml -o open 2>err; rc=$?; } ;
+	rc=0
+	timeout 60 $MPIRUN -np 2 ./on_rank 1 TGT "$TRASH/busy" "$MPI_IOTRIAL" run -q open.yaml -o open 2>err || rc=$?
 	kill $busy 2>/dev/null
-	expect_eq "$rc" 1 &&
-	grep -q "rank 1 (.*cannot open .*busy.*Text file busy" err &&
-	grep -q "stopping the run" err &&
-	expect_eq "$(jq .complete open/results.json)" false &&
+	expect_eq "$rc" 1
+	grep -q "rank 1 (.*cannot open .*busy.*Text file busy" err
+	grep -q "stopping the run" err
+	expect_eq "$(jq .complete open/results.json)" false
 	expect_eq "$(jq "[.jobs[0].trials[]] | length" open/results.json)" 1
 '
 
 test_expect_success 'ranks that disagree on the job (--set) are refused with one message' '
-	{ $MPIRUN -np 2 sh -c "if [ \"\$OMPI_COMM_WORLD_RANK\" = 1 ]; then set -- --set seed=5; fi; exec \"$MPI_IOTRIAL\" run -q j.yaml -o dis \"\$@\"" 2>err; rc=$?; } ;
-	expect_eq "$rc" 1 && test ! -e dis &&
-	grep -q "ranks disagree: rank 1 .* has job file and --set options" err &&
+	rc=0
+	$MPIRUN -np 2 sh -c "if [ \"\$OMPI_COMM_WORLD_RANK\" = 1 ]; then set -- --set seed=5; fi; exec \"$MPI_IOTRIAL\" run -q j.yaml -o dis \"\$@\"" 2>err || rc=$?
+	expect_eq "$rc" 1
+	test ! -e dis
+	grep -q "ranks disagree: rank 1 .* has job file and --set options" err
 	test "$(grep -c "ranks disagree" err)" = 1
 '
 
 test_expect_success 'a serial build under mpirun -np 2 refuses to run' '
-	{ $MPIRUN -np 2 "$IOTRIAL" run -q j.yaml -o serial 2>err; rc=$?; } ;
-	test "$rc" -ne 0 && test ! -e serial &&
+	rc=0
+	$MPIRUN -np 2 "$IOTRIAL" run -q j.yaml -o serial 2>err || rc=$?
+	test "$rc" -ne 0
+	test ! -e serial
 	grep -q "launched as one of 2 processes (OMPI_COMM_WORLD_SIZE=2), but this iotrial is a serial build" err
 '
 

@@ -1,0 +1,87 @@
+#!/bin/bash
+# The test library itself: a check that fails anywhere in a body fails the test (the middle
+# of a body, an early pass of a loop, the first stage of a pipeline, a command substitution),
+# a body that hangs is killed, skips are counted, and the lint rejects what errexit ignores.
+. "$(dirname "$0")/lib.sh"
+
+# Scripts made here keep their trash folders in this one.
+export TEST_TRASH_ROOT="$TRASH"
+
+make_script() { # $1: name, then bodies -> a test script
+	name=$1
+	shift
+	{
+		echo ". \"$SRC/tests/t/lib.sh\""
+		for b in "$@"; do
+			printf "test_expect_success %s %s\n" "'body'" "'$b'"
+		done
+		echo test_done
+	} >"$name"
+}
+
+test_expect_success 'a failure in the middle of a body, or in an early loop pass, fails it' '
+	make_script mid.sh "false
+true" "expect_eq 1 2
+true" "for i in 1 2 3; do [ \$i != 1 ]; done" "false | cat" "x=\$(false; echo y)
+echo \$x" "f() { false; true; }
+f
+true" "not true" "expect_code 3 sh -c \"exit 4\""
+	rc=0
+	bash mid.sh >mid.out 2>&1 || rc=$?
+	cat mid.out
+	expect_eq "$rc" 1
+	expect_eq "$(grep -c "^not ok" mid.out)" 8
+	grep "^# passed 0 failed 8 skipped 0$" mid.out
+'
+
+test_expect_success 'bodies that pass, pass' '
+	make_script pass.sh "true
+expect_eq a a" "not false" "expect_code 4 sh -c \"exit 4\"" "rc=0
+false || rc=\$?
+expect_eq \$rc 1"
+	bash pass.sh >pass.out 2>&1
+	grep "^# passed 4 failed 0 skipped 0$" pass.out
+'
+
+test_expect_success 'a body that hangs is killed, with what it started, and fails' '
+	make_script hang.sh "sleep 300 &
+echo \$! >pid
+sleep 300"
+	start=$(date +%s)
+	rc=0
+	TEST_TIMEOUT=2 bash hang.sh >hang.out 2>&1 || rc=$?
+	expect_eq "$rc" 1
+	grep "timed out after 2 s" hang.out
+	[ $(($(date +%s) - start)) -lt 30 ]
+	pid=$(cat trash.hang/pid)
+	# Gone, or a zombie that its new parent has yet to reap.
+	state=$(sed "s/.*) //" /proc/"$pid"/stat 2>/dev/null | cut -d" " -f1)
+	echo "state of $pid: ${state:-gone}"
+	case "$state" in ""|Z) ;; *) false ;; esac
+'
+
+test_expect_success 'need_cmd skips and counts the rest of a script' '
+	{
+		echo ". \"$SRC/tests/t/lib.sh\""
+		echo "test_expect_success one true"
+		echo "need_cmd no-such-command-here"
+		echo "test_expect_success two true"
+		echo "test_expect_success three true"
+		echo test_done
+	} >skip.sh
+	bash skip.sh >skip.out 2>&1
+	grep "^# passed 1 failed 0 skipped 2$" skip.out
+'
+
+test_expect_success 'the lint rejects &&, a leading ! and an early-closing reader in a pipe' '
+	printf "%s\n" "test_expect_success x \"" "	a && b" "	! grep x f" "	cmd | head -1" "	cmd | grep -q x" "\"" >t9999-bad.sh
+	rc=0
+	"$SRC/tests/lint-tests.sh" "$PWD/t9999-bad.sh" >lint.out || rc=$?
+	cat lint.out
+	expect_eq "$rc" 1
+	expect_eq "$(wc -l <lint.out)" 4
+	printf "%s\n" "if a && b; then c; fi" "while a &&" "	b; do c; done" "cat <<EOF" "a && b" "EOF" "# a && b" "echo \"a && b\"" >t9998-good.sh
+	"$SRC/tests/lint-tests.sh" "$PWD/t9998-good.sh"
+'
+
+test_done
