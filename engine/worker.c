@@ -217,6 +217,13 @@ static void start_window(struct loop *l, uint64_t now)
 	}
 }
 
+/* The I/O that opened the measured window is its first: it counts toward the size bound,
+ * so that a size-bound window moves exactly its size whatever the ramp did. */
+static void window_first(struct loop *l, struct be_io *io)
+{
+	l->issued = io->len;
+}
+
 /* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
  * latency counts from when they were due, not from when they were issued: a stalled
  * device then shows in the tail instead of vanishing into a late start (no coordinated
@@ -412,8 +419,10 @@ static int loop_run(struct loop *l)
 			}
 			l->nfree--;
 			io->start_ns = issue_time(l, io);
-			if (l->ramp_end && io->start_ns >= l->ramp_end)
+			if (l->ramp_end && io->start_ns >= l->ramp_end) {
 				start_window(l, io->start_ns);
+				window_first(l, io);
+			}
 			if ((l->deadline && io->start_ns >= l->deadline) ||
 			    (l->cap && io->start_ns >= l->cap)) {
 				/* Not issued: a top-up (wear_out) starts again from here. */
