@@ -51,6 +51,10 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
 	 "bound each trial by time instead of size: the workload wraps around the file until then",
 	 "runtime: 60s"},
+    [JK_RANDOM_MAP] =
+	{"random_map", KT_BOOL, OFF(random_map), "true", 0, 1, NULL,
+	 "randread, randwrite: visit every block once per pass, in a new random order each pass; false: draw each offset independently, with replacement (fio's norandommap)",
+	 "random_map: false"},
     [JK_SYNC] =
 	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
 	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",

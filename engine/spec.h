@@ -38,6 +38,7 @@ enum job_key_id {
 	JK_BLOCK_SIZE,
 	JK_BUFFER_SIZE,
 	JK_RUNTIME,
+	JK_RANDOM_MAP,
 	JK_SYNC,
 	JK_INVALIDATE,
 	JK_KEEP_FILES,
@@ -133,6 +134,7 @@ struct job_spec {
 	uint64_t block_size;
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
 	uint64_t runtime_ns;  /* 0: bounded by file_size */
+	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
 	enum job_sync sync;
 	bool invalidate;
 	bool keep_files;

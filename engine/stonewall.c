@@ -91,8 +91,10 @@ static int topup_start(struct slot *s, uint64_t bytes)
 	s->stonewall_bytes = o->bytes;
 	s->job.limit = bytes;
 	s->job.start_pos = o->pos;
-	/* Random offsets: not the ones the stonewalled part already drew. */
-	s->job.seed = trial_seed(s->job.seed, 0x70b0, 1);
+	/* Random offsets: not the ones the stonewalled part already drew. A random map goes
+	 * on along its passes (start_pos is its draws so far); without one, a new stream. */
+	if (!s->job.random_map)
+		s->job.seed = trial_seed(s->job.seed, 0x70b0, 1);
 	s->job.ramp_ns = 0;
 	s->job.cap_ns = s->run->in->job.stonewall_cap_ns;
 	s->job.stop_sw = NULL;

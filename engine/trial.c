@@ -352,6 +352,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		    /* Each rank its own offsets (rank 0: as in a serial run). */
 		    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
 				       inst * 1024 + w, index),
+		    .random_map = j->random_map,
 		    .stop = e->stop,
 		    .stop_bg = r->background ? &sync->bg_stop : NULL,
 		    .stop_sw =

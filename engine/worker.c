@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "engine/randmap.h"
 #include "engine/reclog.h"
 #include "engine/rng.h"
 #include "engine/verify.h"
@@ -40,6 +41,7 @@ struct loop {
 	unsigned nfree, nready, inflight;
 	uint64_t pos;	   /* sequential: next offset within the region */
 	uint64_t nblocks;  /* random: whole chunks in the region */
+	struct randmap map; /* random with random_map: the order of the blocks */
 	uint64_t issued;   /* bytes started (size bound) */
 	uint64_t total;	   /* bytes a size-bound trial moves */
 	uint64_t deadline; /* time bound; 0: none */
@@ -93,6 +95,28 @@ static inline uint64_t place(const struct worker_job *w, uint64_t off)
 	return ((off / w->chunk) * w->stride_n + w->stride_i) * w->chunk + off % w->chunk;
 }
 
+/* Point `io` at `len` bytes at region offset `off`, as a new I/O. */
+static void io_fill(struct loop *l, struct be_io *io, uint64_t off, uint64_t len)
+{
+	const struct worker_job *w = l->w;
+
+	io->offset = io->base_offset = place(w, w->region_off + off);
+	io->buf = io->base_buf;
+	io->len = (uint32_t)len;
+	io->full_len = (uint32_t)len;
+	io->done = 0;
+	io->phase = 0;
+	if (w->wl == WL_COPY) {
+		io->op = BE_READ;
+		io->fd = w->src_fd;
+	} else {
+		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
+		io->fd = w->fd;
+	}
+	if (w->verify && io->op == BE_WRITE)
+		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
+}
+
 /* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
 static bool next_io(struct loop *l, struct be_io *io)
 {
@@ -104,7 +128,10 @@ static bool next_io(struct loop *l, struct be_io *io)
 	} else if (l->issued >= l->total) {
 		return false;
 	}
-	if (l->nblocks) {
+	if (l->nblocks && w->random_map) {
+		off = randmap_next(&l->map) * w->chunk;
+	} else if (l->nblocks) {
+		/* With replacement: a block may come again before every other has come once. */
 		uint64_t r = rng_next(&l->rng);
 		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * w->chunk;
 	} else {
@@ -116,22 +143,8 @@ static bool next_io(struct loop *l, struct be_io *io)
 		l->pos += len;
 	}
 	l->issued += len;
-	io->offset = io->base_offset = place(w, w->region_off + off);
-	io->buf = io->base_buf;
-	io->len = (uint32_t)len;
-	io->full_len = (uint32_t)len;
-	io->done = 0;
-	io->phase = 0;
 	io->seq = l->seq++;
-	if (w->wl == WL_COPY) {
-		io->op = BE_READ;
-		io->fd = w->src_fd;
-	} else {
-		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
-		io->fd = w->fd;
-	}
-	if (w->verify && io->op == BE_WRITE)
-		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
+	io_fill(l, io, off, len);
 	return true;
 }
 
@@ -217,11 +230,17 @@ static void start_window(struct loop *l, uint64_t now)
 	}
 }
 
-/* The I/O that opened the measured window is its first: it counts toward the size bound,
- * so that a size-bound window moves exactly its size whatever the ramp did. */
+/* The I/O that opened the measured window is its first: it counts toward the size bound.
+ * With a random map it becomes draw 0 of a pass of the window's own, so that a size-bound
+ * window visits every block once, whatever the ramp drew. */
 static void window_first(struct loop *l, struct be_io *io)
 {
 	l->issued = io->len;
+	if (l->nblocks && l->w->random_map) {
+		randmap_unnext(&l->map);
+		randmap_restart(&l->map);
+		io_fill(l, io, randmap_next(&l->map) * l->w->chunk, io->len);
+	}
 }
 
 /* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
@@ -429,6 +448,8 @@ static int loop_run(struct loop *l)
 				l->issued -= io->len;
 				if (!l->nblocks)
 					l->pos -= io->len;
+				else if (w->random_map)
+					randmap_unnext(&l->map);
 				if (!l->deadline)
 					l->o->stopped = true;
 				l->free_list[l->nfree++] = io;
@@ -511,6 +532,8 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (w->limit)
 		l.total = w->limit;
 	l.pos = w->start_pos;
+	if (l.nblocks && w->random_map)
+		randmap_init(&l.map, l.nblocks, w->seed, w->start_pos);
 
 	if (w->rec_fd >= 0 && (l.rec = malloc(sizeof(*l.rec))))
 		*l.rec = (struct reclog){.fd = w->rec_fd, .trial = w->trial, .worker = w->worker};
@@ -546,7 +569,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (ret == 0 && w->fsync_end && !o->err)
 		ret = fsync_end(&l);
 	o->end_ns = l.vclock ? o->start_ns + vclock : worker_now_ns();
-	o->pos = l.pos;
+	o->pos = l.nblocks && w->random_map ? randmap_drawn(&l.map) : l.pos;
 	if (l.ivl) {
 		if (l.ivl_ios || l.ivl_start < o->end_ns) {
 			l.ivl_end = o->end_ns;

@@ -27,6 +27,7 @@ struct worker_job {
 	uint32_t iodepth;
 	bool fsync_end;			   /* fsync inside the timed region, after the last write */
 	uint64_t seed;			   /* random offsets */
+	bool random_map; /* random offsets: each block once per pass (else with replacement) */
 	bool verify;			   /* writes carry the verify pattern, reads are checked */
 	uint64_t verify_seed;		   /* the pattern's seed */
 	bool verify_check_seed;		   /* false: accept the pattern under any seed */
@@ -37,7 +38,9 @@ struct worker_job {
 	const volatile sig_atomic_t *stop_sw;
 	uint64_t cap_ns;    /* size-bound: issue nothing new this long after the start; 0: none */
 	uint64_t limit;	    /* size-bound: bytes to move; 0: the region's */
-	uint64_t start_pos; /* sequential: the region offset of the first I/O */
+	/* Where to go on from: sequential, the region offset of the first I/O; random with
+	 * random_map, the random map's draws already done (see randmap_init). */
+	uint64_t start_pos;
 	pthread_barrier_t *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
 	/* When set, waited on before `barrier`: the coordinator learns that every worker is
 	 * ready (and may meet the other ranks) before it opens `barrier`. */
@@ -72,7 +75,7 @@ struct worker_out {
 	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
 	int log_err; /* a record or interval log could not be written (-errno); logging stopped */
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
-	uint64_t pos; /* sequential: the region offset the next I/O would have started at */
+	uint64_t pos; /* where the next I/O would have started: start_pos for a top-up */
 	/* Progress samples, (time, bytes so far), at least prog_step ns apart; when full, every
 	 * other one is dropped and the step doubles, so a run of any length fits. */
 	uint32_t nprog;
