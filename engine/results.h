@@ -68,6 +68,7 @@ struct trial_result {
 	double cpu_user_s, cpu_sys_s;
 	uint64_t errors;
 	double cached; /* fraction of the file in the page cache when the trial began; NAN: n/a */
+	double cached_after; /* ... and when its workers had ended (same file); NAN: n/a */
 	char *error;   /* the first error, one line, or NULL */
 	struct worker_result *workers; /* per worker, when the instance has more than one */
 	uint32_t nworkers;
@@ -152,7 +153,9 @@ struct instance_result {
 	size_t ntrials;
 	struct instance_summary summary;
 	struct replication_info rep;
-	bool reads_cached; /* a read trial found most of its file already in memory */
+	/* A read trial found most of its file already in memory, or read its file again
+	 * (buffered) and ended with most of it in memory. */
+	bool reads_cached;
 };
 
 struct results {

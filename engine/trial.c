@@ -48,7 +48,7 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 		tr->lat =
 		    (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		tr->index = (uint32_t)t;
-		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = NAN;
+		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = tr->cached_after = NAN;
 		tr->cpu_user_s = tr->cpu_sys_s = NAN;
 		tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
 	}
@@ -164,6 +164,27 @@ static int prepare(struct trial_env *e, struct inst_run *r)
 	if (!writes && r->tr->cached > 0.5)
 		r->ir->reads_cached = true;
 	return 0;
+}
+
+/* What the trial left in the page cache: the file `page_cache` looked at before it (for a
+ * write, the data file), looked at again once every worker has ended and before anything
+ * reads it back. A buffered read that went over its file more than once (worker 0 moved
+ * more than file_size) and left it mostly cached read the later passes from memory: the
+ * result then says so (reads_cached), as when the file was cached to begin with. */
+static void note_cached_after(struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	const struct slot *s = r->slots;
+	bool copy = j->workload == WL_COPY;
+
+	if (!r->ready || r->n == 0 || !r->tr || r->in->be->flags & BE_F_NOIO ||
+	    j->workload == WL_COPYTREE || j->workload == WL_COMMAND)
+		return;
+	r->tr->cached_after =
+	    files_cached_fraction(copy ? s->src_path : s->data_path, j->file_size);
+	if (!spec_workload_writes(j->workload) && !j->direct && r->tr->cached_after > 0.5 &&
+	    s->sh->out.bytes > j->file_size)
+		r->ir->reads_cached = true;
 }
 
 /* A worker: its own backend state and file descriptors, then the worker loop (which waits
@@ -552,6 +573,8 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		pthread_barrier_destroy(&sync->ready);
 	}
 	mine = 0;
+	for (size_t k = 0; go && k < u->n; k++)
+		note_cached_after(&runs[k]);
 	for (size_t k = 0; k < u->n; k++) {
 		struct inst_run *r = &runs[k];
 		if (r->ready) {

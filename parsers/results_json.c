@@ -127,6 +127,7 @@ static void read_trial(struct rj *c, json_t *o, const char *w, struct trial_resu
 	rj_get_bool(c, o, w, "load_failed", false, &t->load_failed);
 	t->error = rj_dup(c, rj_get_str(c, o, w, "error", false, true));
 	rj_get_real(c, o, w, "page_cache", false, &t->cached);
+	rj_get_real(c, o, w, "page_cache_after", false, &t->cached_after);
 	/* A stonewalled job's trials say so: then both keys are written back. */
 	t->stonewall = json_object_get(o, "stonewalled") != NULL;
 	rj_get_bool(c, o, w, "stonewalled", false, &t->stonewalled);

@@ -42,7 +42,7 @@ static int csv_report(const struct results *r, FILE *out)
 	    "trial,warmup,kept,failed,dropped,seconds,bytes,ios,iops,bw_bytes,"
 	    "lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
 	    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,cpu_user_s,cpu_sys_s,errors,"
-	    "page_cache,backend,workload,error";
+	    "page_cache,page_cache_after,backend,workload,error";
 
 	const char **mkeys = calloc(64, sizeof(*mkeys));
 	size_t nm = 0;
@@ -109,6 +109,7 @@ static int csv_report(const struct results *r, FILE *out)
 			real(out, t->cpu_sys_s);
 			fprintf(out, "%" PRIu64 ",", t->errors);
 			real(out, t->cached);
+			real(out, t->cached_after);
 			field(out, ir->backend, false);
 			field(out, ir->workload, false);
 			field(out, t->error, true);

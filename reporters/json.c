@@ -111,6 +111,7 @@ static json_t *trial_obj(const struct trial_result *t)
 	json_object_set_new(o, "load_failed", json_boolean(t->load_failed));
 	json_object_set_new(o, "error", str(t->error));
 	json_object_set_new(o, "page_cache", num(t->cached));
+	json_object_set_new(o, "page_cache_after", num(t->cached_after));
 	if (t->nworkers) {
 		json_t *ws = json_array();
 		for (uint32_t i = 0; i < t->nworkers; i++) {

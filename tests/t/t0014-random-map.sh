@@ -4,7 +4,9 @@
 # two, a file that is not a whole number of blocks, several workers on one file, iodepth
 # above 1, a ramp, time-bound runs over several passes); random_map: false samples with
 # replacement at the expected rate; the seed decides the order. After a ramp, a size-bound
-# trial moves exactly its size.
+# trial moves exactly its size. results.json records the page-cache residency after each
+# trial, a buffered read that read its file again from memory says so, and `iotrial report`
+# keeps both.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -207,6 +209,47 @@ test_expect_success 'the same seed gives the same offsets; another seed another 
 test_expect_success 'random_map is a documented job key' '
 	"$IOTRIAL" keys >keys.txt
 	awk -F"\t" "\$1 == \"random_map\" && \$2 == \"bool\" && \$3 == \"true\" {ok = 1} END {exit !ok}" keys.txt
+'
+
+# Real files: what the page cache holds before and after a trial.
+cat >cache.yaml <<'JOB'
+experiment: cache
+replication: {runs: 1}
+defaults: {file_size: 4MiB, block_size: 4KiB, backend: sync}
+jobs:
+  - {name: once, workload: randread}
+  - {name: again, workload: randread, file_size: 1MiB, runtime: 300ms}
+  - {name: written, workload: randwrite}
+  - {name: none, workload: randread, backend: null}
+JOB
+
+test_expect_success 'results.json has the page cache before and after each trial' '
+	"$IOTRIAL" run -q cache.yaml -o cache
+	jq -c "[.jobs[] | .trials[0] | [.page_cache, .page_cache_after]]" cache/results.json
+	jq -e ".jobs[0].trials[0].page_cache < 0.1" cache/results.json
+	jq -e ".jobs[0].trials[0].page_cache_after > 0.9" cache/results.json
+	jq -e ".jobs[2].trials[0].page_cache == null" cache/results.json
+	jq -e ".jobs[2].trials[0].page_cache_after > 0.5" cache/results.json
+	jq -e ".jobs[3].trials[0] | .page_cache == null and .page_cache_after == null" cache/results.json
+'
+
+test_expect_success 'a buffered read that went over its file again and left it cached says so' '
+	jq -e ".jobs[1].trials[0].bytes > 1048576" cache/results.json
+	jq -e ".jobs[1].trials[0].page_cache_after > 0.5" cache/results.json
+	jq -e "[.jobs[].summary.reads_cached] == [false, true, false, false]" cache/results.json
+	grep "note: again: reads were served from the page cache" cache/summary.txt
+	not grep "note: once:" cache/summary.txt
+'
+
+test_expect_success 'iotrial report of a saved run keeps page_cache_after' '
+	"$IOTRIAL" report cache/results.json -f csv -o report.csv
+	cmp report.csv cache/trials.csv
+	column report.csv page_cache_after >after.txt
+	awk "NR == 1 && \$1 > 0.9 {ok = 1} END {exit !ok}" after.txt
+	jq "del(.jobs[].trials[].page_cache_after)" cache/results.json >old.json
+	"$IOTRIAL" report old.json -f csv -o old.csv
+	column old.csv page_cache_after >old_after.txt
+	expect_eq "$(sort -u old_after.txt)" ""
 '
 
 test_done

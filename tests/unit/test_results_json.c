@@ -64,6 +64,7 @@ static void trial_fill(struct trial_result *t, uint32_t index, double seconds)
 	t->cpu_user_s = 0.001;
 	t->cpu_sys_s = NAN;
 	t->cached = NAN;
+	t->cached_after = NAN;
 }
 
 static void param_set(struct param *p, const char *key, uint32_t matrix, enum param_type type)
@@ -142,6 +143,7 @@ static void build(struct results *r)
 		ir->trials[1].dropped = k == 0;
 		ir->trials[1].seconds = k ? NAN : ir->trials[1].seconds;
 		ir->trials[1].cached = 0.5;
+		ir->trials[1].cached_after = 0.75;
 		if (k == 0) {
 			/* Two workers on one trial: the per-worker rows. */
 			ir->trials[1].workers = calloc(2, sizeof(*ir->trials[1].workers));
@@ -245,6 +247,7 @@ static void assert_trial_eq(const struct trial_result *a, const struct trial_res
 	EQ_D(a->cpu_sys_s, b->cpu_sys_s);
 	assert_int_equal(a->errors, b->errors);
 	EQ_D(a->cached, b->cached);
+	EQ_D(a->cached_after, b->cached_after);
 	EQ_S(a->error, b->error);
 	assert_int_equal(a->nworkers, b->nworkers);
 	for (uint32_t i = 0; i < a->nworkers; i++) {
