@@ -6,7 +6,7 @@
 # replacement at the expected rate; the seed decides the order. After a ramp, a size-bound
 # trial moves exactly its size. results.json records the page-cache residency after each
 # trial, a buffered read that read its file again from memory says so, and `iotrial report`
-# keeps both.
+# keeps both. Random reads ask for no readahead.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -240,6 +240,29 @@ test_expect_success 'a buffered read that went over its file again and left it c
 	grep "note: again: reads were served from the page cache" cache/summary.txt
 	not grep "note: once:" cache/summary.txt
 '
+
+# Without readahead, a buffered trial leaves in the page cache exactly the blocks it read.
+cat >ra.yaml <<'JOB'
+experiment: ra
+seed: 4
+replication: {runs: 2}
+jobs:
+  - {name: ra, workload: randread, backend: sync, file_size: 4MiB, block_size: 4KiB,
+     random_map: false, log: {records: true}}
+JOB
+
+if [ "$(getconf PAGESIZE)" = 4096 ]; then
+	test_expect_success 'random reads ask for no readahead: the cache holds the blocks read, no more' '
+		"$IOTRIAL" run -q ra.yaml -o ra
+		for t in 0 1; do
+			offsets ra/records/ra.csv $t 0 >ra$t.txt
+			d=$(sort -n ra$t.txt | uniq | wc -l)
+			expect_eq "$(jq ".jobs[0].trials[$t].page_cache_after * 1024" ra/results.json)" "$d"
+		done
+	'
+else
+	test_skip 'random reads ask for no readahead: the cache holds the blocks read, no more' 'pages are not 4 KiB here'
+fi
 
 test_expect_success 'iotrial report of a saved run keeps page_cache_after' '
 	"$IOTRIAL" report cache/results.json -f csv -o report.csv
