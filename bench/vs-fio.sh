@@ -9,6 +9,13 @@
 #
 # BENCH_DIR must be on a real file system (ext4, xfs), not tmpfs: the direct pairs need
 # O_DIRECT. Needs fio and jq (scripts/install-deps.sh bench installs them).
+#
+# Random offsets: fio's default random map and iotrial's (random_map: true, the default)
+# both visit every block once per pass, in a new order each pass; neither side sets
+# norandommap or random_map: false. buffered-randread-4k is size-bound: both tools drop the
+# file's pages first (fio's invalidate=1, iotrial's invalidate: true) and read each of its
+# 8,192 blocks exactly once, so neither is helped by the page cache. The time-based random
+# rows are direct (no page cache), on the null engine, or read a file cached on purpose.
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
@@ -26,6 +33,7 @@ PAIRS='
 seqwrite-1m|bw|sync|--rw=write --bs=1M --size=64M --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: 64MiB, backend: sync, sync: fsync_end
 null-randread-4k|iops|null|--rw=randread --bs=4k --size=1G --ioengine=null --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 1GiB, backend: null, runtime: RTs
 cached-randread-4k|iops|sync|--rw=randread --bs=4k --size=64M --ioengine=psync --invalidate=0 --time_based --runtime=RT --filename=CACHED|workload: randread, block_size: 4KiB, file_size: 64MiB, backend: sync, invalidate: false, runtime: RTs, target: CACHED
+buffered-randread-4k|iops|sync|--rw=randread --bs=4k --size=32M --ioengine=psync|workload: randread, block_size: 4KiB, file_size: 32MiB, backend: sync
 libaio-randread-4k-qd32|iops|libaio|--rw=randread --bs=4k --size=256M --ioengine=libaio --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 256MiB, backend: libaio, iodepth: 32, direct: true, runtime: RTs
 uring-randread-4k-qd32|iops|io_uring|--rw=randread --bs=4k --size=256M --ioengine=io_uring --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 256MiB, backend: io_uring, iodepth: 32, direct: true, runtime: RTs
 uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=256M --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: 256MiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
