@@ -18,13 +18,17 @@ struct col {
 	bool left;
 };
 
+/* The last two columns are shown only when the rows' confidence or error differ; else the
+ * footer states the one pair they share. */
 static const struct col cols[] = {
-    {"job", true},   {"workload", true}, {"runs", false}, {"seconds", false},
-    {"rate", false}, {"±CI", false},	 {"IO/s", false}, {"lat mean", false},
-    {"COV", false},  {"COV all", false}, {"need", false},
+    {"job", true},    {"workload", true}, {"runs", false}, {"seconds", false},
+    {"rate", false},  {"±CI", false},	  {"IO/s", false}, {"lat mean", false},
+    {"COV", false},   {"COV all", false}, {"need", false}, {"confidence", false},
+    {"error", false},
 };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
-#define CELL  48
+#define NCOLS	   (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS_BASE (NCOLS - 2)
+#define CELL	   48
 
 static void fmt_num(char *b, double v, const char *f)
 {
@@ -40,6 +44,37 @@ static void fmt_pct(char *b, double v)
 		snprintf(b, CELL, "%.1f%%", 100 * v);
 	else
 		snprintf(b, CELL, NA);
+}
+
+/* A fraction as the percentage it was given as: 0.995 is 99.5%, 0.025 is 2.5%, 0.95 is 95%. */
+static void fmt_given_pct(char *b, size_t len, const char *sign, double v)
+{
+	if (isfinite(v))
+		snprintf(b, len, "%s%.6g%%", sign, 100 * v);
+	else
+		snprintf(b, len, NA);
+}
+
+/* The confidence and relative error a row's ±CI and need were computed for. */
+static double row_confidence(const struct results *r, const struct instance_result *ir)
+{
+	return isfinite(ir->summary.required.confidence) ? ir->summary.required.confidence
+							 : r->confidence;
+}
+
+static bool same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* Do the rows differ in confidence or error? Then each row says its own. */
+static bool levels_differ(const struct results *r)
+{
+	for (size_t i = 1; i < r->ninst; i++)
+		if (!same(row_confidence(r, &r->inst[i]), row_confidence(r, &r->inst[0])) ||
+		    !same(r->inst[i].summary.required.error, r->inst[0].summary.required.error))
+			return true;
+	return false;
 }
 
 static void row_cells(const struct results *r, const struct instance_result *ir,
@@ -75,6 +110,8 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	else
 		snprintf(cells[9], CELL, "-");
 	fmt_num(cells[10], s->required.n, "%.0f");
+	fmt_given_pct(cells[11], CELL, "", row_confidence(r, ir));
+	fmt_given_pct(cells[12], CELL, "±", s->required.error);
 }
 
 /* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
@@ -114,6 +151,9 @@ static void print_comparisons(const struct results *r, FILE *out)
 		double worse_mean = a_better ? c->mean_b : c->mean_a;
 		double pct = 100 * fabs(c->diff_mean) / fabs(worse_mean);
 		double half = 100 * (c->ci_high - c->ci_low) / 2 / fabs(worse_mean);
+		char level[CELL];
+
+		fmt_given_pct(level, sizeof(level), "", c->confidence);
 
 		fprintf(out, "%s", i ? "" : "\n");
 		if (!isfinite(c->ci_low)) {
@@ -122,13 +162,13 @@ static void print_comparisons(const struct results *r, FILE *out)
 		} else if (!c->significant) {
 			fprintf(
 			    out,
-			    "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %.0f%% confidence, %s)\n",
-			    c->a, c->b, c->metric, pct, half, 100 * c->confidence, c->test);
+			    "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %s confidence, %s)\n",
+			    c->a, c->b, c->metric, pct, half, level, c->test);
 		} else {
 			fprintf(out,
-				"%s is %s than %s by %.1f%% ± %.1f%% (%s, %.0f%% confidence, %s)\n",
+				"%s is %s than %s by %.1f%% ± %.1f%% (%s, %s confidence, %s)\n",
 				better, lower_is_better(c->metric) ? "faster" : "higher", worse,
-				pct, half, c->metric, 100 * c->confidence, c->test);
+				pct, half, c->metric, level, c->test);
 		}
 	}
 }
@@ -137,7 +177,7 @@ static void print_comparisons(const struct results *r, FILE *out)
 static int print_table(const struct results *r, FILE *out, bool background)
 {
 	char(*cells)[NCOLS][CELL] = calloc(r->ninst ? r->ninst : 1, sizeof(*cells));
-	size_t w[NCOLS], n = 0;
+	size_t w[NCOLS], n = 0, ncols = levels_differ(r) ? NCOLS : NCOLS_BASE;
 
 	if (!cells)
 		return -ENOMEM;
@@ -154,11 +194,11 @@ static int print_table(const struct results *r, FILE *out, bool background)
 	}
 	if (n && background)
 		fprintf(out, "\nbackground load (ran alongside, not measured):\n");
-	for (size_t c = 0; n && c < NCOLS; c++)
-		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == NCOLS);
+	for (size_t c = 0; n && c < ncols; c++)
+		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == ncols);
 	for (size_t i = 0; i < n; i++)
-		for (size_t c = 0; c < NCOLS; c++)
-			put_cell(out, cells[i][c], w[c], cols[c].left, c + 1 == NCOLS);
+		for (size_t c = 0; c < ncols; c++)
+			put_cell(out, cells[i][c], w[c], cols[c].left, c + 1 == ncols);
 	free(cells);
 	return 0;
 }
@@ -261,6 +301,29 @@ static void print_layout(const struct results *r, FILE *out)
 	}
 }
 
+/* What the columns mean. The confidence and error are stated once when every row shares
+ * them, else the rows' own columns give them. */
+static void print_footer(const struct results *r, FILE *out)
+{
+	const char *rate = r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)";
+	char conf[CELL], err[CELL];
+
+	if (levels_differ(r)) {
+		fprintf(
+		    out,
+		    "\nrate in %s; ±CI: half-width of the confidence interval of the mean at the row's confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row's ±error at its confidence\n",
+		    rate);
+		return;
+	}
+	fmt_given_pct(conf, sizeof(conf), "",
+		      r->ninst ? row_confidence(r, &r->inst[0]) : r->confidence);
+	fmt_given_pct(err, sizeof(err), "±", r->ninst ? r->inst[0].summary.required.error : 0.03);
+	fprintf(
+	    out,
+	    "\nrate in %s; ±CI: half-width of the %s confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for %s at %s confidence\n",
+	    rate, conf, err, conf);
+}
+
 static int text_report(const struct results *r, FILE *out)
 {
 	int notes = 0;
@@ -279,12 +342,7 @@ static int text_report(const struct results *r, FILE *out)
 	print_layout(r, out);
 	print_records(r, out);
 	print_comparisons(r, out);
-	fprintf(
-	    out,
-	    "\nrate in %s; ±CI: half-width of the %.0f%% confidence interval of the mean, "
-	    "relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for ±%.0f%% at %.0f%% confidence\n",
-	    r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)", 100 * r->confidence,
-	    r->ninst ? 100 * r->inst[0].summary.required.error : 3.0, 100 * r->confidence);
+	print_footer(r, out);
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
 		size_t failed = 0;

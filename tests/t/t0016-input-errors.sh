@@ -1,0 +1,86 @@
+#!/bin/bash
+# Input that is wrong, odd or hostile gets one clear line and a documented exit status, and
+# the text summary says what each row's figures were computed for. The summaries run on the
+# synthetic backend with a fixed seed, so they are the same on every machine.
+. "$(dirname "$0")/lib.sh"
+
+# The text summary without its second line (start time and host).
+summary() {
+	sed 2d "$1"
+}
+
+cat >levels.yaml <<'JOB'
+experiment: levels
+seed: 7
+jobs:
+  - name: tight
+    workload: read
+    backend: synthetic
+    file_size: 1MB
+    block_size: 1MB
+    sim_mean: 10ms
+    sim_stddev: 1ms
+    replication: {runs: 5, confidence: 0.995, error: 0.025}
+  - name: loose
+    workload: read
+    backend: synthetic
+    file_size: 1MB
+    block_size: 1MB
+    sim_mean: 10ms
+    sim_stddev: 1ms
+    replication: {runs: 5, confidence: 0.95, error: 0.03}
+JOB
+
+test_expect_success 'rows at different confidence and error each say their own' '
+	"$IOTRIAL" run -q levels.yaml -o lv 2>err
+	summary lv/summary.txt >got
+	cat >want <<-\EOF
+	levels
+
+	job    workload  runs  seconds        rate    ±CI  IO/s  lat mean   COV  COV all  need  confidence  error
+	tight  read       5/5    0.010  103.5 MB/s  14.5%   104   9.69 ms  5.8%        -    43       99.5%  ±2.5%
+	loose  read       5/5    0.010   99.0 MB/s   7.0%    99   10.1 ms  5.6%        -    14         95%    ±3%
+
+	rate in MB/s (10^6 B/s); ±CI: half-width of the confidence interval of the mean at the row'"'"'s confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row'"'"'s ±error at its confidence
+
+	note: tight: 5 kept runs; the data suggest 43 for the stated precision
+	note: loose: 5 kept runs; the data suggest 14 for the stated precision
+	EOF
+	diff -u want got
+	"$IOTRIAL" report lv/results.json >again
+	cmp again lv/summary.txt
+'
+
+test_expect_success 'rows that share 99.5% and 2.5% have them in the footer, as given' '
+	"$IOTRIAL" run -q levels.yaml -o one --set replication.confidence=0.995 --set replication.error=0.025 2>err
+	summary one/summary.txt >got
+	cat >want <<-\EOF
+	levels
+
+	job    workload  runs  seconds        rate    ±CI  IO/s  lat mean   COV  COV all  need
+	tight  read       5/5    0.010  103.5 MB/s  14.5%   104   9.69 ms  5.8%        -    43
+	loose  read       5/5    0.010   99.0 MB/s  14.1%    99   10.1 ms  5.6%        -    40
+
+	rate in MB/s (10^6 B/s); ±CI: half-width of the 99.5% confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for ±2.5% at 99.5% confidence
+
+	note: tight: 5 kept runs; the data suggest 43 for the stated precision
+	note: loose: 5 kept runs; the data suggest 40 for the stated precision
+	EOF
+	diff -u want got
+'
+
+test_expect_success 'a comparison states its confidence as given (99.5%, not 100%)' '
+	cat >cmp.yaml <<-\EOF
+	seed: 7
+	replication: {runs: 5, confidence: 0.995}
+	jobs:
+	  - {name: s, workload: read, backend: synthetic, file_size: 1MB, block_size: 1MB, sim_stddev: 1ms, matrix: {sim_mean: [10ms, 20ms]}}
+	compare:
+	  - {a: {sim_mean: 10ms}, b: {sim_mean: 20ms}, metric: seconds}
+	EOF
+	"$IOTRIAL" run -q cmp.yaml -o cmp 2>err
+	grep "faster than" cmp/summary.txt >got
+	grep -q "(seconds, 99.5% confidence, welch)$" got
+'
+
+test_done
