@@ -243,8 +243,8 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 	}
 	if ((req = rj_get_obj(c, so, ws, "required_runs", true))) {
 		rj_path_key(wr, ws, "required_runs");
-		rj_get_real(c, req, wr, "confidence", true, &s->required.confidence);
-		rj_get_real(c, req, wr, "error", true, &s->required.error);
+		rj_get_fraction(c, req, wr, "confidence", true, &s->required.confidence);
+		rj_get_fraction(c, req, wr, "error", true, &s->required.error);
 		rj_get_real(c, req, wr, "n", true, &s->required.n);
 		s->required.metric = rj_own(c, rj_get_str(c, req, wr, "metric", false, true));
 	}
@@ -300,8 +300,8 @@ static void read_replication(struct rj *c, json_t *o, const char *w, struct repl
 	rj_get_bool(c, ro, wr, "target", true, &rp->target);
 	rj_get_u32(c, ro, wr, "pilot", true, true, &rp->pilot);
 	rj_get_u32(c, ro, wr, "max", true, true, &rp->max);
-	rj_get_real(c, ro, wr, "confidence", true, &rp->confidence);
-	rj_get_real(c, ro, wr, "error", true, &rp->error);
+	rj_get_fraction(c, ro, wr, "confidence", true, &rp->confidence);
+	rj_get_fraction(c, ro, wr, "error", true, &rp->error);
 	rp->metric = rj_own(c, rj_get_str(c, ro, wr, "metric", true, true));
 }
 
@@ -351,7 +351,7 @@ static void read_comparison(struct rj *c, json_t *o, const char *w, struct compa
 	rj_get_real(c, o, w, "diff_mean", true, &k->diff_mean);
 	rj_get_real(c, o, w, "ci_low", true, &k->ci_low);
 	rj_get_real(c, o, w, "ci_high", true, &k->ci_high);
-	rj_get_real(c, o, w, "confidence", true, &k->confidence);
+	rj_get_fraction(c, o, w, "confidence", true, &k->confidence);
 	rj_get_bool(c, o, w, "significant", true, &k->significant);
 	rj_get_real(c, o, w, "ratio", true, &k->ratio);
 	k->test = rj_own(c, rj_get_str(c, o, w, "test", true, false));
@@ -526,7 +526,7 @@ static void read_top(struct rj *c, json_t *root)
 	rj_get_u64(c, root, "", "order_seed", false, false, &r->order_seed);
 	rj_get_u32(c, root, "", "ranks", false, false, &r->nranks);
 	r->nranks = r->nranks ? r->nranks : 1;
-	rj_get_real(c, root, "", "confidence", false, &r->confidence);
+	rj_get_fraction(c, root, "", "confidence", false, &r->confidence);
 	/* Files written before the key existed: the first instance's level, else the default. */
 	if (!isfinite(r->confidence) && r->ninst && isfinite(r->inst[0].rep.confidence))
 		r->confidence = r->inst[0].rep.confidence;

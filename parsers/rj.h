@@ -46,6 +46,8 @@ json_t *rj_get_obj(struct rj *c, json_t *o, const char *where, const char *key, 
 json_t *rj_get_arr(struct rj *c, json_t *o, const char *where, const char *key, bool req);
 void rj_get_real(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		 double *out);
+void rj_get_fraction(struct rj *c, json_t *o, const char *where, const char *key, bool req,
+		     double *out);
 bool rj_get_int(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, json_int_t lo, json_int_t hi, json_int_t *out);
 void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, bool req,

@@ -109,6 +109,18 @@ void rj_get_real(struct rj *c, json_t *o, const char *where, const char *key, bo
 	*out = json_number_value(v);
 }
 
+/* A fraction strictly between 0 and 1 (a confidence, a relative error), or null (NAN). A
+ * value outside would print as "500% confidence" in a report. */
+void rj_get_fraction(struct rj *c, json_t *o, const char *where, const char *key, bool req,
+		     double *out)
+{
+	rj_get_real(c, o, where, key, req, out);
+	if (isfinite(*out) && !(*out > 0 && *out < 1)) {
+		rj_error(c, where, key, "must be between 0 and 1 (exclusive), got %g", *out);
+		*out = NAN;
+	}
+}
+
 /* An integer in [lo, hi] (null too when `nullable`). Returns true when *out was set. */
 bool rj_get_int(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, json_int_t lo, json_int_t hi, json_int_t *out)
@@ -270,7 +282,9 @@ void rj_get_reals(struct rj *c, json_t *o, const char *where, const char *key,
 	rj_path_key(w, where, key);
 	for (size_t i = 0; i < n; i++) {
 		double *d = (double *)((char *)base + f[i].off);
-		if (so)
+		if (so && !strcmp(f[i].key, "confidence"))
+			rj_get_fraction(c, so, w, f[i].key, true, d);
+		else if (so)
 			rj_get_real(c, so, w, f[i].key, true, d);
 		else
 			*d = NAN;

@@ -83,4 +83,22 @@ test_expect_success 'a comparison states its confidence as given (99.5%, not 100
 	grep -q "(seconds, 99.5% confidence, welch)$" got
 '
 
+need_cmd jq
+
+test_expect_success 'report refuses a confidence or error out of range, naming path and key' '
+	jq ".confidence = 5" lv/results.json >c5.json
+	rc=0
+	"$IOTRIAL" report c5.json >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "c5.json: confidence: must be between 0 and 1 (exclusive), got 5"
+	test ! -s out
+	jq ".jobs[1].summary.seconds.confidence = 1 | .jobs[0].summary.required_runs.error = -0.5 | .jobs[0].replication.confidence = 95" lv/results.json >c6.json
+	rc=0
+	"$IOTRIAL" report c6.json >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^c6.json: jobs\[1\].summary.seconds.confidence: must be between 0 and 1 (exclusive), got 1$" err
+	grep -q "^c6.json: jobs\[0\].summary.required_runs.error: must be between 0 and 1 (exclusive), got -0.5$" err
+	grep -q "^c6.json: jobs\[0\].replication.confidence: must be between 0 and 1 (exclusive), got 95$" err
+'
+
 test_done
