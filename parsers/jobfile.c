@@ -503,6 +503,7 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 	yaml_document_t doc;
 	struct yp p = {name, &doc, d, opt ? opt : &none, 0};
 	yaml_node_t *root;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->units = UNITS_DECIMAL;
@@ -516,18 +517,17 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		out->noverrides = i + 1;
 	}
 
-	if (!yaml_parser_initialize(&parser))
+	if ((ret = yp_check_stream(name, text, len, d)) < 0) {
+		spec_release(out);
+		return ret;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		spec_release(out);
 		return -ENOMEM;
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		struct src_loc l = {name, (unsigned)parser.problem_mark.line + 1,
-				    (unsigned)parser.problem_mark.column + 1};
-		if (parser.context)
-			diag_add(d, &l, "yaml: %s %s",
-				 parser.problem ? parser.problem : "syntax error", parser.context);
-		else
-			diag_add(d, &l, "yaml: %s",
-				 parser.problem ? parser.problem : "syntax error");
+		yp_syntax_error(name, &parser, d);
 		yaml_parser_delete(&parser);
 		spec_release(out);
 		return -EINVAL;

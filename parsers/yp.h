@@ -10,6 +10,17 @@
 #include "engine/spec.h"
 #include "parsers/jobfile.h"
 
+/* How deep lists and mappings may nest in a job file; the deepest real one needs 5. */
+#define YP_MAX_DEPTH 64
+
+/* The first pass over `text`'s YAML events: 0, or -EINVAL after reporting in `d` the first
+ * syntax error, a nesting deeper than YP_MAX_DEPTH or a second document, each as soon as
+ * it is read (-ENOMEM when libyaml cannot start). */
+int yp_check_stream(const char *name, const char *text, size_t len, struct diag *d);
+
+/* Report libyaml's syntax error in `parser` at its position in file `name`. */
+void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag *d);
+
 struct yp {
 	const char *file;
 	yaml_document_t *doc;

@@ -101,4 +101,51 @@ test_expect_success 'report refuses a confidence or error out of range, naming p
 	grep -q "^c6.json: jobs\[0\].replication.confidence: must be between 0 and 1 (exclusive), got 95$" err
 '
 
+test_expect_success 'lists nested 2,000,000 deep are refused at level 64, in well under a second' '
+	{
+		printf "jobs: "
+		head -c 2000000 /dev/zero | tr "\\0" "["
+		head -c 2000000 /dev/zero | tr "\\0" "]"
+		echo
+	} >deep.yaml
+	expect_eq "$(wc -c <deep.yaml)" 4000007
+	start=$(date +%s%N)
+	rc=0
+	timeout 20 "$IOTRIAL" validate deep.yaml >out 2>err || rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "deep.yaml:1:70: lists and mappings nested more than 64 levels deep (a job file needs a few)"
+	test ! -s out
+	echo "refused in $ms ms"
+	test "$ms" -lt 1000
+'
+
+test_expect_success 'nesting of 64 levels is still read (and then checked as usual)' '
+	{
+		printf "jobs: "
+		head -c 63 /dev/zero | tr "\\0" "["
+		head -c 63 /dev/zero | tr "\\0" "]"
+		echo
+	} >deep64.yaml
+	rc=0
+	"$IOTRIAL" validate deep64.yaml 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^deep64.yaml:1:8: key .jobs.: expected a job (a mapping), got a list$" err
+'
+
+test_expect_success 'a second YAML document is refused where it starts' '
+	printf "jobs:\n  - {name: a, workload: read, backend: null}\n---\njobs: [}\n" >two.yaml
+	rc=0
+	"$IOTRIAL" validate two.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "two.yaml:3:1: a second YAML document starts here; a job file is one document"
+	test ! -s out
+	rc=0
+	"$IOTRIAL" run two.yaml -o two 2>err || rc=$?
+	expect_eq "$rc" 2
+	test ! -e two
+	printf -- "---\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n...\n" >one.yaml
+	"$IOTRIAL" validate one.yaml >out
+'
+
 test_done
