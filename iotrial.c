@@ -258,46 +258,6 @@ static int settle(int st, struct diag *d)
 	return worst;
 }
 
-/* The job file's bytes (rank 0 reads them; the others get them by broadcast). */
-static int read_job(const char *path, char **text, size_t *len, struct diag *d)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0, n;
-	char *buf = NULL;
-
-	*text = NULL;
-	*len = 0;
-	if (!f) {
-		diag_add(d, NULL, "%s: cannot open job file: %s", path, strerror(errno));
-		return -1;
-	}
-	do {
-		if (*len + 65536 > cap) {
-			char *nb;
-			cap = cap ? 2 * cap : 65536;
-			if (cap > (64u << 20) || !(nb = realloc(buf, cap + 1))) {
-				diag_add(d, NULL, "%s: job file too large (limit 64 MiB)", path);
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			buf = nb;
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n > 0);
-	if (ferror(f)) {
-		diag_add(d, NULL, "%s: cannot read job file: %s", path, strerror(EIO));
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[*len] = 0;
-	*text = buf;
-	return 0;
-}
-
 /* What every rank must agree on besides the build: the job text and the --set options. */
 static void job_hash(const char *text, size_t len, const struct cli *c, char hex[65])
 {
@@ -350,7 +310,8 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	snprintf(rank, sizeof(rank), "%d", dist_rank());
 	snprintf(size, sizeof(size), "%d", dist_size());
 	snprintf(local, sizeof(local), "%d", dist_local_rank());
-	ret = dist_rank() == 0 ? read_job(file, &text, &len, &d) : 0;
+	/* Rank 0 reads the file; the others get its bytes by broadcast. */
+	ret = dist_rank() == 0 ? yp_read_file(file, &text, &len, &d) : 0;
 	if (settle(ret ? EXIT_USAGE : 0, &d)) {
 		free(text);
 		return EXIT_USAGE;

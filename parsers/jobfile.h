@@ -19,6 +19,11 @@ struct yp_options {
 	void *getenv_arg;
 };
 
+/* The bytes of the job file at `path`, NUL-terminated (malloc'd into *text; *len without
+ * the NUL). Returns 0, or -errno after one line in `d`: the file cannot be opened, is a
+ * folder (-EISDIR), is larger than 64 MiB (-EFBIG), or cannot be read. */
+int yp_read_file(const char *path, char **text, size_t *len, struct diag *d);
+
 /* Parse the job file at `path` into `out`. Returns 0, or -EINVAL with every problem in
  * `d` (the spec is then released), or -errno when the file cannot be read (also in `d`). */
 int yp_load_file(const char *path, const struct yp_options *opt, struct exp_spec *out,

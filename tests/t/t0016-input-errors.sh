@@ -148,4 +148,17 @@ test_expect_success 'a second YAML document is refused where it starts' '
 	"$IOTRIAL" validate one.yaml >out
 '
 
+test_expect_success 'a folder given as the job file is said to be one' '
+	mkdir folder.yaml
+	rc=0
+	"$IOTRIAL" validate folder.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "folder.yaml: cannot read job file: it is a folder"
+	rc=0
+	"$IOTRIAL" run folder.yaml -o fo 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "folder.yaml: cannot read job file: it is a folder"
+	test ! -e fo
+'
+
 test_done
