@@ -17,7 +17,7 @@ struct diag {
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Print every message, one per line, to `f`. */
+/* Print every message, one per line, to `f`; a message repeated word for word, once. */
 void diag_print(const struct diag *d, FILE *f);
 
 void diag_release(struct diag *d);
