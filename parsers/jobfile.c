@@ -345,87 +345,18 @@ static void parse_top_scalar(struct yp *p, struct exp_spec *s, int i, const yaml
 		yp_err(p, vn, top_keys[i], "%s", err);
 }
 
-static void override_error(struct yp *p, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void override_error(struct yp *p, const char *where, const char *fmt, ...)
+int yp_set_top(struct exp_spec *s, const char *key, const char *text, char *err, size_t errlen)
 {
-	struct src_loc l = {where, 0, 0};
-	char msg[512];
-	va_list ap;
+	int i = yp_enum_index(top_keys, key);
+	char *copy;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	diag_add(p->d, &l, "%s", msg);
-	p->nerr++;
-}
-
-/* --set KEY=VALUE. KEY is a top-level scalar (experiment, seed, ...), replication.K, a job
- * key K or defaults.K (every job), JOB.K, or JOB.replication.K. */
-static void apply_override(struct yp *p, struct exp_spec *s, const struct spec_override *o)
-{
-	char err[512], where[300];
-	const char *key = o->key, *dot = strchr(key, '.'), *kname;
-	size_t jlen = dot ? (size_t)(dot - key) : 0;
-	bool all, matched = false;
-	const struct job_key *k;
-	int i;
-
-	snprintf(where, sizeof(where), "--set '%s=%s'", o->key, o->value);
-	if (!strcmp(key, "on_error")) {
-		if (set_on_error(s, o->value, err, sizeof(err)) < 0)
-			override_error(p, where, "key 'on_error': %s", err);
-		return;
-	}
-	if (!dot && (i = yp_enum_index(top_keys, key)) >= 0 && i <= 3) {
-		char *text = strdup(o->value);
-		if (text && set_top_key(s, i, text, err, sizeof(err)) < 0)
-			override_error(p, where, "key '%s': %s", key, err);
-		return;
-	}
-	all = !dot || (jlen == 8 && !strncmp(key, "defaults", 8)) ||
-	      (jlen == 11 && !strncmp(key, "replication", 11));
-	if (jlen == 11 && !strncmp(key, "replication", 11)) {
-		kname = key; /* replication.K */
-	} else {
-		kname = dot ? dot + 1 : key;
-	}
-	bool rep = !strncmp(kname, "replication.", 12);
-	if (rep && all && yp_set_rep_path(&s->rep, kname + 12, o->value, err, sizeof(err)) < 0) {
-		override_error(p, where, "%s", err);
-		return;
-	}
-	k = rep ? NULL : job_key_find(kname);
-	if (!rep && !k) {
-		const char *near = job_key_suggest(
-		    kname, (const char *const[]){"experiment", "description", "units", "seed",
-						 "replication.runs", NULL});
-		override_error(p, where, "unknown key '%s'%s%s%s", kname,
-			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-		return;
-	}
-	for (size_t j = 0; j < s->njobs; j++) {
-		struct job_spec *job = &s->jobs[j];
-		int ret;
-
-		if (!all && (strlen(job->name) != jlen || strncmp(job->name, key, jlen)))
-			continue;
-		matched = true;
-		if (rep)
-			ret = yp_set_rep_path(&job->rep, kname + 12, o->value, err, sizeof(err));
-		else
-			ret = yp_set_job_key(job, (enum job_key_id)(k - job_keys), o->value, err,
-					     sizeof(err));
-		if (ret < 0) {
-			override_error(p, where, "key '%s': %s", kname, err);
-			return;
-		}
-		if (!rep)
-			job->key_loc[k - job_keys] = (struct src_loc){"--set", 0, 0};
-	}
-	if (!matched)
-		override_error(p, where, "no job is named '%.*s'", (int)jlen, key);
+	if (!strcmp(key, "on_error"))
+		return set_on_error(s, text, err, errlen);
+	if (i < 0 || i > 3)
+		return -ENOENT;
+	if (!(copy = strdup(text)))
+		return -ENOMEM;
+	return set_top_key(s, i, copy, err, errlen);
 }
 
 static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root)
@@ -460,7 +391,7 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 		yp_err(p, root, "jobs", "missing: an experiment needs a list of jobs");
 	spec_job_release(&tmpl);
 	for (size_t i = 0; i < p->opt->noverrides && s->jobs; i++)
-		apply_override(p, s, &p->opt->overrides[i]);
+		yp_apply_override(p, s, &p->opt->overrides[i]);
 	/* --set can break what the file had right: check again, once per job. */
 	for (size_t i = 0; p->opt->noverrides && i < s->njobs; i++) {
 		struct src_loc l = {"--set", 0, 0};
@@ -501,7 +432,7 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 	static const struct yp_options none;
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct yp p = {name, &doc, d, opt ? opt : &none, 0};
+	struct yp p = {name, &doc, d, opt ? opt : &none, 0, false};
 	yaml_node_t *root;
 	int ret;
 

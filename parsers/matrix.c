@@ -128,6 +128,39 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 	}
 }
 
+/* The values of one matrix key from node `vn`: a list or a range. */
+static void parse_values(struct yp *p, struct job_spec *scratch, struct matrix_dim *d,
+			 const yaml_node_t *vn)
+{
+	const char *key = job_keys[d->key].name;
+
+	if (vn->type == YAML_MAPPING_NODE) {
+		parse_range(p, scratch, d, vn);
+	} else if (vn->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *it = vn->data.sequence.items.start;
+		     it < vn->data.sequence.items.top; it++) {
+			yaml_node_t *en = yp_node(p, *it);
+			struct key_value v;
+			char *text = yp_text(p, en, key, "a value");
+			if (text && typed_value(p, scratch, d->key, text, en, &v) == 0) {
+				for (size_t e = 0; e < d->n; e++)
+					if (job_key_value_eq(&d->values[e], &v))
+						yp_err(p, en, key, "'%s' is listed twice", text);
+				if (d->n >= MAX_VALUES)
+					yp_err(p, en, key, "more than %d values", MAX_VALUES);
+				else
+					add_value(d, &v, yp_loc(p, en));
+			}
+			free(text);
+		}
+		if (d->n == 0 && vn->data.sequence.items.top == vn->data.sequence.items.start)
+			yp_err(p, vn, key, "the list of values is empty");
+	} else {
+		yp_err(p, vn, key,
+		       "expected a list of values or a range {from, to, step}, got a single value");
+	}
+}
+
 void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 {
 	struct job_spec scratch;
@@ -157,37 +190,79 @@ void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 		}
 		d->key = (enum job_key_id)(k - job_keys);
 		j->nmatrix++;
-		if (vn->type == YAML_MAPPING_NODE) {
-			parse_range(p, &scratch, d, vn);
-		} else if (vn->type == YAML_SEQUENCE_NODE) {
-			for (yaml_node_item_t *it = vn->data.sequence.items.start;
-			     it < vn->data.sequence.items.top; it++) {
-				yaml_node_t *en = yp_node(p, *it);
-				struct key_value v;
-				char *text = yp_text(p, en, key, "a value");
-				if (text && typed_value(p, &scratch, d->key, text, en, &v) == 0) {
-					for (size_t e = 0; e < d->n; e++)
-						if (job_key_value_eq(&d->values[e], &v))
-							yp_err(p, en, key, "'%s' is listed twice",
-							       text);
-					if (d->n >= MAX_VALUES)
-						yp_err(p, en, key, "more than %d values",
-						       MAX_VALUES);
-					else
-						add_value(d, &v, yp_loc(p, en));
-				}
-				free(text);
-			}
-			if (d->n == 0 &&
-			    vn->data.sequence.items.top == vn->data.sequence.items.start)
-				yp_err(p, vn, key, "the list of values is empty");
-		} else {
-			yp_err(
-			    p, vn, key,
-			    "expected a list of values or a range {from, to, step}, got a single value");
-		}
+		parse_values(p, &scratch, d, vn);
 	}
 	spec_job_release(&scratch);
+}
+
+static void dim_release(struct matrix_dim *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		job_key_value_release(&d->values[i]);
+	free(d->values);
+	free(d->locs);
+	d->values = NULL;
+	d->locs = NULL;
+	d->n = 0;
+}
+
+static struct matrix_dim *find_dim(const struct job_spec *j, enum job_key_id k)
+{
+	for (size_t i = 0; i < j->nmatrix; i++)
+		if (j->matrix[i].key == k)
+			return &j->matrix[i];
+	return NULL;
+}
+
+bool yp_matrix_sweeps(const struct job_spec *j, enum job_key_id k)
+{
+	return find_dim(j, k) != NULL;
+}
+
+int yp_matrix_set_values(struct yp *p, struct job_spec *j, enum job_key_id k,
+			 const yaml_node_t *vn)
+{
+	struct matrix_dim nd = {k, NULL, NULL, 0}, *d = find_dim(j, k), *grown;
+	struct job_spec scratch;
+	unsigned before = p->nerr;
+
+	if (yp_job_defaults(&scratch) < 0)
+		return -ENOMEM;
+	parse_values(p, &scratch, &nd, vn);
+	spec_job_release(&scratch);
+	if (p->nerr != before) {
+		dim_release(&nd);
+		return -EINVAL;
+	}
+	if (!d) {
+		if (!(grown = realloc(j->matrix, (j->nmatrix + 1) * sizeof(*grown)))) {
+			dim_release(&nd);
+			return -ENOMEM;
+		}
+		j->matrix = grown;
+		d = &j->matrix[j->nmatrix++];
+	} else {
+		dim_release(d);
+	}
+	*d = nd;
+	return 0;
+}
+
+int yp_matrix_set_one(struct job_spec *j, enum job_key_id k, struct src_loc loc)
+{
+	struct matrix_dim *d = find_dim(j, k);
+	struct key_value v;
+
+	if (!d)
+		return 0;
+	if (job_key_get(j, k, &v) < 0)
+		return -ENOMEM;
+	dim_release(d);
+	if (add_value(d, &v, loc) < 0) {
+		job_key_value_release(&v);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool allow_job,

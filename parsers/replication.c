@@ -149,6 +149,17 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 	return -EINVAL;
 }
 
+bool yp_rep_path_known(const char *path)
+{
+	static const char *const paths[] = {
+	    "runs",	    "warmup",		"confidence",	     "error",	     "order",
+	    "seed",	    "metric",		"outliers",	     "outliers.policy", "outliers.k",
+	    "outliers.threshold", "trim.low", "trim.high",	     "target.confidence",
+	    "target.error", "target.pilot",	"target.max",	     NULL};
+
+	return yp_enum_index(paths, path) >= 0;
+}
+
 /* A nested mapping (target, trim, outliers): each key as "name.key". */
 static void parse_nested(struct yp *p, struct replication_spec *r, const char *name,
 			 const char *const *keys, const yaml_node_t *m)

@@ -15,10 +15,11 @@
 
 /* The first pass over `text`'s YAML events: 0, or -EINVAL after reporting in `d` the first
  * syntax error, a nesting deeper than YP_MAX_DEPTH or a second document, each as soon as
- * it is read (-ENOMEM when libyaml cannot start). */
+ * it is read (-ENOMEM when libyaml cannot start). Messages name file `name` and the line
+ * and column; with `name` NULL, no place. */
 int yp_check_stream(const char *name, const char *text, size_t len, struct diag *d);
 
-/* Report libyaml's syntax error in `parser` at its position in file `name`. */
+/* Report libyaml's syntax error in `parser` at its position in file `name` (NULL: none). */
 void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag *d);
 
 struct yp {
@@ -27,9 +28,12 @@ struct yp {
 	struct diag *d;
 	const struct yp_options *opt;
 	unsigned nerr;
+	/* A value given by --set (`file` is "--set 'K=V'"): its text is taken as it is,
+	 * without ${VAR} expansion, and messages and positions name the option, not a line. */
+	bool from_set;
 };
 
-/* The position of node `n`, 1-based. */
+/* The position of node `n`, 1-based; {"--set", 0, 0} for a value from --set. */
 struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n);
 
 /* Report an error at node `n` (NULL: the file), about `key` (NULL: none). */
@@ -79,6 +83,18 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 /* matrix: on job `j`. */
 void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m);
 
+/* Does job `j`'s matrix sweep key `k`? */
+bool yp_matrix_sweeps(const struct job_spec *j, enum job_key_id k);
+
+/* --set JOB.matrix.K=LIST: the values of node `vn` (a list or a range) replace job `j`'s
+ * sweep of `k`, or become a new one. 0, or -EINVAL after reporting (j unchanged). */
+int yp_matrix_set_values(struct yp *p, struct job_spec *j, enum job_key_id k,
+			 const yaml_node_t *vn);
+
+/* --set K=V on a key that `j`'s matrix sweeps: the sweep becomes the one value `j` now has
+ * for `k`, written at `loc`. 0 (also when `k` is not swept) or -ENOMEM. */
+int yp_matrix_set_one(struct job_spec *j, enum job_key_id k, struct src_loc loc);
+
 /* exclude: on job `j` (after its matrix). */
 void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq);
 
@@ -86,6 +102,16 @@ void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq);
  * Returns 0 (errors for single keys reported) or -1 when `m` is no mapping. */
 int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool allow_job,
 		   struct matrix_point *out);
+
+/* experiment, description, units, seed or on_error from --set text: 0, -ENOENT when `key`
+ * is none of them, or -errno with a message in err. */
+int yp_set_top(struct exp_spec *s, const char *key, const char *text, char *err, size_t errlen);
+
+/* Apply one --set KEY=VALUE to the parsed spec (override.c); errors are reported. */
+void yp_apply_override(struct yp *p, struct exp_spec *s, const struct spec_override *o);
+
+/* Is `path` a replication key by --set's name ("runs", "trim.low", ...)? */
+bool yp_rep_path_known(const char *path);
 
 /* The top-level report: mapping (after the jobs: rows name them). */
 void yp_parse_report(struct yp *p, struct exp_spec *s, const yaml_node_t *m);

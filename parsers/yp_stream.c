@@ -13,9 +13,9 @@ void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag 
 	const char *problem = parser->problem ? parser->problem : "syntax error";
 
 	if (parser->context)
-		diag_add(d, &l, "yaml: %s %s", problem, parser->context);
+		diag_add(d, name ? &l : NULL, "yaml: %s %s", problem, parser->context);
 	else
-		diag_add(d, &l, "yaml: %s", problem);
+		diag_add(d, name ? &l : NULL, "yaml: %s", problem);
 }
 
 static struct src_loc event_loc(const char *name, const yaml_event_t *e)
@@ -47,7 +47,7 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 		case YAML_DOCUMENT_START_EVENT:
 			if (++docs > 1) {
 				diag_add(
-				    d, &l,
+				    d, name ? &l : NULL,
 				    "a second YAML document starts here; a job file is one document");
 				ret = -EINVAL;
 			}
@@ -56,7 +56,7 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 		case YAML_MAPPING_START_EVENT:
 			if (++depth > YP_MAX_DEPTH) {
 				diag_add(
-				    d, &l,
+				    d, name ? &l : NULL,
 				    "lists and mappings nested more than %d levels deep (a job file needs a few)",
 				    YP_MAX_DEPTH);
 				ret = -EINVAL;

@@ -10,6 +10,8 @@
 
 struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n)
 {
+	if (p->from_set)
+		return (struct src_loc){"--set", 0, 0};
 	struct src_loc l = {p->file, (unsigned)n->start_mark.line + 1,
 			    (unsigned)n->start_mark.column + 1};
 	return l;
@@ -19,7 +21,7 @@ void yp_err(struct yp *p, const yaml_node_t *n, const char *key, const char *fmt
 {
 	char msg[768];
 	va_list ap;
-	struct src_loc l = n ? yp_loc(p, n) : (struct src_loc){p->file, 0, 0};
+	struct src_loc l = n && !p->from_set ? yp_loc(p, n) : (struct src_loc){p->file, 0, 0};
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -75,6 +77,11 @@ char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *w
 	if (n->type != YAML_SCALAR_NODE) {
 		yp_err(p, n, key, "expected %s, got %s", want, yp_node_kind(n));
 		return NULL;
+	}
+	if (p->from_set) {
+		if (!(out = strdup((const char *)n->data.scalar.value)))
+			yp_err(p, n, key, "out of memory");
+		return out;
 	}
 	if (expand_vars((const char *)n->data.scalar.value, &out, &ec, err, sizeof(err)) < 0) {
 		yp_err(p, n, key, "%s", err);

@@ -161,4 +161,98 @@ test_expect_success 'a folder given as the job file is said to be one' '
 	test ! -e fo
 '
 
+cat >sweep.yaml <<'JOB'
+experiment: sweep
+jobs:
+  - name: a
+    workload: read
+    backend: null
+    file_size: 1MiB
+    matrix:
+      block_size: [4KiB, 8KiB]
+      iodepth: [1, 2]
+    exclude:
+      - {block_size: 8KiB, iodepth: 2}
+  - {name: b, workload: write, backend: null, file_size: 1MiB}
+JOB
+
+# The instance names of `iotrial validate`'s plan.
+instances() {
+	sed -n "s/^  \([^ ]*\): .*/\1/p" "$1"
+}
+
+test_expect_success '--set JOB.K on a swept key runs that one value instead of the sweep' '
+	"$IOTRIAL" validate sweep.yaml >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=4096,iodepth=1] a[block_size=4096,iodepth=2] a[block_size=8192,iodepth=1] b "
+	"$IOTRIAL" validate sweep.yaml --set a.block_size=16KiB >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=16384,iodepth=1] a[block_size=16384,iodepth=2] b "
+	"$IOTRIAL" validate sweep.yaml --set block_size=8KiB >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=8192,iodepth=1] b "
+	"$IOTRIAL" run -q sweep.yaml -o sw --set a.block_size=16KiB 2>err
+	expect_eq "$(jq -c "[.jobs[].params.block_size]" sw/results.json)" "[16384,16384,4096]"
+	expect_eq "$(jq -c .overrides sw/results.json)" "{\"a.block_size\":\"16KiB\"}"
+'
+
+test_expect_success '--set JOB.matrix.K=[...] sweeps other values, or a new key' '
+	"$IOTRIAL" validate sweep.yaml --set "a.matrix.block_size=[64KiB, 128KiB]" >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=65536,iodepth=1] a[block_size=65536,iodepth=2] a[block_size=131072,iodepth=1] a[block_size=131072,iodepth=2] b "
+	"$IOTRIAL" validate sweep.yaml --set "b.matrix.block_size={from: 4KiB, to: 16KiB, step: x2}" >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=4096,iodepth=1] a[block_size=4096,iodepth=2] a[block_size=8192,iodepth=1] b[block_size=4096] b[block_size=8192] b[block_size=16384] "
+	"$IOTRIAL" validate sweep.yaml --set a.block_size=16KiB --set "a.matrix.block_size=[4KiB, 1MiB]" >plan
+	expect_eq "$(instances plan | tr "\n" " ")" "a[block_size=4096,iodepth=1] a[block_size=4096,iodepth=2] a[block_size=1048576,iodepth=1] a[block_size=1048576,iodepth=2] b "
+'
+
+test_expect_success '--set JOB.matrix.K with a bad list is one --set line each, exit 2' '
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set "a.matrix.block_size=[4KiB" 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "--set '"'"'a.matrix.block_size=[4KiB'"'"': key '"'"'block_size'"'"': yaml: did not find expected '"'"','"'"' or '"'"']'"'"' while parsing a flow sequence"
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set "a.matrix.block_size=[4KiB, 4096]" --set "a.matrix.block_size=8KiB" --set "c.matrix.iodepth=[1, 2]" 2>err || rc=$?
+	expect_eq "$rc" 2
+	cat >want <<-\EOF
+	--set '"'"'a.matrix.block_size=[4KiB, 4096]'"'"': key '"'"'block_size'"'"': '"'"'4096'"'"' is listed twice
+	--set '"'"'a.matrix.block_size=8KiB'"'"': key '"'"'block_size'"'"': expected a list of values or a range {from, to, step}, got a single value
+	--set '"'"'c.matrix.iodepth=[1, 2]'"'"': no job is named '"'"'c'"'"'
+	EOF
+	diff -u want err
+'
+
+test_expect_success '--set runs=2 points at replication.runs' '
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set runs=2 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "--set '"'"'runs=2'"'"': unknown key '"'"'runs'"'"' (did you mean '"'"'replication.runs'"'"'?)"
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set b.warmup=1 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "--set '"'"'b.warmup=1'"'"': unknown key '"'"'warmup'"'"' (did you mean '"'"'b.replication.warmup'"'"'?)"
+'
+
+test_expect_success '--set with an empty value unsets a string key' '
+	"$IOTRIAL" validate sweep.yaml --set b.backend= >plan 2>err
+	test ! -s err
+	grep -q "^  b: write on sync," plan
+	grep -q "^  a\[block_size=4096,iodepth=1\]: read on null," plan
+	"$IOTRIAL" validate sweep.yaml --set "b.backend=~" >plan 2>err
+	grep -q "^  b: write on sync," plan
+	grep -q "^  a\[block_size=4096,iodepth=1\]: read on null," plan
+'
+
+test_expect_success 'an error that every matrix instance finds is printed once' '
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set a.backend=floppy 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(wc -l <err)" 1
+	grep -q "^--set: key .backend.: unknown backend .floppy." err
+'
+
+test_expect_success 'unsetting a swept string key is an error that says how to set it' '
+	printf "jobs:\n  - {name: a, workload: read, backend: null, matrix: {backend: [null, synthetic]}}\n" >be.yaml
+	rc=0
+	"$IOTRIAL" validate be.yaml --set backend= 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "--set '"'"'backend='"'"': key '"'"'backend'"'"': job '"'"'a'"'"' sweeps it in its matrix; give one value, or a list as a.matrix.backend=[...]"
+'
+
 test_done
