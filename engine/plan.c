@@ -298,6 +298,8 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(j, JK_BACKGROUND),
 		    "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
+	if (j->log_records || j->log_interval_ns)
+		plan_name_fits(pl, in);
 	plan_dist(pl, in);
 	plan_backend(pl, in);
 	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))

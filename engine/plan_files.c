@@ -27,14 +27,29 @@ bool plan_under(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
 }
 
+void plan_name_fits(struct planner *pl, const struct instance *in)
+{
+	size_t n = strlen(in->name);
+
+	/* Caught here, not by every trial failing with ENAMETOOLONG. */
+	if (n > PLAN_FILE_NAME_MAX)
+		plan_fail(
+		    pl, PLAN_ESPEC, &in->job.loc,
+		    "key 'name': instance '%.48s...' has a name of %zu bytes, too long for the file names made from it (scratch files, record logs: at most %d); shorten the job's name or its matrix values",
+		    in->name, n, PLAN_FILE_NAME_MAX);
+}
+
 /* A file name iotrial's own files carry, so a user can tell them apart. The last part
  * keeps runs apart: the process; in a distributed run the rank too (ranks on several hosts
  * may share a folder), or the run's id for the one file all ranks share. */
-static char *scratch_name(const char *dir, const struct instance *in, const char *what)
+static char *scratch_name(struct planner *pl, const char *dir, const struct instance *in,
+			  const char *what)
 {
 	const char *inst = in->name;
 	char *name = NULL, *c;
 	int n;
+
+	plan_name_fits(pl, in);
 
 	if (dist_size() == 1)
 		n = asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid());
@@ -144,7 +159,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			check_dir(pl, loc, kname, path, j->file_size);
 		else
 			pl->p->scratch_used = true;
-		f->path = scratch_name(path, in, what);
+		f->path = scratch_name(pl, path, in, what);
 		f->create = true;
 		return;
 	}
@@ -254,7 +269,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 
 	f->layout = LAYOUT_TREE;
 	if (!j->source) {
-		f->path = scratch_name(pl->p->scratch, in, "tree");
+		f->path = scratch_name(pl, pl->p->scratch, in, "tree");
 		f->create = pl->p->scratch_used = true;
 		return;
 	}
@@ -309,7 +324,7 @@ void plan_files(struct planner *pl, struct instance *in)
 		if (j->source) {
 			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
 		} else {
-			in->src.path = scratch_name(pl->p->scratch, in, "src");
+			in->src.path = scratch_name(pl, pl->p->scratch, in, "src");
 			in->src.create = true;
 			pl->p->scratch_used = true;
 		}

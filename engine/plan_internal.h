@@ -22,6 +22,15 @@ const struct src_loc *plan_where(const struct job_spec *j, enum job_key_id k);
 /* Is `path` `dir` or inside it? */
 bool plan_under(const char *path, const char *dir);
 
+/* The longest instance name iotrial puts into a file name: a scratch file
+ * (iotrial.NAME.dat.PID, .shared.RUNID, .rN.PID) or a record log (NAME.intervals.csv),
+ * with room left under the file systems' 255 bytes for every suffix. */
+#define PLAN_FILE_NAME_MAX 200
+
+/* Refuse (a spec error at the job) an instance whose name would make a file name too long;
+ * called where a scratch file or a record log is planned. */
+void plan_name_fits(struct planner *pl, const struct instance *in);
+
 /* The files an instance reads and writes: resolved, checked, shared (plan_files.c). */
 void plan_files(struct planner *pl, struct instance *in);
 

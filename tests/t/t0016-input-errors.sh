@@ -255,4 +255,29 @@ test_expect_success 'unsetting a swept string key is an error that says how to s
 	expect_eq "$(cat err)" "--set '"'"'backend='"'"': key '"'"'backend'"'"': job '"'"'a'"'"' sweeps it in its matrix; give one value, or a list as a.matrix.backend=[...]"
 '
 
+test_expect_success 'a name too long for its scratch file or record log is refused by validate' '
+	long=$(printf "x%.0s" $(seq 245))
+	printf "jobs:\n  - {name: $long, workload: write, file_size: 64KiB}\n" >long.yaml
+	rc=0
+	"$IOTRIAL" validate long.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "long.yaml:2:5: key '"'"'name'"'"': instance '"'"'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"'"' has a name of 245 bytes, too long for the file names made from it (scratch files, record logs: at most 200); shorten the job'"'"'s name or its matrix values"
+	cmd=$(printf "true %.0s" $(seq 52))
+	printf "jobs:\n  - {name: c, workload: command, log_interval: 10ms, matrix: {command: [\"$cmd\", \"true\"]}}\n" >cmd.yaml
+	rc=0
+	"$IOTRIAL" run -q cmd.yaml -o cmd 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^cmd.yaml:2:5: key .name.: instance .c\[command=true true .* has a name of 2[0-9][0-9] bytes" err
+	test ! -e cmd
+'
+
+test_expect_success 'a name of 200 bytes still makes its files' '
+	name=$(printf "y%.0s" $(seq 200))
+	printf "jobs:\n  - {name: $name, workload: write, file_size: 64KiB, log_records: true, log_interval: 1ms}\n" >ok.yaml
+	"$IOTRIAL" run -q ok.yaml -o ok 2>err
+	expect_eq "$(jq .jobs[0].trials[0].bytes ok/results.json)" 65536
+	test -s "ok/records/$name.csv"
+	test -s "ok/records/$name.intervals.csv"
+'
+
 test_done
