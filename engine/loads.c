@@ -143,6 +143,9 @@ static int copytree(const struct worker_job *w, const char *src, const char *dst
 	o->start_ns = worker_now_ns();
 	do {
 		ret = copy_tree(w, src, dst, buf, o, err, errlen, 0);
+		/* The deepest path would fill the message; the tree's top says where. */
+		if (ret == -ELOOP)
+			snprintf(err, errlen, "copytree: folders in '%s' nest more than 64 deep", src);
 		/* As load, copy again from scratch until told to stop. */
 		if (w->stop_bg && !stopped(w))
 			files_remove_path(dst);

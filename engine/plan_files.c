@@ -260,6 +260,44 @@ static void share_file(struct planner *pl, struct instance *in, struct plan_file
 		owner->layout = LAYOUT_FILL;
 }
 
+/* `path` absolute, its existing part resolved (symlinks, `..`), the rest appended as
+ * written; NULL when even its first folder cannot be resolved. */
+static char *resolve_partly(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *up, *out = NULL;
+	const char *base = strrchr(path, '/');
+
+	if (real || (errno != ENOENT && errno != ENOTDIR))
+		return real;
+	if (!(dir = files_dirname(path)) || !strcmp(dir, path)) {
+		free(dir);
+		return NULL;
+	}
+	up = resolve_partly(dir);
+	base = base ? base + 1 : path;
+	if (up && asprintf(&out, "%s/%s", strcmp(up, "/") ? up : "", base) < 0)
+		out = NULL;
+	free(up);
+	free(dir);
+	return out;
+}
+
+/* A copytree whose new folder is inside its source would copy its own copy, folder in
+ * folder, until the depth limit stops it. */
+static void check_tree_apart(struct planner *pl, struct instance *in)
+{
+	char *src = in->src.path ? resolve_partly(in->src.path) : NULL;
+	char *dst = in->data.path ? resolve_partly(in->data.path) : NULL;
+
+	if (src && dst && plan_under(dst, src))
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(&in->job, JK_TARGET),
+		    "key 'target': the copy '%s' would be inside the source '%s', and copy itself; name a folder outside the source",
+		    in->data.path, in->src.path);
+	free(src);
+	free(dst);
+}
+
 /* A copytree's source: an existing folder, used as it is, or a tree iotrial lays out. */
 static void plan_tree_source(struct planner *pl, struct instance *in)
 {
@@ -318,6 +356,8 @@ void plan_files(struct planner *pl, struct instance *in)
 			plan_fail(
 			    pl, PLAN_ESPEC, plan_where(j, JK_TARGET),
 			    "key 'target': a copytree makes a new folder: name a folder to make it in");
+		else if (in->data.create)
+			check_tree_apart(pl, in);
 		return;
 	}
 	if (j->workload == WL_COPY) {

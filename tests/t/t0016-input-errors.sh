@@ -280,4 +280,37 @@ test_expect_success 'a name of 200 bytes still makes its files' '
 	test -s "ok/records/$name.intervals.csv"
 '
 
+test_expect_success 'a copytree target inside its own source is refused by validate' '
+	mkdir -p src/a
+	echo data >src/a/f
+	ln -s src srclink
+	for t in src/sub src srclink/sub "$PWD/src/a"; do
+		printf "jobs:\n  - {name: t, workload: copytree, source: src, target: \"$t\"}\n" >ct.yaml
+		rc=0
+		"$IOTRIAL" run -q ct.yaml -o ct 2>err || rc=$?
+		expect_eq "$rc" 2 "target $t"
+		grep -q "^ct.yaml:2:[0-9]*: key .target.: the copy .* would be inside the source .src., and copy itself; name a folder outside the source$" err
+		test ! -e ct
+	done
+	find src >tree
+	expect_eq "$(sort tree | tr "\n" " ")" "src src/a src/a/f "
+	mkdir copies
+	printf "jobs:\n  - {name: t, workload: copytree, source: src, target: copies/copy}\n" >ok.yaml
+	"$IOTRIAL" run -q ok.yaml -o okct 2>err
+	expect_eq "$(jq .jobs[0].trials[0].bytes okct/results.json)" 5
+'
+
+test_expect_success 'folders nested past 64 in a copytree source fail the trial with a short message' '
+	p=deep
+	for i in $(seq 70); do p=$p/d; done
+	mkdir -p "$p"
+	echo x >"$p/f"
+	mkdir dout
+	printf "jobs:\n  - {name: t, workload: copytree, source: deep, target: dout}\n" >dt.yaml
+	rc=0
+	"$IOTRIAL" run -q dt.yaml -o dt 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(jq -r .jobs[0].trials[0].error dt/results.json)" "copytree: folders in '"'"'deep'"'"' nest more than 64 deep"
+'
+
 test_done
