@@ -187,6 +187,16 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	f->path = strdup(path);
+	/* A copy makes its destination new; allow_overwrite cannot change that, so it is not
+	 * suggested. */
+	if (key == JK_TARGET && (j->workload == WL_COPY || j->workload == WL_COPYTREE)) {
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key 'target': '%s' exists, and a %s; name a folder to make it in, or a path that does not exist yet",
+		    path,
+		    j->workload == WL_COPY ? "copy writes a new file" : "copytree makes a new folder");
+		return;
+	}
 	if (j->threads > 1 && j->file_per_thread) {
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(j, JK_THREADS),
@@ -352,11 +362,7 @@ void plan_files(struct planner *pl, struct instance *in)
 		plan_tree_source(pl, in);
 		share_file(pl, in, &in->src);
 		resolve_file(pl, in, JK_TARGET, target, "copy", true, &in->data);
-		if (!in->data.create && pl->status == 0)
-			plan_fail(
-			    pl, PLAN_ESPEC, plan_where(j, JK_TARGET),
-			    "key 'target': a copytree makes a new folder: name a folder to make it in");
-		else if (in->data.create)
+		if (in->data.create)
 			check_tree_apart(pl, in);
 		return;
 	}
@@ -371,10 +377,6 @@ void plan_files(struct planner *pl, struct instance *in)
 		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;
 		share_file(pl, in, &in->src);
 		resolve_file(pl, in, JK_TARGET, target, "dat", true, &in->data);
-		if (!in->data.create && pl->status == 0)
-			plan_fail(
-			    pl, PLAN_ESPEC, plan_where(j, JK_TARGET),
-			    "key 'target': a copy writes a new file: name a folder or a file that does not exist yet");
 		return;
 	}
 	resolve_file(pl, in, JK_TARGET, target, "dat", spec_workload_writes(j->workload),

@@ -313,4 +313,27 @@ test_expect_success 'folders nested past 64 in a copytree source fail the trial 
 	expect_eq "$(jq -r .jobs[0].trials[0].error dt/results.json)" "copytree: folders in '"'"'deep'"'"' nest more than 64 deep"
 '
 
+test_expect_success 'a copy onto an existing file does not suggest allow_overwrite, which would not help' '
+	echo precious >exist.bin
+	for w in copy copytree; do
+		for ow in false true; do
+			printf "jobs:\n  - {name: c, workload: $w, target: exist.bin, file_size: 4KiB, allow_overwrite: $ow}\n" >cp.yaml
+			rc=0
+			"$IOTRIAL" run -q cp.yaml -o cp 2>err || rc=$?
+			expect_eq "$rc" 1 "$w, allow_overwrite: $ow"
+			not grep allow_overwrite err
+			test ! -e cp
+		done
+	done
+	expect_eq "$(cat err)" "cp.yaml:2:43: key '"'"'target'"'"': '"'"'exist.bin'"'"' exists, and a copytree makes a new folder; name a folder to make it in, or a path that does not exist yet"
+	"$IOTRIAL" run -q cp.yaml -o cp --force 2>err || rc=$?
+	not grep allow_overwrite err
+	printf "jobs:\n  - {name: c, workload: copy, target: exist.bin, file_size: 4KiB}\n" >cp.yaml
+	rc=0
+	"$IOTRIAL" validate cp.yaml 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(cat err)" "cp.yaml:2:39: key '"'"'target'"'"': '"'"'exist.bin'"'"' exists, and a copy writes a new file; name a folder to make it in, or a path that does not exist yet"
+	expect_eq "$(cat exist.bin)" precious
+'
+
 test_done
