@@ -49,9 +49,9 @@ echo \$! >pid
 sleep 300"
 	start=$(date +%s)
 	rc=0
-	TEST_TIMEOUT=2 bash hang.sh >hang.out 2>&1 || rc=$?
+	TEST_TIMEOUT=5 bash hang.sh >hang.out 2>&1 || rc=$?
 	expect_eq "$rc" 1
-	grep "timed out after 2 s" hang.out
+	grep "timed out after 5 s" hang.out
 	[ $(($(date +%s) - start)) -lt 30 ]
 	pid=$(cat trash.hang/pid)
 	# Gone, or a zombie that its new parent has yet to reap.
