@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/diag.h"
 #include "engine/results.h"
@@ -65,8 +66,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	if (outfile)
 		ret = rep_write_path(rep, &r, outfile);
-	else if ((ret = rep->write(&r, stdout)) == 0 && fflush(stdout) != 0)
-		ret = -errno;
+	else
+		ret = fflush(stdout) == 0 ? rep_write_fd(rep, &r, STDOUT_FILENO) : -errno;
 	if (ret < 0)
 		fprintf(stderr, "iotrial: cannot write %s: %s\n", outfile ? outfile : "stdout",
 			strerror(-ret));

@@ -603,11 +603,12 @@ int rj_load(const char *path, struct results *r, struct diag *d)
 		diag_add(d, &loc, "cannot open: %s", strerror(-ret));
 		return ret;
 	}
+	errno = 0;
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	ret = errno ? -errno : -EIO; /* the read's own errno: EISDIR, EIO, ... */
 	empty = ftell(f) == 0;
 	if (ferror(f)) {
-		ret = -EIO;
-		diag_add(d, &loc, "cannot read: %s", strerror(EIO));
+		diag_add(d, &loc, "cannot read: %s", strerror(-ret));
 		json_decref(root);
 		fclose(f);
 		return ret;

@@ -2,6 +2,7 @@
 #include "reporters/reporter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,11 +20,57 @@ const struct rep_ops *rep_find(const char *name)
 	return NULL;
 }
 
+/* Where a report goes: a file descriptor, and the first errno a write to it met. The stdio
+ * stream only keeps an error flag, so without this a full disk would read as EIO. */
+struct rep_sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct rep_sink *s = cookie;
+	size_t done = 0;
+
+	if (s->err)
+		return -1;
+	while (done < n) {
+		ssize_t w = write(s->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			s->err = w < 0 ? errno : EIO;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd)
+{
+	struct rep_sink sink = {fd, 0};
+	cookie_io_functions_t io = {.write = sink_write};
+	FILE *f = fopencookie(&sink, "w", io);
+	int ret, closed;
+
+	if (!f)
+		return -errno;
+	setvbuf(f, NULL, _IOFBF, 1 << 16);
+	ret = rep->write(r, f);
+	closed = fclose(f);
+	/* The errno of the write that failed wins over the writer's own guess (-EIO). */
+	if (sink.err)
+		return -sink.err;
+	if (ret == 0 && closed != 0)
+		ret = -EIO;
+	return ret;
+}
+
 int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *tmp = NULL;
-	FILE *f = NULL;
 	int fd, ret;
 
 	/* The temporary file sits next to the target, so the rename stays on one file system. */
@@ -33,30 +80,22 @@ int rep_write_path(const struct rep_ops *rep, const struct results *r, const cha
 		ret = -ENOMEM;
 		goto out;
 	}
-	fd = mkstemp(tmp);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		goto out;
 	}
-	if (!(f = fdopen(fd, "w"))) {
+	ret = rep_write_fd(rep, r, fd);
+	if (ret == 0 && fchmod(fd, 0644) < 0)
 		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	ret = rep->write(r, f);
-	if (fflush(f) != 0 || ferror(f))
-		ret = ret ? ret : -errno;
-	if (ret == 0 && fsync(fileno(f)) < 0)
+	if (ret == 0 && fsync(fd) < 0)
 		ret = -errno;
-	if (fclose(f) != 0 && ret == 0)
+	if (close(fd) != 0 && ret == 0)
 		ret = -errno;
 	if (ret == 0 && rename(tmp, path) < 0)
 		ret = -errno;
 	if (ret != 0)
 		unlink(tmp);
-	else
-		chmod(path, 0644);
 out:
 	free(tmp);
 	return ret;

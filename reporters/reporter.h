@@ -19,6 +19,11 @@ extern const struct rep_ops *const rep_registry[];
 
 const struct rep_ops *rep_find(const char *name);
 
+/* Write `rep`'s report to the file descriptor `fd` (left open; nothing else may be buffered
+ * for it). Returns 0 or -errno, the errno of the write that failed (ENOSPC for a full disk,
+ * EPIPE for a pipe nobody reads), not a generic EIO. */
+int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd);
+
 /* Write `rep`'s report into DIR/rep->file atomically: a temporary file in DIR, fsync, then
  * rename, so a reader never sees half a file. Returns 0 or -errno. */
 int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir);
