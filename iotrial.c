@@ -89,24 +89,29 @@ static void cli_release(struct cli *c)
 
 static int parse_formats(struct cli *c, const char *arg)
 {
-	char *copy = strdup(arg), *save = NULL;
-	int ret = 0;
-
 	memset(c->formats, 0, sizeof(c->formats));
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		size_t i;
-		for (i = 0; rep_registry[i] && strcmp(rep_registry[i]->name, t); i++)
-			;
+	/* Every item counts: -f '' or -f text,,csv is a slip, not a wish for no files. */
+	for (const char *t = arg;; t++) {
+		size_t n = strcspn(t, ","), i;
+		for (i = 0; rep_registry[i]; i++)
+			if (strlen(rep_registry[i]->name) == n && !strncmp(rep_registry[i]->name, t, n))
+				break;
+		if (!n) {
+			fprintf(stderr,
+				"iotrial: -f takes a comma list of text, json, csv, not '%s' (an empty name)\n",
+				arg);
+			return -EINVAL;
+		}
 		if (!rep_registry[i]) {
-			fprintf(stderr, "iotrial: unknown format '%s' (expected text, json, csv)\n",
-				t);
-			ret = -EINVAL;
-			break;
+			fprintf(stderr, "iotrial: unknown format '%.*s' (expected text, json, csv)\n",
+				(int)n, t);
+			return -EINVAL;
 		}
 		c->formats[i] = true;
+		t += n;
+		if (!*t)
+			return 0;
 	}
-	free(copy);
-	return ret;
 }
 
 static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
@@ -131,6 +136,10 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 		}
 		switch (opt) {
 		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
+				return -EINVAL;
+			}
 			c->outdir = optarg;
 			break;
 		case 'f':

@@ -48,6 +48,10 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "iotrial: -o takes a file name, not ''\n");
+				return EXIT_USAGE;
+			}
 			outfile = optarg;
 			break;
 		case 'h':

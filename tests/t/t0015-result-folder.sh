@@ -26,6 +26,25 @@ whole_run() {
 	no_leftovers "$1"
 }
 
+test_expect_success '-o with an empty name is refused, exit 2, nothing made' '
+	touch err after.txt
+	ls >before.txt
+	expect_code 2 "$IOTRIAL" run -q -o "" a.yaml 2>err
+	grep "iotrial: -o takes a folder name, not .." err
+	expect_code 2 "$IOTRIAL" report -o "" a.yaml 2>err
+	grep "iotrial: -o takes a file name" err
+	ls >after.txt
+	diff before.txt after.txt
+'
+
+test_expect_success '-f naming no format (empty, only commas, an empty item) is refused, exit 2' '
+	for f in "" ",,," "text,,csv" "json,"; do
+		expect_code 2 "$IOTRIAL" run -q -f "$f" -o fmt a.yaml 2>err
+		grep "iotrial: -f takes a comma list of text, json, csv, not .$f. (an empty name)" err
+	done
+	test ! -e fmt
+'
+
 test_expect_success 'read and write errors name their errno, not EIO' '
 	mkdir adir
 	expect_code 2 "$IOTRIAL" report adir 2>err
