@@ -26,8 +26,7 @@
 #include "reporters/compare_text.h"
 #include "reporters/reporter.h"
 #include "cli/cli.h"
-
-static volatile sig_atomic_t stop_signal;
+#include "cli/outdir.h"
 
 const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
@@ -51,7 +50,8 @@ const char iotrial_usage[] =
     "                     replication.runs=20, JOB.matrix.block_size=[4KiB,1MiB],\n"
     "                     experiment=NAME, seed=N; an empty VALUE unsets\n"
     "  -q                 do not print the summary to stdout\n"
-    "  --force            write over existing files and unmounted block devices (allow_overwrite)\n"
+    "  --force            write over existing files and unmounted block devices (allow_overwrite);\n"
+    "                     replace an earlier run in the -o folder\n"
     "  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
@@ -60,6 +60,7 @@ const char iotrial_usage[] =
 
 struct cli {
 	const char *outdir;
+	bool force;
 	bool formats[8]; /* indexed like rep_registry */
 	struct spec_override *ov;
 	size_t nov;
@@ -68,13 +69,6 @@ struct cli {
 	char **files;
 	int nfiles;
 };
-
-static void on_signal(int sig)
-{
-	if (stop_signal && sig == SIGINT)
-		_exit(130); /* a second Ctrl-C: leave now */
-	stop_signal = sig;
-}
 
 static void cli_release(struct cli *c)
 {
@@ -150,7 +144,9 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			c->quiet = true;
 			break;
 		case 'F':
-			/* The same as allow_overwrite: true on every job, and recorded as such. */
+			/* The same as allow_overwrite: true on every job, and recorded as such; also
+			 * lets -o name a folder holding an earlier run, which is emptied first. */
+			c->force = true;
 			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
 			c->ov[c->nov].key = strdup("allow_overwrite");
 			c->ov[c->nov].value = strdup("true");
@@ -352,51 +348,26 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	return 0;
 }
 
-static int mkdir_p(const char *path)
+/* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
+ * folder itself; else a new <experiment>-<UTC time> folder under -o DIR or results/. */
+static int result_folder(const struct cli *c, const struct exp_spec *s, struct outdir *od)
 {
-	char *dup = strdup(path);
-	int ret = 0;
-
-	for (char *c = dup + 1; ret == 0; c++) {
-		if (*c != '/' && *c != 0)
-			continue;
-		char saved = *c;
-		*c = 0;
-		struct stat st;
-		if (mkdir(dup, 0755) < 0 && errno != EEXIST)
-			ret = -errno;
-		else if (stat(dup, &st) == 0 && !S_ISDIR(st.st_mode))
-			ret = -ENOTDIR;
-		*c = saved;
-		if (!saved)
-			break;
-	}
-	free(dup);
-	return ret;
-}
-
-static char *result_dir(const struct cli *c, const struct exp_spec *s)
-{
-	char stamp[32], *dir = NULL;
+	char stamp[32], *base = NULL;
 	time_t t = time(NULL);
 	struct tm tm;
+	int ret;
 
 	if (c->outdir && c->nfiles == 1)
-		return strdup(c->outdir);
+		return outdir_claim(od, c->outdir, c->force);
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	if (asprintf(&dir, "%s/%s-%s", c->outdir ? c->outdir : "results", s->experiment, stamp) < 0)
-		return NULL;
-	return dir;
-}
-
-/* Every few seconds of a run: results.json as it stands (complete: false), atomically. */
-static void checkpoint(const struct results *r, void *dir)
-{
-	const struct rep_ops *json = rep_find("json");
-
-	if (json)
-		rep_write_file(json, r, dir);
+	if (asprintf(&base, "%s-%s", s->experiment, stamp) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		return -ENOMEM;
+	}
+	ret = outdir_new(od, c->outdir ? c->outdir : "results", base);
+	free(base);
+	return ret;
 }
 
 static int run_one(const char *file, const struct cli *c, const char *scratch)
@@ -405,9 +376,9 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	struct plan p;
 	struct results r;
 	struct diag d = {0};
-	struct run_opts ro = {NULL, &stop_signal, NULL, checkpoint, NULL};
+	struct run_opts ro = {NULL, &cli_stop_signal, NULL, cli_checkpoint, NULL};
+	struct outdir od = OUTDIR_INIT;
 	bool lead = dist_rank() == 0;
-	char *dir;
 	int ret, st;
 
 	if ((ret = load(file, c, scratch, &s, &p)))
@@ -418,24 +389,18 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		return EXIT_RUN;
 	}
 	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
-	dir = lead ? result_dir(c, &s) : NULL;
-	ret = 0;
-	if (lead && (!dir || (ret = mkdir_p(dir)) < 0))
-		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", dir ? dir : "?",
-			strerror(dir ? -ret : ENOMEM));
-	if (agree_max(lead && (!dir || ret < 0) ? EXIT_RUN : 0)) {
-		free(dir);
+	ret = lead ? result_folder(c, &s, &od) : 0;
+	if (agree_max(ret < 0 ? EXIT_RUN : 0)) {
+		outdir_release(&od);
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
 	}
 	if (lead && (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO))))
 		ro.progress = stderr;
-	ro.dir = dir;
-	ro.checkpoint = lead ? checkpoint : NULL;
-	ro.checkpoint_arg = dir;
-	if (!c->formats[0] && !c->formats[1] && !c->formats[2])
-		ro.checkpoint = NULL;
+	ro.dir = od.path;
+	ro.checkpoint = lead ? cli_checkpoint : NULL;
+	ro.checkpoint_arg = od.path;
 	for (size_t i = 0; rep_registry[i]; i++)
 		if (!strcmp(rep_registry[i]->name, "json") && !c->formats[i])
 			ro.checkpoint = NULL; /* results.json was not asked for */
@@ -448,26 +413,16 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	if (lead)
 		diag_print(&d, stderr);
 	ret = st ? EXIT_RUN : 0;
-	for (size_t i = 0; lead && rep_registry[i]; i++) {
-		int wr;
-		if (!c->formats[i])
-			continue;
-		if ((wr = rep_write_file(rep_registry[i], &r, dir)) < 0) {
-			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir,
-				rep_registry[i]->file, strerror(-wr));
-			ret = EXIT_RUN;
-		}
+	if (lead) {
+		st = cli_write_results(&r, od.path, c->formats, c->quiet);
+		ret = st > ret ? st : ret;
 	}
-	if (lead && !c->quiet)
-		rep_registry[0]->write(&r, stdout);
-	if (lead)
-		fprintf(stderr, "iotrial: results in %s/\n", dir);
-	if (stop_signal)
-		ret = 128 + stop_signal;
+	if (cli_stop_signal)
+		ret = 128 + cli_stop_signal;
 out:
 	results_release(&r);
 	diag_release(&d);
-	free(dir);
+	outdir_release(&od);
 	plan_release(&p);
 	spec_release(&s);
 	return ret;
@@ -507,7 +462,6 @@ static int cmd_validate(int argc, char **argv)
 static int cmd_run(int argc, char **argv)
 {
 	struct cli c = {0};
-	struct sigaction sa = {0};
 	char *scratch;
 	int worst = 0;
 
@@ -523,11 +477,9 @@ static int cmd_run(int argc, char **argv)
 		cli_release(&c);
 		return EXIT_RUN;
 	}
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_signals_install();
 	/* Ranks interrupted at different moments still agree on the next job file. */
-	for (int i = 0; i < c.nfiles && !agree_max(stop_signal); i++) {
+	for (int i = 0; i < c.nfiles && !agree_max(cli_stop_signal); i++) {
 		int ret = run_one(c.files[i], &c, scratch);
 		if (ret > worst || ret >= 128)
 			worst = ret;

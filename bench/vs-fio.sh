@@ -65,6 +65,8 @@ run_fio() { # name metric fio-options -> "value cpu_per_mio"
 run_iotrial() { # name metric job-keys -> "value cpu_per_mio"
 	printf 'experiment: bench-%s\nreplication: {runs: 1}\njobs:\n  - {name: %s, target: "%s", %s}\n' \
 		"$1" "$1" "$BENCH_DIR" "$3" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
+	# The repetition before left its run there, and -o refuses to mix two runs.
+	rm -rf "$OUT/$1.iotrial"
 	"$IOTRIAL" run -q "$OUT/$1.yaml" -o "$OUT/$1.iotrial" 2>/dev/null
 	jq -r --arg m "$2" '.jobs[0].trials[0] | ((.cpu.user_s + .cpu.sys_s)) as $cpu
 		| [(if $m == "bw" then .bw_bytes else .iops end), ($cpu / .ios * 1e6)] | @tsv' \

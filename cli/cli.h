@@ -1,9 +1,28 @@
-/* The command line's parts outside iotrial.c: the commands that work on saved runs. */
+/* The command line's parts outside iotrial.c: the commands that work on saved runs, and the
+ * writing of a run's results. */
 #ifndef IOTRIAL_CLI_H
 #define IOTRIAL_CLI_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 #define EXIT_RUN   1 /* a trial or the run failed */
 #define EXIT_USAGE 2 /* usage or job-file error: nothing was run */
+
+struct results;
+
+/* The signal that asked the run to stop (SIGINT, SIGTERM), or 0 (cli/write.c). */
+extern volatile sig_atomic_t cli_stop_signal;
+/* Handle SIGINT and SIGTERM: stop the run; a second SIGINT exits at once. */
+void cli_signals_install(void);
+
+/* The run's checkpoint hook: DIR/results.json as it stands (run_opts.checkpoint). */
+void cli_checkpoint(const struct results *r, void *dir);
+
+/* After the run: every result file `formats` asks for (indexed like rep_registry) into DIR,
+ * then the summary on stdout unless `quiet`, then the folder on stderr. Returns 0, or
+ * EXIT_RUN when a file could not be written. */
+int cli_write_results(const struct results *r, const char *dir, const bool *formats, bool quiet);
 
 /* The whole --help text. */
 extern const char iotrial_usage[];

@@ -45,6 +45,148 @@ test_expect_success '-f naming no format (empty, only commas, an empty item) is 
 	test ! -e fmt
 '
 
+test_expect_success '-o holding an earlier run is refused, exit 1, the earlier run untouched, no trial run' '
+	"$IOTRIAL" run -q -o old a.yaml 2>/dev/null
+	sha256sum old/* >before.sum
+	expect_code 1 "$IOTRIAL" run -q -o old mark.yaml 2>err
+	grep "iotrial: result folder .old. holds an earlier run: give --force to replace it" err
+	test ! -e ran
+	sha256sum -c --quiet before.sum
+	whole_run old
+'
+
+test_expect_success '--force empties an earlier run first: results, records/, temporary and lock files' '
+	"$IOTRIAL" run -q -o forced b.yaml 2>/dev/null
+	mkdir forced/records
+	echo old >forced/records/b.csv
+	echo half >forced/.results.json.AbC123
+	echo 1 >forced/.iotrial.lock
+	"$IOTRIAL" run -q -o forced --force a.yaml 2>/dev/null
+	test ! -e forced/records
+	expect_eq "$(jq -r .experiment forced/results.json)" e1
+	whole_run forced
+	expect_eq "$(ls forced | tr "\n" " ")" "results.json summary.txt trials.csv "
+'
+
+test_expect_success 'a folder with anything else is refused even with --force, nothing removed' '
+	mkdir home home/records
+	echo keep >home/.bashrc
+	echo keep >home/results.json
+	echo keep >home/records/notes.txt
+	ls -AR home >before.txt
+	# Not even a lock file made and removed: that would change the folder time.
+	touch -d @978307200 home
+	expect_code 1 "$IOTRIAL" run -q -o home --force a.yaml 2>err
+	expect_eq "$(stat -c %Y home)" 978307200 "the folder time"
+	grep "result folder .home. holds .\(\.bashrc\|records/notes.txt\)., which iotrial did not write" err
+	rm home/.bashrc
+	expect_code 1 "$IOTRIAL" run -q -o home --force a.yaml 2>err
+	grep "result folder .home. holds .records/notes.txt., which iotrial did not write" err
+	echo keep >home/.bashrc
+	ls -AR home >after.txt
+	diff before.txt after.txt
+	expect_eq "$(cat home/results.json home/records/notes.txt)" "keep
+keep"
+	expect_code 1 "$IOTRIAL" run -q -o / --force a.yaml 2>err
+	grep "result folder ./. holds .*, which iotrial did not write" err
+	test ! -e /.iotrial.lock
+	test ! -e /results.json
+'
+
+test_expect_success 'an empty existing folder is used without --force' '
+	mkdir empty
+	"$IOTRIAL" run -q -o empty a.yaml 2>/dev/null
+	whole_run empty
+'
+
+test_expect_success 'two runs at once with the same -o: the second is refused, the folder holds one run' '
+	printf "experiment: s1\njobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 2s}\n" >s1.yaml
+	sed "s/s1/s2/" s1.yaml >s2.yaml
+	rc1=0
+	rc2=0
+	"$IOTRIAL" run -q -o same s1.yaml 2>err1 &
+	p1=$!
+	"$IOTRIAL" run -q -o same s2.yaml 2>err2 &
+	p2=$!
+	wait $p1 || rc1=$?
+	wait $p2 || rc2=$?
+	expect_eq "$((rc1 + rc2))" 1 "one exit 0 and one exit 1 ($rc1, $rc2)"
+	cat err1 err2 | tee err
+	grep "iotrial: result folder .same. is in use by another iotrial run (pid [0-9]*): wait for it to end" err
+	whole_run same
+'
+
+test_expect_success 'runs of the same experiment started in the same second get folders of their own' '
+	for i in 1 2 3 4; do
+		printf "experiment: same\njobs:\n  - {name: j$i, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB}\n" >same$i.yaml
+	done
+	for i in 1 2 3 4; do
+		"$IOTRIAL" run -q same$i.yaml 2>/dev/null &
+	done
+	wait
+	expect_eq "$(ls results | wc -l)" 4
+	for d in results/*; do
+		whole_run "$d"
+		expect_eq "$(jq -r ".jobs[0].name" "$d/results.json")" "$(cut -d, -f2 "$d/trials.csv" | sed -n 2p)"
+	done
+	ls results >names.txt
+	grep -E "^same-[0-9]{8}T[0-9]{6}Z-2$" names.txt
+'
+
+test_expect_success 'several job files with -o DIR: each gets a new folder in DIR' '
+	mkdir multi
+	echo keep >multi/notes.txt
+	"$IOTRIAL" run -q -o multi a.yaml a.yaml 2>/dev/null
+	expect_eq "$(ls -d multi/e1-* | wc -l)" 2
+	for d in multi/e1-*; do whole_run "$d"; done
+'
+
+# A folder that cannot be written: a read-only bind mount (mode 555 stops no root).
+if [ "$(id -u)" = 0 ] && mkdir ro && mount --bind ro ro 2>/dev/null; then
+	if mount -o remount,bind,ro ro 2>/dev/null; then
+		test_expect_success 'a read-only -o folder is refused before the first trial, exit 1' '
+			expect_code 1 "$IOTRIAL" run -q -o ro mark.yaml 2>err
+			grep "iotrial: cannot write to result folder .ro.: Read-only file system" err
+			not grep "results in" err
+			test ! -e ran
+		'
+	else
+		test_skip 'a read-only -o folder is refused before the first trial' 'cannot remount a bind mount read-only'
+	fi
+	umount ro
+else
+	test_skip 'a read-only -o folder is refused before the first trial' 'needs root to bind-mount'
+fi
+
+# A full disk: a 64 KiB tmpfs, filled.
+if [ "$(id -u)" = 0 ] && mkdir full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	test_expect_success 'a full -o folder is refused before the first trial, naming ENOSPC' '
+		# The lock file a killed run left (its page is reused): only the probe finds no room.
+		mkdir full/r
+		echo 4242 >full/r/.iotrial.lock
+		dd if=/dev/zero of=full/fill bs=4k 2>/dev/null || true
+		expect_code 1 "$IOTRIAL" run -q -o full/r mark.yaml 2>err
+		grep "iotrial: cannot write to result folder .full/r.: No space left on device" err
+		test ! -e ran
+		rm -rf full/r
+	'
+	test_expect_success 'a disk that fills while results are written: the real errno, no temporary file' '
+		# Room for the lock, the probe and summary.txt; not for results.json.
+		rm full/fill
+		dd if=/dev/zero of=full/fill bs=4k 2>/dev/null || true
+		truncate -s $(( $(stat -c %s full/fill) - 12288 )) full/fill
+		# 200 trials: a results.json past the writer'"'"'s buffer, so the failure comes mid-report.
+		expect_code 1 "$IOTRIAL" run -q -o full/r --set replication.runs=200 a.yaml 2>err
+		grep "iotrial: cannot write full/r/results.json: No space left on device" err
+		grep "iotrial: results in full/r/ are incomplete: [12] file(s) not written" err
+		no_leftovers full/r
+		test ! -e full/r/results.json
+	'
+	umount full
+else
+	test_skip 'a full -o folder' 'needs root to mount a tmpfs'
+fi
+
 test_expect_success 'read and write errors name their errno, not EIO' '
 	mkdir adir
 	expect_code 2 "$IOTRIAL" report adir 2>err
@@ -52,6 +194,15 @@ test_expect_success 'read and write errors name their errno, not EIO' '
 	"$IOTRIAL" run -q -o saved a.yaml 2>/dev/null
 	expect_code 1 "$IOTRIAL" report -f json saved/results.json >/dev/full 2>err
 	grep "iotrial: cannot write stdout: No space left on device" err
+'
+
+test_expect_success 'every test docs/safety.md names is a test of this script' '
+	tr "\n" " " <"$SRC/docs/safety.md" | sed "s/  */ /g" | grep -o "tests\? \"[^\"]*\"\( and \"[^\"]*\"\)\?" >named.txt
+	grep -o "\"[^\"]*\"" named.txt | tr -d "\"" >names.txt
+	test "$(wc -l <names.txt)" -ge 10
+	while read -r name; do
+		grep -F -e "test_expect_success '"'"'$name'"'"' '"'"'" "$TEST_SCRIPT" >/dev/null
+	done <names.txt
 '
 
 test_done

@@ -1,0 +1,365 @@
+/* The result folder (see outdir.h): a fresh name for each run, or the -o folder checked for
+ * what it holds, emptied of an earlier run only on --force, locked, and probed for writing
+ * before the first trial, so a run never ends with results it cannot save. */
+#include "cli/outdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reporters/reporter.h"
+
+#define PROBE_PREFIX ".iotrial-probe."
+
+/* Make PATH and its missing parents. Returns 0 or -errno. */
+static int mkdir_p(const char *path)
+{
+	char *dup = strdup(path);
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	if (!*dup) {
+		free(dup);
+		return -ENOENT;
+	}
+	for (char *c = dup + 1;; c++) {
+		if (*c != '/' && *c != 0)
+			continue;
+		char saved = *c;
+		struct stat st;
+		*c = 0;
+		if (mkdir(dup, 0755) < 0 && errno != EEXIST)
+			ret = -errno;
+		else if (stat(dup, &st) == 0 && !S_ISDIR(st.st_mode))
+			ret = -ENOTDIR;
+		*c = saved;
+		if (!saved || ret < 0)
+			break;
+	}
+	free(dup);
+	return ret;
+}
+
+/* Whether NAME is a file a reporter writes (report.html: the HTML report's name). */
+static bool result_file(const char *name, size_t len)
+{
+	if (len == strlen("report.html") && !strncmp(name, "report.html", len))
+		return true;
+	for (size_t i = 0; rep_registry[i]; i++)
+		if (len == strlen(rep_registry[i]->file) && !strncmp(name, rep_registry[i]->file, len))
+			return true;
+	return false;
+}
+
+/* What iotrial leaves in a result folder besides the results: .NAME.XXXXXX (a reporter's
+ * temporary file, see rep_write_path), the probe, the lock file. */
+static bool own_dotfile(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(name, OUTDIR_LOCK) || !strncmp(name, PROBE_PREFIX, strlen(PROBE_PREFIX)))
+		return true;
+	if (len < 9 || name[0] != '.' || name[len - 7] != '.')
+		return false;
+	for (size_t i = len - 6; i < len; i++)
+		if (!(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z') &&
+		    !(name[i] >= '0' && name[i] <= '9'))
+			return false;
+	return result_file(name + 1, len - 8);
+}
+
+static bool is_csv(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 4 && !strcmp(name + len - 4, ".csv");
+}
+
+/* Walk the folder open at `dfd` (records/ when `in_records`): each entry is iotrial's
+ * (counted in *own, the lock file aside) or not (its name into `foreign`, returns -EEXIST).
+ * With `remove`, iotrial's entries are removed (the lock file is kept). Returns 0 or -errno,
+ * with the entry it failed on in `foreign`. */
+static int walk(int dfd, bool in_records, bool remove, size_t *own, char *foreign, size_t n)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	while (ret == 0 && (errno = 0, e = readdir(d))) {
+		const char *name = e->d_name;
+		struct stat st;
+		bool ours;
+
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT)
+				continue; /* gone since readdir: another run's probe */
+			ret = -errno;
+			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+			break;
+		}
+		if (in_records)
+			ours = S_ISREG(st.st_mode) && is_csv(name);
+		else if (!strcmp(name, "records") && S_ISDIR(st.st_mode))
+			ours = true; /* if everything in it is: looked at below */
+		else
+			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+			       (result_file(name, strlen(name)) || own_dotfile(name));
+		if (!ours) {
+			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+			ret = -EEXIST;
+			break;
+		}
+		if (!in_records && !strcmp(name, "records")) {
+			int rfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			size_t in = 0;
+			ret = rfd < 0 ? -errno : walk(rfd, true, remove, &in, foreign, n);
+			if (rfd >= 0)
+				close(rfd);
+			if (ret == 0 && remove && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
+				ret = -errno;
+			if (ret < 0 && !*foreign)
+				snprintf(foreign, n, "records");
+			(*own)++;
+			continue;
+		}
+		if (!strcmp(name, OUTDIR_LOCK))
+			continue;
+		(*own)++;
+		if (remove && unlinkat(dfd, name, 0) < 0) {
+			ret = -errno;
+			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+		}
+	}
+	if (ret == 0 && errno)
+		ret = -errno;
+	closedir(d);
+	return ret;
+}
+
+/* The pid another run wrote into the lock file it holds, or 0. */
+static long lock_holder(int fd)
+{
+	char buf[24] = {0};
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
+		return 0;
+	return strtol(buf, NULL, 10);
+}
+
+/* Take OUTDIR_LOCK with flock. A run that lets go removes the file while it still holds the
+ * lock; one that opened it just before then locks a file that is no longer there, so the
+ * lock counts only when the name still leads to the locked file. Returns 0, -EBUSY (with
+ * the holder's pid in *holder) or -errno. */
+static int lock_take(struct outdir *o, long *holder)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		int fd = openat(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		struct stat a, b;
+		char pid[24];
+		int n;
+
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int err = errno;
+			*holder = lock_holder(fd);
+			close(fd);
+			return err == EWOULDBLOCK ? -EBUSY : -err;
+		}
+		if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode) || a.st_nlink != 1) {
+			close(fd);
+			return -EEXIST; /* not a file iotrial made: never write into it */
+		}
+		if (fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 || a.st_dev != b.st_dev ||
+		    a.st_ino != b.st_ino) {
+			close(fd);
+			continue;
+		}
+		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+			int err = errno ? errno : EIO;
+			unlinkat(o->fd, OUTDIR_LOCK, 0);
+			close(fd);
+			return -err;
+		}
+		o->lock_fd = fd;
+		return 0;
+	}
+	return -EBUSY;
+}
+
+/* Create, write and remove a file: the folder takes new files (not read-only, not full). */
+static int probe(const struct outdir *o)
+{
+	char name[48];
+	int fd, ret = 0;
+
+	snprintf(name, sizeof(name), PROBE_PREFIX "%ld", (long)getpid());
+	fd = openat(o->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "\n", 1) != 1)
+		ret = errno ? -errno : -EIO;
+	if (close(fd) < 0 && ret == 0)
+		ret = -errno;
+	if (unlinkat(o->fd, name, 0) < 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
+
+static int open_folder(struct outdir *o, const char *path)
+{
+	o->lock_fd = -1;
+	if (!(o->path = strdup(path)))
+		return -ENOMEM;
+	o->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return o->fd < 0 ? -errno : 0;
+}
+
+/* Lock the folder, or say why not. */
+static int lock(struct outdir *o)
+{
+	long holder = 0;
+	int ret = lock_take(o, &holder);
+
+	if (ret == -EBUSY)
+		fprintf(stderr,
+			"iotrial: result folder '%s' is in use by another iotrial run (pid %ld): wait for it to end, or choose another folder\n",
+			o->path, holder);
+	else if (ret == -EEXIST)
+		fprintf(stderr, "iotrial: result folder '%s' holds a '%s' that iotrial did not make\n",
+			o->path, OUTDIR_LOCK);
+	else if (ret < 0)
+		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
+			strerror(-ret));
+	return ret;
+}
+
+/* Probe the folder, or say why it cannot be written. */
+static int writable(struct outdir *o)
+{
+	int ret = probe(o);
+
+	if (ret < 0)
+		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
+			strerror(-ret));
+	return ret;
+}
+
+int outdir_new(struct outdir *o, const char *parent, const char *base)
+{
+	char *path = NULL, *slash;
+	int ret = 0;
+
+	*o = (struct outdir){NULL, -1, -1};
+	for (unsigned n = 1; n <= 10000; n++) {
+		free(path);
+		if ((n == 1 ? asprintf(&path, "%s/%s", parent, base)
+			    : asprintf(&path, "%s/%s-%u", parent, base, n)) < 0) {
+			path = NULL;
+			ret = -ENOMEM;
+			break;
+		}
+		if (n == 1 && (slash = strrchr(path, '/'))) {
+			*slash = 0; /* the parent, and BASE's own folders if it has a '/' */
+			ret = mkdir_p(path);
+			*slash = '/';
+			if (ret < 0)
+				break;
+		}
+		/* mkdir either makes the folder or fails: two runs never get the same one. */
+		ret = mkdir(path, 0755) < 0 ? -errno : 0;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "iotrial: cannot create result folder '%s/%s': %s\n", parent, base,
+			strerror(-ret));
+		free(path);
+		return ret;
+	}
+	ret = open_folder(o, path);
+	free(path);
+	if (ret < 0) {
+		fprintf(stderr, "iotrial: cannot open result folder '%s': %s\n", o->path,
+			strerror(-ret));
+		return ret;
+	}
+	if ((ret = lock(o)) < 0)
+		return ret;
+	return writable(o);
+}
+
+/* Refuse a folder holding what is not iotrial's, or an earlier run without `force`; with
+ * `remove`, remove that run. Returns 1 when there was a run, 0 when none, or -errno. */
+static int check_contents(struct outdir *o, bool force, bool remove)
+{
+	char foreign[320] = "";
+	size_t own = 0;
+	int ret = walk(o->fd, false, remove, &own, foreign, sizeof(foreign));
+
+	if (ret == -EEXIST)
+		fprintf(stderr,
+			"iotrial: result folder '%s' holds '%s', which iotrial did not write: name a new or empty folder (--force empties only a folder of iotrial's result files)\n",
+			o->path, foreign);
+	else if (ret < 0)
+		fprintf(stderr, "iotrial: cannot %s result folder '%s': '%s': %s\n",
+			remove ? "empty" : "read", o->path, foreign, strerror(-ret));
+	else if (own && !force) {
+		fprintf(stderr,
+			"iotrial: result folder '%s' holds an earlier run: give --force to replace it, or name another folder\n",
+			o->path);
+		ret = -EEXIST;
+	}
+	return ret < 0 ? ret : (int)(own > 0);
+}
+
+int outdir_claim(struct outdir *o, const char *path, bool force)
+{
+	int ret;
+
+	*o = (struct outdir){NULL, -1, -1};
+	if ((ret = mkdir_p(path)) < 0 || (ret = open_folder(o, path)) < 0) {
+		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	/* Look for what is not iotrial's before writing anything (-o ~ must not get even a
+	 * lock file); once locked, when no other run can add to the folder, look again, for an
+	 * earlier run too (a run under way is "in use", not "an earlier run"); remove only
+	 * after a look found nothing foreign, so a refused folder loses nothing. */
+	if ((ret = check_contents(o, true, false)) < 0 || (ret = lock(o)) < 0 ||
+	    (ret = check_contents(o, force, false)) < 0)
+		return ret;
+	if (ret > 0 && (ret = check_contents(o, force, true)) < 0)
+		return ret;
+	return writable(o);
+}
+
+void outdir_release(struct outdir *o)
+{
+	if (o->lock_fd >= 0) {
+		unlinkat(o->fd, OUTDIR_LOCK, 0);
+		close(o->lock_fd);
+	}
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->path);
+	*o = (struct outdir){NULL, -1, -1};
+}

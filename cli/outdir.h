@@ -1,0 +1,39 @@
+/* The result folder of one job file: made with a name no other run uses, or the -o folder
+ * the user named, checked and locked for the run, so two runs never mix their files. */
+#ifndef IOTRIAL_OUTDIR_H
+#define IOTRIAL_OUTDIR_H
+
+#include <stdbool.h>
+
+/* The name of the lock file in a result folder; it is removed when the run lets go. */
+#define OUTDIR_LOCK ".iotrial.lock"
+
+/* An outdir that holds nothing: what outdir_release leaves, and safe to release. */
+#define OUTDIR_INIT {NULL, -1, -1}
+
+struct outdir {
+	char *path; /* as named or made: for the reporters and for messages */
+	int fd;	    /* the folder, open */
+	int lock_fd; /* OUTDIR_LOCK, held with flock(LOCK_EX) */
+};
+
+/* A new folder PARENT/BASE, or PARENT/BASE-2, -3, ... when the name is taken (by an earlier
+ * run, or another run that started in the same second), PARENT and BASE's own folders made as
+ * needed; then locked and probed as outdir_claim does. Prints one line on stderr when it fails.
+ * Returns 0 or -errno. */
+int outdir_new(struct outdir *o, const char *parent, const char *base);
+
+/* The folder PATH that -o named, made with its parents when missing. It must be empty, or
+ * hold nothing but the files of an earlier run (results.json, trials.csv, summary.txt,
+ * report.html, records/ of .csv files, their temporary files): then with `force` they are removed
+ * first, without it the folder is refused (-EEXIST). A folder holding anything else is
+ * refused whatever `force` says (-EEXIST), before anything is written into it; one that
+ * another iotrial run holds, too (-EBUSY). The folder must take a new file (a probe is
+ * created, written and removed). Prints one line on stderr when it fails. Returns 0 or
+ * -errno. */
+int outdir_claim(struct outdir *o, const char *path, bool force);
+
+/* Let go of the folder: remove the lock file, unlock, close. Safe on OUTDIR_INIT and twice. */
+void outdir_release(struct outdir *o);
+
+#endif
