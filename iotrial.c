@@ -1,6 +1,7 @@
 /* The iotrial command line: parses arguments, then drives parsers → plan → run → reporters.
  * Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error
- * (nothing was run); 130/143 interrupted by SIGINT/SIGTERM, after writing what was measured. */
+ * (nothing was run); 130/143 interrupted by SIGINT/SIGTERM, after writing what was measured;
+ * 141 stdout closed by its reader (EPIPE), after writing the result folder. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -55,7 +56,8 @@ const char iotrial_usage[] =
     "  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
-    "130 interrupted (143 for SIGTERM), after writing what was measured.\n"
+    "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
+    "its reader, after writing the results.\n"
     "Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
 
 struct cli {
@@ -479,7 +481,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	cli_signals_install();
 	/* Ranks interrupted at different moments still agree on the next job file. */
-	for (int i = 0; i < c.nfiles && !agree_max(cli_stop_signal); i++) {
+	for (int i = 0; i < c.nfiles && !agree_max(cli_stop_signal || cli_stdout_closed); i++) {
 		int ret = run_one(c.files[i], &c, scratch);
 		if (ret > worst || ret >= 128)
 			worst = ret;
@@ -510,6 +512,7 @@ static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	cli_std_fds_open();
 	if (argc < 2) {
 		fputs(iotrial_usage, stderr);
 		return EXIT_USAGE;

@@ -8,20 +8,30 @@
 
 #define EXIT_RUN   1 /* a trial or the run failed */
 #define EXIT_USAGE 2 /* usage or job-file error: nothing was run */
+#define EXIT_PIPE  141 /* stdout's reader went away (128 + SIGPIPE), after the results */
 
 struct results;
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0 (cli/write.c). */
 extern volatile sig_atomic_t cli_stop_signal;
-/* Handle SIGINT and SIGTERM: stop the run; a second SIGINT exits at once. */
+/* Set when stdout's reader went away: no further job file runs. */
+extern bool cli_stdout_closed;
+
+/* Give each closed standard descriptor /dev/null, as git does: else the first file iotrial
+ * opens (the result folder, its lock) could become descriptor 1 and take the summary. */
+void cli_std_fds_open(void);
+
+/* Handle SIGINT and SIGTERM (stop the run; a second SIGINT exits, once no result file is half
+ * written) and SIGPIPE (writes to a closed pipe fail with EPIPE instead). */
 void cli_signals_install(void);
 
 /* The run's checkpoint hook: DIR/results.json as it stands (run_opts.checkpoint). */
 void cli_checkpoint(const struct results *r, void *dir);
 
 /* After the run: every result file `formats` asks for (indexed like rep_registry) into DIR,
- * then the summary on stdout unless `quiet`, then the folder on stderr. Returns 0, or
- * EXIT_RUN when a file could not be written. */
+ * then the summary on stdout unless `quiet` or a second Ctrl-C came, then the folder on
+ * stderr. Returns 0 or the exit status of what failed: EXIT_RUN (a file, or stdout),
+ * EXIT_PIPE (stdout's reader went away; cli_stdout_closed is set). */
 int cli_write_results(const struct results *r, const char *dir, const bool *formats, bool quiet);
 
 /* The whole --help text. */

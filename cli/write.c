@@ -1,9 +1,12 @@
-/* Writing a run's results: the result files, the checkpoints and the summary on stdout, and
- * the signals that stop a run. */
+/* Writing a run's results: the result files, the checkpoints, the summary on stdout, and the
+ * signals, handled so that none of them stops a result file halfway: a second Ctrl-C waits
+ * for the file being written, and a closed stdout (SIGPIPE) ends the run after the results. */
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,12 +14,43 @@
 #include "reporters/reporter.h"
 
 volatile sig_atomic_t cli_stop_signal;
+bool cli_stdout_closed;
 
+/* Set while result files are written: a second Ctrl-C then waits for them (on_signal). */
+static atomic_int writing_results, exit_pending;
+
+/* A second Ctrl-C leaves at once, but never halfway through a result file: while one is
+ * written, the exit waits for it (writing_done). The second look at writing_results covers a
+ * writer that finished, in another thread, between the first look and exit_pending. */
 static void on_signal(int sig)
 {
-	if (cli_stop_signal && sig == SIGINT)
-		_exit(130); /* a second Ctrl-C: leave now */
+	if (cli_stop_signal && sig == SIGINT) {
+		if (!atomic_load(&writing_results))
+			_exit(130);
+		atomic_store(&exit_pending, 1);
+		if (!atomic_load(&writing_results))
+			_exit(130);
+		return;
+	}
 	cli_stop_signal = sig;
+}
+
+/* A write to a pipe nobody reads then fails with EPIPE instead of killing iotrial halfway
+ * through its results. A handler, not SIG_IGN: a command a job runs gets the default back. */
+static void on_sigpipe(int sig)
+{
+}
+
+void cli_std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int n;
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (n >= 0 && n != fd)
+			close(n);
+	}
 }
 
 void cli_signals_install(void)
@@ -26,20 +60,59 @@ void cli_signals_install(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static void writing_begin(void)
+{
+	atomic_store(&writing_results, 1);
+}
+
+/* Returns whether a second Ctrl-C came while writing. */
+static bool writing_done(void)
+{
+	atomic_store(&writing_results, 0);
+	return atomic_load(&exit_pending);
 }
 
 void cli_checkpoint(const struct results *r, void *dir)
 {
 	const struct rep_ops *json = rep_find("json");
 
-	if (json)
-		rep_write_file(json, r, dir);
+	if (!json)
+		return;
+	writing_begin();
+	rep_write_file(json, r, dir);
+	if (writing_done())
+		_exit(130); /* the second Ctrl-C, held until the checkpoint was whole */
+}
+
+/* The summary on stdout. Returns 0, EXIT_RUN (stdout failed) or EXIT_PIPE (nobody reads it:
+ * then no further job file runs, as SIGPIPE would have it, but not halfway through). */
+static int print_summary(const struct results *r)
+{
+	int ret = fflush(stdout) == 0 ? rep_write_fd(rep_find("text"), r, STDOUT_FILENO) : -errno;
+
+	if (ret == -EPIPE) {
+		cli_stdout_closed = true;
+		fprintf(stderr,
+			"iotrial: stdout was closed by its reader (%s): no further job file runs\n",
+			strerror(EPIPE));
+		return EXIT_PIPE;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "iotrial: cannot print the summary on stdout: %s\n", strerror(-ret));
+		return EXIT_RUN;
+	}
+	return 0;
 }
 
 int cli_write_results(const struct results *r, const char *dir, const bool *formats, bool quiet)
 {
-	int failed = 0;
+	int ret = 0, failed = 0;
 
+	writing_begin();
 	for (size_t i = 0; rep_registry[i]; i++) {
 		int wr;
 		if (!formats[i])
@@ -50,13 +123,13 @@ int cli_write_results(const struct results *r, const char *dir, const bool *form
 			failed++;
 		}
 	}
-	if (!quiet)
-		rep_find("text")->write(r, stdout);
+	if (!writing_done() && !quiet)
+		ret = print_summary(r);
 	if (failed) {
 		fprintf(stderr, "iotrial: results in %s/ are incomplete: %d file(s) not written\n",
 			dir, failed);
-		return EXIT_RUN;
+		return EXIT_RUN > ret ? EXIT_RUN : ret;
 	}
 	fprintf(stderr, "iotrial: results in %s/\n", dir);
-	return 0;
+	return ret;
 }

@@ -196,6 +196,65 @@ test_expect_success 'read and write errors name their errno, not EIO' '
 	grep "iotrial: cannot write stdout: No space left on device" err
 '
 
+# 20000 trials of the null backend: a results.json of about 18 MB, long enough to write
+# that a second Ctrl-C lands while it is being written.
+printf 'experiment: big\nreplication: {runs: 20000}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB, block_size: 4KiB}\n' >big.yaml
+
+test_expect_success 'a double Ctrl-C while results are written: every file whole, no temporary file, 130' '
+	"$IOTRIAL" run -q -o big big.yaml 2>err &
+	pid=$!
+	# summary.txt is written first, then results.json: its temporary file means mid-write
+	# (a checkpoint writes results.json alone).
+	until test -e big/summary.txt; do :; done
+	until compgen -G "big/.results.json.*" >/dev/null; do :; done
+	kill -INT $pid
+	# Two signals still pending merge into one: send the second once the first is taken.
+	while (( 0x$(sed -n "s/^ShdPnd:\t*//p" /proc/$pid/status) & 2 )); do :; done
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 130
+	expect_eq "$(jq "[.jobs[0].trials[]] | length" big/results.json)" 20000
+	expect_eq "$(wc -l <big/trials.csv)" 20001
+	whole_run big
+'
+
+test_expect_success 'stdout with no reader: the result folder is written, no further job file, 141' '
+	mkfifo pipe
+	exec 5<>pipe
+	exec 6>pipe
+	exec 5<&-
+	rc=0
+	"$IOTRIAL" run -o closed a.yaml b.yaml >&6 2>err || rc=$?
+	exec 6>&-
+	expect_eq "$rc" 141
+	grep "iotrial: stdout was closed by its reader (Broken pipe): no further job file runs" err
+	expect_eq "$(ls closed | cut -d- -f1)" e1
+	whole_run closed/e1-*
+'
+
+test_expect_success 'run a b c | head -c1: what ran is written whole, then exit 141 with a message' '
+	sed "s/block_size: 64KiB}/block_size: 64KiB, runtime: 500ms}/" b.yaml >slow.yaml
+	rc=0
+	"$IOTRIAL" run -o head a.yaml slow.yaml c.yaml 2>err > >(head -c1 >/dev/null) || rc=$?
+	expect_eq "$rc" 141
+	grep "no further job file runs" err
+	expect_eq "$(ls head | cut -d- -f1 | tr "\n" " ")" "e1 e2 "
+	for d in head/*; do whole_run "$d"; done
+'
+
+test_expect_success 'stdout on a full device: exit 1 naming ENOSPC, results written' '
+	expect_code 1 "$IOTRIAL" run -o devfull a.yaml >/dev/full 2>err
+	grep "iotrial: cannot print the summary on stdout: No space left on device" err
+	whole_run devfull
+'
+
+test_expect_success 'a closed stdout: the summary goes nowhere, not into a file iotrial opened' '
+	"$IOTRIAL" run -o shut a.yaml >&-
+	whole_run shut
+	expect_eq "$(ls shut | tr "\n" " ")" "results.json summary.txt trials.csv "
+'
+
 test_expect_success 'every test docs/safety.md names is a test of this script' '
 	tr "\n" " " <"$SRC/docs/safety.md" | sed "s/  */ /g" | grep -o "tests\? \"[^\"]*\"\( and \"[^\"]*\"\)\?" >named.txt
 	grep -o "\"[^\"]*\"" named.txt | tr -d "\"" >names.txt
