@@ -20,6 +20,16 @@ static char *put_u64(char *p, uint64_t v)
 	return p;
 }
 
+void reclog_init(struct reclog *r, int fd, uint32_t trial, uint32_t worker, uint32_t rank)
+{
+	r->fd = fd;
+	r->trial = trial;
+	r->worker = worker;
+	r->rank = rank;
+	r->err = 0;
+	r->len = 0; /* the buffer itself needs no clearing */
+}
+
 int reclog_flush(struct reclog *r)
 {
 	size_t off = 0;
@@ -52,7 +62,7 @@ void reclog_record(struct reclog *r, uint64_t seq, uint64_t offset, uint64_t byt
 {
 	char *p;
 
-	if (!room(r, 7 * 21))
+	if (!room(r, 8 * 21))
 		return;
 	p = r->buf + r->len;
 	p = put_u64(p, r->trial);
@@ -68,6 +78,8 @@ void reclog_record(struct reclog *r, uint64_t seq, uint64_t offset, uint64_t byt
 	p = put_u64(p, start_ns);
 	*p++ = ',';
 	p = put_u64(p, latency_ns);
+	*p++ = ',';
+	p = put_u64(p, r->rank);
 	*p++ = '\n';
 	r->len = (size_t)(p - r->buf);
 }
@@ -87,8 +99,9 @@ void reclog_interval(struct reclog *r, uint64_t start_ns, uint64_t end_ns, uint6
 	if (n > 0)
 		r->len += (size_t)n;
 	/* An interval with no I/O has no mean latency: an empty field, like any unmeasured. */
-	n = ios ? snprintf(r->buf + r->len, RECLOG_BUF - r->len, "%.1f\n", lat_sum_ns / (double)ios)
-		: snprintf(r->buf + r->len, RECLOG_BUF - r->len, "\n");
+	n = ios ? snprintf(r->buf + r->len, RECLOG_BUF - r->len, "%.1f,%u\n",
+			   lat_sum_ns / (double)ios, r->rank)
+		: snprintf(r->buf + r->len, RECLOG_BUF - r->len, ",%u\n", r->rank);
 	if (n > 0)
 		r->len += (size_t)n;
 }

@@ -1,6 +1,6 @@
 /* Per-I/O and per-interval logs, written by each worker through its own buffer straight to
  * a shared O_APPEND file: whole lines per write(2), constant memory however long the run.
- * Lines carry the trial and worker, so workers share one file. */
+ * Lines carry the trial, worker and rank, so workers (and ranks) share one file. */
 #ifndef IOTRIAL_RECLOG_H
 #define IOTRIAL_RECLOG_H
 
@@ -11,15 +11,18 @@
 
 struct reclog {
 	int fd; /* -1: not logging */
-	uint32_t trial, worker;
+	uint32_t trial, worker, rank;
 	int err; /* the first write error (-errno); logging stops there */
 	size_t len;
 	char buf[RECLOG_BUF];
 };
 
 /* The header lines the run writes when it creates each file. */
-#define RECLOG_HEADER "trial,worker,seq,offset,bytes,start_ns,latency_ns\n"
-#define INTLOG_HEADER "trial,worker,start_ns,end_ns,bytes,ios,bw_bytes,iops,lat_mean_ns\n"
+#define RECLOG_HEADER "trial,worker,seq,offset,bytes,start_ns,latency_ns,rank\n"
+#define INTLOG_HEADER "trial,worker,start_ns,end_ns,bytes,ios,bw_bytes,iops,lat_mean_ns,rank\n"
+
+/* Start logging to `fd` (-1: not logging) the lines of one worker's trial. */
+void reclog_init(struct reclog *r, int fd, uint32_t trial, uint32_t worker, uint32_t rank);
 
 /* One record: start_ns from the trial's start. */
 void reclog_record(struct reclog *r, uint64_t seq, uint64_t offset, uint64_t bytes,

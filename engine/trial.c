@@ -389,6 +389,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		    .interval_ns = j->log_interval_ns,
 		    .trial = index,
 		    .worker = w,
+		    .rank = (uint32_t)dist_rank(),
 		    .ramp_ns = j->ramp_ns,
 		    .rate = j->rate,
 		    .rate_iops = j->rate_iops,

@@ -543,9 +543,9 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (l.nblocks && !(w->be->flags & BE_F_NOIO))
 		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
 	if (w->rec_fd >= 0 && (l.rec = malloc(sizeof(*l.rec))))
-		*l.rec = (struct reclog){.fd = w->rec_fd, .trial = w->trial, .worker = w->worker};
+		reclog_init(l.rec, w->rec_fd, w->trial, w->worker, w->rank);
 	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = malloc(sizeof(*l.ivl))))
-		*l.ivl = (struct reclog){.fd = w->int_fd, .trial = w->trial, .worker = w->worker};
+		reclog_init(l.ivl, w->int_fd, w->trial, w->worker, w->rank);
 	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
 	if (w->rate)
 		l.pace_ns = (uint64_t)(1e15 / (double)w->rate);

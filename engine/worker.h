@@ -51,7 +51,7 @@ struct worker_job {
 	int rec_fd;		    /* per-record log, O_APPEND; -1: none */
 	int int_fd;		    /* per-interval log, O_APPEND; -1: none */
 	uint64_t interval_ns;	    /* the interval log's bucket */
-	uint32_t trial, worker;	    /* for the logs' lines */
+	uint32_t trial, worker, rank; /* for the logs' lines */
 	uint64_t ramp_ns;	    /* run this long first, uncounted */
 	uint64_t rate;		    /* bytes per second; 0: unthrottled */
 	uint32_t rate_iops;	    /* I/Os per second; 0: unthrottled */
