@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define DIST_HOST_MAX 64 /* a host name as gathered: truncated, NUL-terminated */
 
@@ -51,6 +52,15 @@ int dist_bcast(void *buf, size_t len);
  * (dist_allgather). Returns 0 or -EIO. */
 int dist_gather(const void *send, void *recv, size_t len);
 int dist_allgather(const void *send, void *recv, size_t len);
+
+/* transport: Send `len` bytes at `buf` to rank `to`, blocking until the buffer may be reused.
+ * Point to point, for streams that rank 0 paces itself (record logs: see reclog.h); the
+ * receiver must be waiting for it. Returns 0, -EINVAL (len too large) or -EIO. */
+int dist_send(int to, const void *buf, size_t len);
+
+/* transport: Receive one message from rank `from` into `buf`, which holds `cap` bytes.
+ * Returns its length, or -EIO (a longer message is an error too). */
+ssize_t dist_recv(int from, void *buf, size_t cap);
 
 /* transport: The bitwise OR of `flags` (DIST_*) over every rank, on every rank; `flags`
  * itself when there is one rank. */

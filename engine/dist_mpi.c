@@ -140,6 +140,28 @@ int dist_allgather(const void *send, void *recv, size_t len)
 		   : -EIO;
 }
 
+int dist_send(int to, const void *buf, size_t len)
+{
+	if (len > INT_MAX)
+		return -EINVAL;
+	return MPI_Send(buf, (int)len, MPI_BYTE, to, 0, MPI_COMM_WORLD) == MPI_SUCCESS ? 0 : -EIO;
+}
+
+ssize_t dist_recv(int from, void *buf, size_t cap)
+{
+	MPI_Status st;
+	int n = 0;
+
+	if (cap > INT_MAX)
+		cap = INT_MAX;
+	/* A longer message is an error (MPI_ERR_TRUNCATE), fatal under MPI's default handler. */
+	if (MPI_Recv(buf, (int)cap, MPI_BYTE, from, 0, MPI_COMM_WORLD, &st) != MPI_SUCCESS)
+		return -EIO;
+	if (MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+		return -EIO;
+	return n;
+}
+
 int dist_agree(int flags)
 {
 	int all = flags;

@@ -14,7 +14,7 @@
 /* What one rank sends: plain bytes, the same layout on every rank (dist_check_peers made
  * sure every rank runs the same build of iotrial). */
 struct blob {
-	uint32_t rank, active, failed, stopped;
+	uint32_t rank, active, failed, stopped, nworkers;
 	uint64_t bytes, ios, errors, stonewall_bytes;
 	uint64_t start_ns, end_ns;
 	double cpu_user_s, cpu_sys_s;
@@ -40,6 +40,7 @@ static void blob_fill(struct blob *b, const struct reduce_local *m)
 	b->end_ns = m->end_ns;
 	b->cpu_user_s = m->cpu_user_s;
 	b->cpu_sys_s = m->cpu_sys_s;
+	b->nworkers = m->nworkers < m->maxworkers ? m->nworkers : m->maxworkers;
 	memcpy(b->curve, m->curve, sizeof(b->curve));
 	if (m->lat)
 		b->lat = *m->lat;
@@ -96,10 +97,6 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	}
 	hist_init(h);
 	welford_init(&w);
-	/* Rank 0's own workers are a part, not the whole: its rows would mislead. */
-	free(tr->workers);
-	tr->workers = NULL;
-	tr->nworkers = 0;
 	tr->bytes = tr->ios = tr->errors = 0;
 	tr->stonewalled = false;
 	tr->stonewall_bytes = 0;
@@ -186,10 +183,56 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	return 0;
 }
 
+/* Every rank's worker rows at rank 0 (*all): `maxworkers` rows from each rank, its own
+ * first, then zeros. */
+static int gather_workers(const struct reduce_local *m, struct worker_result **all)
+{
+	size_t len = (size_t)m->maxworkers * sizeof(**all);
+	struct worker_result *mine = calloc(m->maxworkers, sizeof(*mine));
+	int ret;
+
+	if (!mine)
+		dist_abort(1, "out of memory");
+	for (uint32_t k = 0; m->workers && k < m->nworkers && k < m->maxworkers; k++) {
+		mine[k] = m->workers[k];
+		mine[k].rank = (uint32_t)dist_rank();
+	}
+	if (dist_rank() == 0 && !(*all = calloc((size_t)dist_size(), len)))
+		dist_abort(1, "out of memory gathering %d ranks' worker rows", dist_size());
+	ret = dist_gather(mine, *all, len);
+	free(mine);
+	return ret;
+}
+
+/* The trial's worker rows become every active rank's, rank by rank (rank 0's own alone
+ * would describe a part as the whole). Takes `*rows` (NULL: none). */
+static void keep_workers(struct trial_result *tr, const struct blob *all, int n,
+			 struct worker_result **rows, uint32_t max)
+{
+	struct worker_result *kept = *rows;
+	uint32_t k = 0;
+
+	*rows = NULL;
+	free(tr->workers);
+	tr->workers = NULL;
+	tr->nworkers = 0;
+	/* In place: row k never comes after the row it is copied from. */
+	for (int r = 0; kept && r < n; r++)
+		for (uint32_t w = 0; all[r].active && w < all[r].nworkers; w++)
+			kept[k++] = kept[(size_t)r * max + w];
+	if (!k) {
+		free(kept);
+		return;
+	}
+	tr->workers = kept;
+	tr->nworkers = k;
+}
+
 int reduce_trial(struct trial_result *tr, const struct reduce_local *mine, uint64_t base_ns)
 {
 	int n = dist_size(), ret;
 	struct blob *me, *all = NULL;
+	struct worker_result *rows = NULL;
 
 	if (n == 1)
 		return 0;
@@ -201,12 +244,18 @@ int reduce_trial(struct trial_result *tr, const struct reduce_local *mine, uint6
 		dist_abort(1, "out of memory gathering %d ranks' figures", n);
 	ret = dist_gather(me, all, sizeof(*me));
 	free(me);
-	if (ret == 0 && dist_rank() == 0)
+	/* The same on every rank: maxworkers comes from the plan. */
+	if (ret == 0 && mine->maxworkers)
+		ret = gather_workers(mine, &rows);
+	if (ret == 0 && dist_rank() == 0) {
+		keep_workers(tr, all, n, &rows, mine->maxworkers);
 		ret = merge_ranks(tr, all, n, base_ns);
+	}
 	if (ret < 0 && dist_rank() == 0) {
 		tr->failed = true;
 		tr->kept = false;
 	}
+	free(rows);
 	free(all);
 	return ret;
 }

@@ -23,6 +23,7 @@ struct worker_result {
 	uint64_t bytes, ios, errors;
 	double seconds;
 	struct lat_summary lat;
+	uint32_t rank; /* whose worker, in a distributed trial (it lists every rank's); else 0 */
 };
 
 /* One rank's share of a distributed trial. Its times count from its own exit from the

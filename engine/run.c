@@ -250,9 +250,16 @@ static size_t more_round(struct plan *p, struct results *r, uint32_t *more, size
 	return total;
 }
 
-/* The record and interval logs of every instance that asks, each with its header. */
+/* The record and interval logs of every instance that asks, each with its header; on the
+ * other ranks of a distributed run, a spool for each (rank 0 gathers them: reclog.h). */
 static int open_logs(struct runner *rn, const char *dir)
 {
+	bool spool = dist_rank() != 0;
+	int ret = -1;
+
+	/* None open yet: a failure part way leaves nothing for run_plan to close by mistake. */
+	for (size_t i = 0; i < rn->p->ninst; i++)
+		rn->rec_fd[i] = rn->int_fd[i] = -1;
 	for (size_t i = 0; i < rn->p->ninst; i++) {
 		const struct job_spec *j = &rn->p->inst[i].job;
 		int *fds[2] = {&rn->rec_fd[i], &rn->int_fd[i]};
@@ -262,8 +269,19 @@ static int open_logs(struct runner *rn, const char *dir)
 
 		for (int k = 0; k < 2; k++) {
 			char *path = NULL, *name = strdup(rn->r->inst[i].name);
-			*fds[k] = -1;
-			if (!want[k] || !dir || !name) {
+			if (want[k] && spool && (ret = reclog_spool_open()) < 0) {
+				/* Only rank 0 prints the run's messages: this one is ours alone. */
+				fprintf(stderr,
+					"iotrial: rank %d (%s): cannot create a spool file for the record logs in %s: %s\n",
+					dist_rank(), dist_host(),
+					getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+					strerror(-ret));
+				free(name);
+				return ret;
+			}
+			if (want[k] && spool)
+				*fds[k] = ret;
+			if (!want[k] || spool || !dir || !name) {
 				free(name);
 				continue;
 			}
@@ -322,7 +340,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	uint32_t *more = calloc(p->nunits ? p->nunits : 1, sizeof(*more));
 	size_t failed = 0, k = 0;
 	uint64_t last_checkpoint = worker_now_ns();
-	bool stopped = false;
+	bool stopped = false, ok;
 	struct trial_env env;
 	bool dist = dist_size() > 1;
 
@@ -332,9 +350,13 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	files_stop = o->stop;
 	utc_now(r->started_at);
 	/* Every rank goes on, or none does. */
-	if (dist_agree(!more || !rn.rec_fd || !rn.int_fd || open_logs(&rn, o->dir) < 0 ? DIST_SETUP
-										    : 0))
+	ok = more && rn.rec_fd && rn.int_fd && open_logs(&rn, o->dir) == 0;
+	if (dist_agree(ok ? 0 : DIST_SETUP)) {
+		if (ok)
+			diag_add(d, NULL,
+				 "stopping the run: another rank could not prepare it (its message says why); no trial ran");
 		goto out;
+	}
 	/* In a distributed run every rank runs the same trials: whether to stop is agreed
 	 * (trial_run), how many more runs a precision target needs is rank 0's decision. */
 	for (k = 0; dist ? !(env.agreed & DIST_STOP) : !*o->stop; k++) {

@@ -19,7 +19,6 @@
 
 #include "engine/dist.h"
 #include "engine/loads.h"
-#include "engine/reduce.h"
 #include "engine/stonewall.h"
 #include "engine/trial_internal.h"
 #include "engine/verify.h"
@@ -454,39 +453,6 @@ static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
 	pthread_barrierattr_destroy(&attr);
 }
 
-/* Hand this rank's figures of every instance of the unit to rank 0, which merges them. */
-static void reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
-			uint64_t t_sync)
-{
-	for (size_t k = 0; k < u->n; k++) {
-		const struct inst_run *r = &runs[k];
-		const struct trial_result *tr = r->tr;
-		bool ran = r->hist && r->first != UINT64_MAX && r->first >= t_sync;
-		struct reduce_local m = {
-		    .active = plan_on_rank(r->in, dist_rank()),
-		    .error = tr->failed ? (tr->error ? tr->error : "failed") : NULL,
-		    .bytes = tr->bytes,
-		    .ios = tr->ios,
-		    .errors = tr->errors,
-		    .stopped = tr->stonewalled,
-		    .stonewall_bytes = tr->stonewall_bytes,
-		    .start_ns = ran ? r->first - t_sync : 0,
-		    .end_ns = ran && r->last > t_sync ? r->last - t_sync : 0,
-		    .cpu_user_s = isfinite(tr->cpu_user_s) ? tr->cpu_user_s : 0,
-		    .cpu_sys_s = isfinite(tr->cpu_sys_s) ? tr->cpu_sys_s : 0,
-		    .hist = r->hist,
-		    .lat = &r->lat,
-		};
-		/* The rank's progress: its workers' samples summed on a grid up to its end. */
-		for (int i = 0; ran && i <= REDUCE_CURVE; i++) {
-			uint64_t at = t_sync + (uint64_t)((double)m.end_ns * i / REDUCE_CURVE);
-			for (uint32_t w = 0; w < r->n; w++)
-				m.curve[i] += worker_bytes_at(&r->slots[w].sh->out, at);
-		}
-		reduce_trial(r->tr, &m, t_sync - e->t0);
-	}
-}
-
 int trial_run(struct trial_env *e, const struct plan_trial *pt)
 {
 	const struct plan_unit *u = &e->p->units[pt->unit];
@@ -592,8 +558,10 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 			mine |= DIST_FAILED;
 	}
 	if (dist) {
-		/* Rank 0 merges every rank's figures; every rank learns whether one failed. */
-		reduce_unit(e, u, runs, t_sync);
+		/* Rank 0 merges every rank's figures and log lines; every rank learns whether
+		 * one failed. */
+		trial_reduce_unit(e, u, runs, t_sync);
+		trial_gather_logs(e, u, runs);
 		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
 	}
 	for (size_t k = 0; k < u->n; k++) {

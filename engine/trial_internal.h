@@ -52,6 +52,7 @@ struct inst_run {
 	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
 	struct welford lat;
 	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
+	int log_err; /* the first error writing its record or interval log (-errno); 0: none */
 };
 
 /* The barriers and flags, shared with process workers: `ready` tells the coordinating
@@ -86,5 +87,16 @@ void trial_merge(struct trial_env *e, struct inst_run *r);
 
 /* Read back and check what a write trial wrote (trial_merge.c). Returns 0 or -errno. */
 int trial_verify_back(struct trial_env *e, struct inst_run *r);
+
+/* A distributed trial, after trial_merge: this rank's figures and worker rows of every
+ * instance of unit `u` handed to rank 0, which merges them into its results (reduce.h);
+ * `t_sync` is this rank's exit from the start barrier. Collective (trial_merge.c). */
+void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
+		       uint64_t t_sync);
+
+/* A distributed trial, after trial_reduce_unit: the other ranks' record and interval log
+ * lines of every instance of `u` that logs appended to rank 0's logs, rank by rank (rank 0
+ * notes in e->d what is missing). Collective (trial_merge.c). */
+void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs);
 
 #endif

@@ -1,7 +1,8 @@
 /* After a trial's workers are done: their figures merged into the instance's trial (bytes
  * summed, histograms merged, elapsed from the first start to the last end) and kept per
  * worker, their errors turned into one line naming operation, path and offset, and data a
- * write trial wrote read back when verify asks. */
+ * write trial wrote read back when verify asks; in a distributed run, every rank's figures,
+ * worker rows and log lines handed to rank 0. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -9,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/dist.h"
+#include "engine/reclog.h"
+#include "engine/reduce.h"
 #include "engine/trial.h"
 #include "engine/trial_internal.h"
 #include "engine/worker.h"
@@ -91,6 +95,8 @@ void trial_merge(struct trial_env *e, struct inst_run *r)
 		const struct worker_out *o = &s->sh->out;
 		if (s->sh->ret < 0)
 			worker_error(tr, s, r->in->be->name);
+		if (o->log_err && !r->log_err)
+			r->log_err = o->log_err;
 		if (o->log_err)
 			diag_add(e->d, NULL,
 				 "job '%s': a record log could not be written: %s; logging stopped",
@@ -197,4 +203,79 @@ out_free:
 	free(vo);
 	free(priv);
 	return ret;
+}
+
+/* Hand this rank's figures of every instance of the unit to rank 0, which merges them. */
+void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
+		       uint64_t t_sync)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const struct inst_run *r = &runs[k];
+		const struct trial_result *tr = r->tr;
+		bool ran = r->hist && r->first != UINT64_MAX && r->first >= t_sync;
+		struct reduce_local m = {
+		    .active = plan_on_rank(r->in, dist_rank()),
+		    .error = tr->failed ? (tr->error ? tr->error : "failed") : NULL,
+		    .bytes = tr->bytes,
+		    .ios = tr->ios,
+		    .errors = tr->errors,
+		    .stopped = tr->stonewalled,
+		    .stonewall_bytes = tr->stonewall_bytes,
+		    .start_ns = ran ? r->first - t_sync : 0,
+		    .end_ns = ran && r->last > t_sync ? r->last - t_sync : 0,
+		    .cpu_user_s = isfinite(tr->cpu_user_s) ? tr->cpu_user_s : 0,
+		    .cpu_sys_s = isfinite(tr->cpu_sys_s) ? tr->cpu_sys_s : 0,
+		    .hist = r->hist,
+		    .lat = &r->lat,
+		    .workers = tr->workers,
+		    .nworkers = tr->nworkers,
+		    .maxworkers = r->in->job.threads > 1 ? r->in->job.threads : 0,
+		};
+		/* The rank's progress: its workers' samples summed on a grid up to its end. */
+		for (int i = 0; ran && i <= REDUCE_CURVE; i++) {
+			uint64_t at = t_sync + (uint64_t)((double)m.end_ns * i / REDUCE_CURVE);
+			for (uint32_t w = 0; w < r->n; w++)
+				m.curve[i] += worker_bytes_at(&r->slots[w].sh->out, at);
+		}
+		reduce_trial(r->tr, &m, t_sync - e->t0);
+	}
+}
+
+/* On rank 0, say which lines a gathered log is missing. */
+static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr, int bad_rank,
+			int bad_err)
+{
+	if (werr < 0)
+		diag_add(e->d, NULL,
+			 "job '%s': a record log could not be written: %s; the other ranks' lines of trial %u are missing",
+			 r->ir->name, strerror(-werr), r->tr->index);
+	if (bad_err < 0)
+		diag_add(e->d, NULL,
+			 "job '%s': rank %d could not log every I/O of trial %u: %s; its lines are incomplete",
+			 r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
+}
+
+void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		size_t inst = u->inst[k];
+		const struct job_spec *j = &e->p->inst[inst].job;
+		int fds[2] = {e->rec_fd[inst], e->int_fd[inst]};
+		bool want[2] = {j->log_records, j->log_interval_ns > 0};
+		int werr = 0, bad_rank = 0, bad_err = 0;
+
+		for (int kind = 0; kind < 2; kind++) {
+			int w, br, be;
+			if (!want[kind])
+				continue;
+			w = reclog_gather(fds[kind], runs[k].log_err, &br, &be);
+			werr = werr ? werr : w;
+			if (be && !bad_err) {
+				bad_rank = br;
+				bad_err = be;
+			}
+		}
+		if (dist_rank() == 0 && runs[k].tr)
+			log_trouble(e, &runs[k], werr, bad_rank, bad_err);
+	}
 }

@@ -37,6 +37,7 @@ static void read_workers(struct rj *c, json_t *o, const char *w, struct trial_re
 		t->workers = wr;
 		wr = &t->workers[t->nworkers++];
 		rj_get_u32(c, v, ww, "worker", true, false, &wr->worker);
+		rj_get_u32(c, v, ww, "rank", false, false, &wr->rank);
 		rj_get_u64(c, v, ww, "bytes", true, false, &wr->bytes);
 		rj_get_u64(c, v, ww, "ios", true, false, &wr->ios);
 		rj_get_real(c, v, ww, "seconds", true, &wr->seconds);

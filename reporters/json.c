@@ -116,13 +116,15 @@ static json_t *trial_obj(const struct trial_result *t)
 		json_t *ws = json_array();
 		for (uint32_t i = 0; i < t->nworkers; i++) {
 			const struct worker_result *w = &t->workers[i];
-			json_array_append_new(ws, json_pack("{s:I,s:I,s:I,s:o,s:I,s:o}", "worker",
-							    (json_int_t)w->worker, "bytes",
-							    (json_int_t)w->bytes, "ios",
-							    (json_int_t)w->ios, "seconds",
-							    num(w->seconds), "errors",
-							    (json_int_t)w->errors, "lat_ns",
-							    lat_obj(&w->lat)));
+			json_t *row = json_pack("{s:I,s:I,s:I,s:o,s:I,s:o}", "worker",
+						(json_int_t)w->worker, "bytes", (json_int_t)w->bytes,
+						"ios", (json_int_t)w->ios, "seconds", num(w->seconds),
+						"errors", (json_int_t)w->errors, "lat_ns",
+						lat_obj(&w->lat));
+			/* A distributed trial lists every rank's workers: whose is each. */
+			if (t->nranks)
+				json_object_set_new(row, "rank", jint(w->rank));
+			json_array_append_new(ws, row);
 		}
 		json_object_set_new(o, "workers", ws);
 	}

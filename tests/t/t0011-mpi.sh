@@ -1,10 +1,10 @@
 #!/bin/bash
 # Distributed runs under MPI (Open MPI's mpirun): the MPI build is built into build-mpi/;
 # with 1, 2 and 4 ranks (and once over TCP on loopback) rank 0 alone writes results whose
-# sums match the per-rank rows; a failing rank fails the trial by name; a rank that cannot
-# open its target stops every rank; a slow rank is stonewalled (time, first_done, wear_out);
-# a serial build under mpirun refuses to run. No bandwidth is ever asserted: only sums,
-# counts and orderings.
+# sums match the per-rank rows, with every rank's worker rows and every rank's record-log
+# lines; a failing rank fails the trial by name; a rank that cannot open its target stops
+# every rank; a slow rank is stonewalled (time, first_done, wear_out); a serial build under
+# mpirun refuses to run. No bandwidth is ever asserted: only sums, counts and orderings.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 need_cmd mpirun
@@ -41,6 +41,7 @@ fi
 cat >j.yaml <<'JOB'
 experiment: "dist-${size}"
 replication: {runs: 2}
+defaults: {log: {records: true, interval: 10ms}}
 jobs:
   - {name: w, workload: write, file_size: 2MiB, block_size: 64KiB, threads: 2}
   - {name: r, workload: randread, file_size: 2MiB, block_size: 4KiB, runtime: 50ms}
@@ -60,10 +61,44 @@ check_sums() {
 		.seconds == ([.ranks[].seconds] | max) and .failed == false] | all' "$1"
 }
 
+# Every trial of a job with threads > 1 in results file $1 (there is at least one) lists the
+# workers of every rank, rank by rank, and each rank's workers add up to its row.
+check_workers() {
+	jq -e '[.jobs[] | .threads as $k | select($k > 1) | .trials[] | . as $t |
+		[.workers[].rank] == [.ranks[].rank as $r | range($k) | $r] and
+		[.workers[].worker] == [.ranks[] | range($k)] and
+		all(.ranks[]; . as $r | [$t.workers[] | select(.rank == $r.rank)] as $w |
+			([$w[].bytes] | add) == $r.bytes and ([$w[].ios] | add) == $r.ios and
+			([$w[].errors] | add) == $r.errors)] | length > 0 and all' "$1"
+}
+
+# Results folder $1, job $2: its record log has one line per I/O of every rank and worker
+# (counted per trial, rank and worker against the worker rows, or the rank rows when the job
+# has one worker), and its interval log adds up to each rank's bytes per trial.
+check_records() {
+	head -n 1 "$1/records/$2.csv" >hdr
+	expect_eq "$(cat hdr)" "trial,worker,seq,offset,bytes,start_ns,latency_ns,rank"
+	head -n 1 "$1/records/$2.intervals.csv" >hdr
+	expect_eq "$(cat hdr)" "trial,worker,start_ns,end_ns,bytes,ios,bw_bytes,iops,lat_mean_ns,rank"
+	jq -r --arg j "$2" '.jobs[] | select(.name == $j) | .trials[] | .index as $t |
+		if .workers then .workers[] | "\($t) \(.rank) \(.worker) \(.ios)"
+		else .ranks[] | "\($t) \(.rank) 0 \(.ios)" end' "$1/results.json" | sort >want
+	awk -F, 'NR > 1 {n[$1 " " $8 " " $2]++} END {for (k in n) print k, n[k]}' \
+		"$1/records/$2.csv" | sort >got
+	test -s want
+	expect_eq "$(cat got)" "$(cat want)" "record lines per trial, rank and worker"
+	jq -r --arg j "$2" '.jobs[] | select(.name == $j) | .trials[] | .index as $t |
+		.ranks[] | "\($t) \(.rank) \(.bytes)"' "$1/results.json" | sort >want
+	awk -F, 'NR > 1 {n[$1 " " $10] += $5} END {for (k in n) print k, n[k]}' \
+		"$1/records/$2.intervals.csv" | sort >got
+	expect_eq "$(cat got)" "$(cat want)" "interval bytes per trial and rank"
+}
+
 test_expect_success 'without mpirun the MPI build runs as one rank' '
 	"$MPI_IOTRIAL" run -q j.yaml -o one
 	expect_eq "$(jq .ranks one/results.json)" 1
 	expect_eq "$(jq "[.jobs[].trials[] | has(\"ranks\")] | any" one/results.json)" false
+	expect_eq "$(jq -c "[.jobs[0].trials[].workers[] | has(\"rank\")]" one/results.json)" "[false,false,false,false]"
 	expect_eq "$(jq -r .experiment one/results.json)" dist-1
 '
 
@@ -71,10 +106,11 @@ test_expect_success 'mpirun -np 1: one rank, no rank rows' '
 	$MPIRUN -np 1 "$MPI_IOTRIAL" run -q j.yaml -o np1
 	expect_eq "$(jq .ranks np1/results.json)" 1
 	expect_eq "$(jq "[.jobs[].trials[] | .failed] | any" np1/results.json)" false
+	expect_eq "$(jq "[.jobs[0].trials[].workers | length]" -c np1/results.json)" "[2,2]"
 '
 
 for n in 2 4; do
-	test_expect_success "mpirun -np $n: one results folder; sums, merged histogram and aggregates agree with the rows" "
+	test_expect_success "mpirun -np $n: rank 0 alone writes; sums, merged histogram and aggregates agree with the rows" "
 		\$MPIRUN -np $n \"\$MPI_IOTRIAL\" run -q j.yaml -o np$n >out$n 2>err$n
 		test \"\$(ls -d np* | grep -c np$n)\" = 1
 		test -s np$n/results.json
@@ -86,18 +122,67 @@ for n in 2 4; do
 		ls >files
 		not grep iotrial-scratch files
 	"
+	test_expect_success "mpirun -np $n: every rank's workers have rows (threads: 2) that add up to its row" "
+		check_workers np$n/results.json
+		expect_eq \"\$(jq \"[.jobs[0].trials[].workers | length]\" -c np$n/results.json)\" \"[$((2 * n)),$((2 * n))]\"
+	"
+	test_expect_success "mpirun -np $n: the record and interval logs hold every I/O of every rank" "
+		check_records np$n w
+		check_records np$n r
+		expect_eq \"\$(cut -d, -f8 np$n/records/w.csv | sort -u | tr '\n' ' ')\" \"\$(seq 0 $((n - 1)) | tr '\n' ' ')rank \"
+	"
 done
 
-test_expect_success 'two ranks over TCP on loopback' '
+test_expect_success 'two ranks over TCP on loopback: figures, worker rows and record logs' '
 	$MPIRUN --mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
 		-np 2 "$MPI_IOTRIAL" run -q j.yaml -o tcp
 	check_sums tcp/results.json 2
+	check_workers tcp/results.json
+	check_records tcp w
+	check_records tcp r
 '
 
-test_expect_success 'the rows are read back: report -f json keeps ranks and aggregates' '
+test_expect_success 'the rows are read back: report -f json keeps ranks, workers and aggregates' '
 	"$MPI_IOTRIAL" report -f json np2/results.json >again.json
-	expect_eq "$(jq -S "[.ranks, .jobs[].trials[].ranks, .jobs[].trials[].aggregate]" again.json)" \
-		"$(jq -S "[.ranks, .jobs[].trials[].ranks, .jobs[].trials[].aggregate]" np2/results.json)"
+	expect_eq "$(jq -c "[.jobs[0].trials[0].workers[].rank]" again.json)" "[0,0,1,1]"
+	expect_eq "$(jq -S "[.ranks, .jobs[].trials[] | .ranks, .aggregate, .workers]" again.json)" \
+		"$(jq -S "[.ranks, .jobs[].trials[] | .ranks, .aggregate, .workers]" np2/results.json)"
+'
+
+test_expect_success 'every key of a distributed workers row is named in docs/results.md' '
+	jq -r ".jobs[0].trials[0].workers[0] | keys[]" np2/results.json >keys
+	grep -qx rank keys
+	while read -r k; do
+		grep -qF "| \`$k\` |" "$SRC/docs/results.md"
+	done <keys
+'
+
+# Rank 1 logs 10^6 I/Os (a 40 MB record log), rank 0 a thousand; then both a thousand.
+cat >big.yaml <<'JOB'
+jobs:
+  - {name: n, workload: randread, backend: null, block_size: 4KiB, file_size: "${FS:-4MB}", log: {records: true}}
+JOB
+
+test_expect_success 'a rank with a 10^6-line record log: every line arrives, rank 0 holds a chunk at a time' '
+	$MPIRUN -np 2 ./on_rank 1 FS 4096MB "$MPI_IOTRIAL" run -q big.yaml -o big
+	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q big.yaml -o small
+	expect_eq "$(jq -c "[.jobs[0].trials[0].ranks[].ios]" big/results.json)" "[976,1000000]"
+	awk -F, "NR > 1 {n[\$8]++} END {print n[0], n[1]}" big/records/n.csv >counts
+	expect_eq "$(cat counts)" "976 1000000"
+	a=$(jq .resources.max_rss_bytes small/results.json)
+	b=$(jq .resources.max_rss_bytes big/results.json)
+	size=$(stat -c %s big/records/n.csv)
+	echo "rank 0 peak RSS: $a bytes with a 976-line log from rank 1, $b with $size bytes of lines"
+	awk -v a="$a" -v b="$b" -v s="$size" "BEGIN { exit !(a > 0 && s > 40000000 && b - a < s / 4) }"
+'
+
+test_expect_success 'a rank that cannot spool its record log stops the run before any trial, named, exit 1' '
+	rc=0
+	$MPIRUN -np 2 ./on_rank 1 TMPDIR /proc "$MPI_IOTRIAL" run -q big.yaml -o nospool 2>err || rc=$?
+	expect_eq "$rc" 1
+	grep -q "^iotrial: rank 1 (.*): cannot create a spool file for the record logs in /proc: " err
+	grep -q "^stopping the run: another rank could not prepare it" err
+	expect_eq "$(jq -c "[.complete, [.jobs[0].trials[]]]" nospool/results.json)" "[false,[]]"
 '
 
 cat >rank.yaml <<'JOB'
@@ -130,13 +215,17 @@ test_expect_success 'layout shared and strided: one file, each rank its region, 
 
 cat >scale.yaml <<'JOB'
 jobs:
-  - {name: w, workload: write, file_size: 1MiB, block_size: 64KiB, matrix: {ranks: [1, 2]}}
+  - {name: w, workload: write, file_size: 1MiB, block_size: 64KiB, threads: 2, log: {records: true, interval: 10ms}, matrix: {ranks: [1, 2]}}
 JOB
 
-test_expect_success 'ranks in a matrix: each point runs on as many ranks' '
+test_expect_success 'ranks in a matrix: each point runs on as many ranks, with their rows and log lines only' '
 	$MPIRUN -np 2 "$MPI_IOTRIAL" run -q scale.yaml -o sc
 	expect_eq "$(jq -c "[.jobs[] | .trials[0].ranks | length]" sc/results.json)" "[1,2]"
-	expect_eq "$(jq -c "[.jobs[] | .trials[0].bytes]" sc/results.json)" "[1048576,2097152]"
+	expect_eq "$(jq -c "[.jobs[] | .trials[0].bytes]" sc/results.json)" "[2097152,4194304]"
+	expect_eq "$(jq -c "[.jobs[] | [.trials[0].workers[].rank]]" sc/results.json)" "[[0,0],[0,0,1,1]]"
+	check_workers sc/results.json
+	check_records sc "w[ranks=1]"
+	check_records sc "w[ranks=2]"
 '
 
 test_expect_success 'more ranks than launched is refused at validate time' '
@@ -181,6 +270,7 @@ JOB
 test_expect_success 'stonewall: a slow rank shows in the rows; without a stonewall it does its whole size' '
 	$MPIRUN -np 2 ./on_rank 1 SLOW 20ms "$MPI_IOTRIAL" run -q sw.yaml -o sw
 	check_sums sw/results.json 2
+	check_workers sw/results.json
 	jq -e ".jobs[0].trials[0] | .ranks[1].seconds > .ranks[0].seconds and
 		([.ranks[].bytes] | unique) == [1048576] and (has(\"stonewalled\") | not) and
 		(.ranks[0] | has(\"stopped\") | not)" sw/results.json

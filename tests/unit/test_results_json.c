@@ -150,7 +150,7 @@ static void build(struct results *r)
 			ir->trials[1].nworkers = 2;
 			for (uint32_t w = 0; w < 2; w++)
 				ir->trials[1].workers[w] = (struct worker_result){
-				    w, 2048, 1, w, 0.0051, ir->trials[1].lat};
+				    w, 2048, 1, w, 0.0051, ir->trials[1].lat, 0};
 		}
 		ir->background = k == 1;
 		ir->records = k == 0;
@@ -253,6 +253,7 @@ static void assert_trial_eq(const struct trial_result *a, const struct trial_res
 	for (uint32_t i = 0; i < a->nworkers; i++) {
 		const struct worker_result *wa = &a->workers[i], *wb = &b->workers[i];
 		assert_int_equal(wa->worker, wb->worker);
+		assert_int_equal(wa->rank, wb->rank);
 		assert_int_equal(wa->bytes, wb->bytes);
 		assert_int_equal(wa->ios, wb->ios);
 		assert_int_equal(wa->errors, wb->errors);
