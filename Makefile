@@ -199,7 +199,7 @@ clean-objs:
 	$(Q)rm -f $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan
 
 .PHONY: all deps demo test test-asan fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line
 
