@@ -131,6 +131,10 @@ static int give(int fd, int local_err)
 		}
 		off += got;
 		h.last = got == 0 || off >= size;
+		/* A write cut short (a full disk) leaves part of a line at the end: it would run
+		 * into the next rank's first line at rank 0. The error is already in h.err. */
+		while (h.last && got > 0 && buf[sizeof(h) + (size_t)got - 1] != '\n')
+			got--;
 		memcpy(buf, &h, sizeof(h));
 		if (dist_send(0, buf, sizeof(h) + (size_t)got) < 0) {
 			free(buf);
