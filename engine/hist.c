@@ -52,13 +52,22 @@ static double hist_bucket_mid(unsigned i)
 	return (double)low + (double)(hist_bucket_high(i) - low) / 2.0;
 }
 
-double hist_percentile(const struct hist *h, double p)
+uint64_t hist_rank(uint64_t count, uint32_t ppm)
 {
-	if (h->count == 0 || !(p >= 0.0 && p <= 100.0))
+	/* ppm * count could overflow; split count = q * HIST_PPM + r, so that
+	 * ceil(ppm * count / HIST_PPM) = ppm * q + ceil(ppm * r / HIST_PPM), where ppm * q <= count
+	 * and ppm * r < 10^12. */
+	uint64_t q = count / HIST_PPM, r = count % HIST_PPM;
+	uint64_t rank = (uint64_t)ppm * q + ((uint64_t)ppm * r + HIST_PPM - 1) / HIST_PPM;
+	return rank == 0 && count > 0 ? 1 : rank;
+}
+
+double hist_percentile(const struct hist *h, uint32_t ppm)
+{
+	if (h->count == 0 || ppm > HIST_PPM)
 		return NAN;
 
-	double want = ceil(p / 100.0 * (double)h->count);
-	uint64_t rank = want < 1.0 ? 1 : (uint64_t)want;
+	uint64_t rank = hist_rank(h->count, ppm);
 	if (rank >= h->count)
 		return (double)h->max;
 	if (rank == 1)

@@ -63,13 +63,24 @@ void hist_merge(struct hist *dst, const struct hist *src);
 uint64_t hist_bucket_low(unsigned i);
 uint64_t hist_bucket_high(unsigned i);
 
+/* Percentiles are given in parts per million: 999000 is p99.9. Integers, so that the rank
+ * of p99.9 over 1000 values is exactly 999: 0.999 has no exact double, and in floating
+ * point ceil(99.9 / 100 * 1000) is 1000, the maximum. */
+#define HIST_PPM 1000000u
+
 /*
- * The @p-th percentile, p in [0, 100]: the midpoint of the bucket that holds the
- * ceil(p/100 * count)-th smallest value (the smallest value for p = 0), clamped into the exact
- * [min, max]. The first and last ranks are known exactly, so they report min and max themselves:
- * p100 is the true maximum. NAN when @h is empty or @p is outside [0, 100].
+ * The nearest-rank percentile @ppm (0..HIST_PPM, in parts per million) of the values in @h:
+ * the value of rank r = max(1, ceil(ppm * count / HIST_PPM)) in ascending order, r computed
+ * in integers (hist_rank()). Ranks 1 and count are known exactly, so they report min and
+ * max themselves (p0 is the minimum, p100 the maximum); any other rank reports the midpoint
+ * of the bucket holding that value, clamped into the exact [min, max], within
+ * hist_max_relative_error() of it. NAN when @h is empty or @ppm > HIST_PPM.
  */
-double hist_percentile(const struct hist *h, double p);
+double hist_percentile(const struct hist *h, uint32_t ppm);
+
+/* The nearest rank of @ppm among @count values, max(1, ceil(ppm * count / HIST_PPM)), exact
+ * for every uint64 count; 0 when @count is 0. @ppm must be <= HIST_PPM. */
+uint64_t hist_rank(uint64_t count, uint32_t ppm);
 
 /* Bound on |reported - true| / true for any value reported by hist_percentile(): 1/128. */
 double hist_max_relative_error(void);

@@ -29,12 +29,13 @@ void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct wel
 	l->mean = w->mean;
 	l->stddev = welford_stddev(w);
 	l->rms = welford_rms(w);
-	l->p50 = hist_percentile(h, 50);
-	l->p90 = hist_percentile(h, 90);
-	l->p95 = hist_percentile(h, 95);
-	l->p99 = hist_percentile(h, 99);
-	l->p99_9 = hist_percentile(h, 99.9);
-	l->p99_99 = hist_percentile(h, 99.99);
+	/* In parts per million: integer ranks (see hist_percentile). */
+	l->p50 = hist_percentile(h, 500000);
+	l->p90 = hist_percentile(h, 900000);
+	l->p95 = hist_percentile(h, 950000);
+	l->p99 = hist_percentile(h, 990000);
+	l->p99_9 = hist_percentile(h, 999000);
+	l->p99_99 = hist_percentile(h, 999900);
 }
 
 /* The first error of a worker, as a line naming the operation, path and offset. */

@@ -116,7 +116,7 @@ static void test_value_sweep(void **state)
 		/* A lone value is its own min and max, so clamping must report it exactly. */
 		hist_init(h);
 		hist_record(h, v);
-		assert_true(hist_percentile(h, 50.0) == (double)v);
+		assert_true(hist_percentile(h, 500000) == (double)v);
 	}
 	free(h);
 }
@@ -124,12 +124,12 @@ static void test_value_sweep(void **state)
 static void test_percentiles_uniform(void **state)
 {
 	static const struct {
-		double p;
-		double want; /* value of rank ceil(p/100 * 100000), at least rank 1 */
+		uint32_t ppm;
+		double want; /* value of rank ceil(ppm * 100000 / 10^6), at least rank 1 */
 	} cases[] = {
-	    {0.0, 1},	   {0.001, 1},	   {1.0, 1000},	    {10.0, 10000},
-	    {25.0, 25000}, {50.0, 50000},  {90.0, 90000},   {99.0, 99000},
-	    {99.9, 99900}, {99.99, 99990}, {99.999, 99999}, {100.0, 100000},
+	    {0, 1},	     {10, 1},	      {10000, 1000},   {100000, 10000},
+	    {250000, 25000}, {500000, 50000}, {900000, 90000}, {990000, 99000},
+	    {999000, 99900}, {999900, 99990}, {999990, 99999}, {1000000, 100000},
 	};
 	struct hist *h = hist_new();
 	for (uint64_t v = 1; v <= 100000; v++)
@@ -137,8 +137,8 @@ static void test_percentiles_uniform(void **state)
 
 	assert_true(h->count == 100000 && h->min == 1 && h->max == 100000);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
-		assert_rel_within(hist_percentile(h, cases[k].p), cases[k].want, 0.01);
-	assert_true(hist_percentile(h, 100.0) == 100000.0);
+		assert_rel_within(hist_percentile(h, cases[k].ppm), cases[k].want, 0.01);
+	assert_true(hist_percentile(h, HIST_PPM) == 100000.0);
 	free(h);
 }
 
@@ -164,12 +164,134 @@ static void test_percentiles_clamped(void **state)
 		hist_init(h);
 		for (int j = 0; j < 3; j++)
 			hist_record(h, cases[k].v[j]);
-		assert_true(hist_percentile(h, 50.0) == cases[k].want_p50);
-		assert_true(hist_percentile(h, 100.0) == (double)h->max);
-		assert_true(hist_percentile(h, 0.0) >= (double)h->min);
-		assert_true(hist_percentile(h, 99.9) <= (double)h->max);
+		assert_true(hist_percentile(h, 500000) == cases[k].want_p50);
+		assert_true(hist_percentile(h, HIST_PPM) == (double)h->max);
+		assert_true(hist_percentile(h, 0) >= (double)h->min);
+		assert_true(hist_percentile(h, 999000) <= (double)h->max);
 	}
 	free(h);
+}
+
+/* The six percentiles every trial reports, in parts per million. */
+static const uint32_t reported_ppm[] = {500000, 900000, 950000, 990000, 999000, 999900};
+
+/* Nearest rank by its definition, independent of hist_rank(): the smallest r >= 1 with
+ * r * 10^6 >= ppm * n, in 128-bit integers. */
+static uint64_t rank_by_definition(uint64_t n, uint32_t ppm)
+{
+	unsigned __int128 want = (unsigned __int128)ppm * n;
+	uint64_t r = (uint64_t)(want / HIST_PPM);
+	if ((unsigned __int128)r * HIST_PPM < want)
+		r++;
+	return r == 0 && n > 0 ? 1 : r;
+}
+
+static void test_rank_exact(void **state)
+{
+	static const uint64_t counts[] = {
+	    0,
+	    1,
+	    2,
+	    9,
+	    10,
+	    99,
+	    100,
+	    999,
+	    1000,
+	    1001,
+	    2000,
+	    9999,
+	    10000,
+	    999999,
+	    1000000,
+	    1000001,
+	    3000000,
+	    123456789,
+	    UINT64_C(1) << 53,
+	    (UINT64_C(1) << 53) + 1,
+	    UINT64_MAX / HIST_PPM * HIST_PPM,
+	    UINT64_MAX - 1,
+	    UINT64_MAX,
+	};
+	static const uint32_t ppms[] = {0,	1,	10,	500000, 900000, 950000,
+					990000, 999000, 999900, 999990, 999999, HIST_PPM};
+
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+		for (size_t k = 0; k < sizeof(ppms) / sizeof(ppms[0]); k++) {
+			uint64_t got = hist_rank(counts[c], ppms[k]);
+			uint64_t want = rank_by_definition(counts[c], ppms[k]);
+			if (got != want)
+				fail_msg("rank of %u ppm among %llu: %llu, want %llu", ppms[k],
+					 (unsigned long long)counts[c], (unsigned long long)got,
+					 (unsigned long long)want);
+		}
+	/* The case floating point gets wrong: 0.999 * 1000 rounds up past 999. */
+	assert_true(hist_rank(1000, 999000) == 999);
+	assert_true(hist_rank(2000, 999000) == 1998);
+	assert_true(hist_rank(1000000, 999900) == 999900);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Every reported percentile of @h against the order statistic of @sorted (its n values). */
+static void check_percentiles(const struct hist *h, const uint64_t *sorted, uint64_t n)
+{
+	for (size_t k = 0; k < sizeof(reported_ppm) / sizeof(reported_ppm[0]); k++) {
+		uint64_t r = rank_by_definition(n, reported_ppm[k]);
+		double exact = (double)sorted[r - 1], got = hist_percentile(h, reported_ppm[k]);
+		if (!(fabs(got - exact) <= exact * hist_max_relative_error()))
+			fail_msg("n %llu, %u ppm: reported %.17g, rank %llu is %.17g",
+				 (unsigned long long)n, reported_ppm[k], got, (unsigned long long)r,
+				 exact);
+	}
+}
+
+/*
+ * At counts that are multiples of 10, 100, 1000 and 10^6, each reported percentile is the
+ * nearest-rank order statistic within the bound, in one histogram and merged from three (as
+ * workers and ranks are). Values: a spread over five decades (100 ns to 8 ms), plus a 1 s
+ * stall every thousandth value, so that p99.9 lies just below the stalls and an off-by-one
+ * rank there reports a value 100 times too large.
+ */
+static void test_percentiles_are_order_statistics(void **state)
+{
+	static const uint64_t counts[] = {10, 100, 1000, 3000, 10000, 1000000};
+	uint64_t *v = malloc(1000000 * sizeof(*v));
+	struct hist *one = hist_new(), *merged = hist_new(), *part = hist_new();
+	uint64_t s = 0x9e3779b97f4a7c15ULL;
+
+	assert_non_null(v);
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		uint64_t n = counts[c];
+		hist_init(one);
+		hist_init(merged);
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t r = rng_next(&s);
+			v[i] = 100 + (r >> 11) % 1000 * ((r & 7) + 1) * ((r >> 3 & 1) ? 1000 : 1);
+			if (i % 1000 == 999)
+				v[i] += 1000000000; /* a 1 s stall */
+			hist_record(one, v[i]);
+		}
+		for (int w = 0; w < 3; w++) {
+			hist_init(part);
+			for (uint64_t i = (uint64_t)w; i < n; i += 3)
+				hist_record(part, v[i]);
+			hist_merge(merged, part);
+		}
+		qsort(v, n, sizeof(*v), cmp_u64);
+		check_percentiles(one, v, n);
+		check_percentiles(merged, v, n);
+		if (n >= 1000)
+			assert_true(hist_percentile(one, 999000) < 1e9);
+	}
+	free(v);
+	free(one);
+	free(merged);
+	free(part);
 }
 
 static void test_merge_equals_single(void **state)
@@ -207,8 +329,8 @@ static void test_merge_equals_single(void **state)
 
 static void test_empty_and_invalid(void **state)
 {
-	static const double ps[] = {0.0, 50.0, 99.9, 100.0};
-	static const double bad[] = {-0.5, 100.5, NAN};
+	static const uint32_t ps[] = {0, 500000, 999000, HIST_PPM};
+	static const uint32_t bad[] = {HIST_PPM + 1, UINT32_MAX};
 	struct hist *h = hist_new();
 
 	assert_true(h->count == 0 && h->min == UINT64_MAX && h->max == 0);
@@ -230,6 +352,8 @@ int main(void)
 	    cmocka_unit_test(test_value_sweep),
 	    cmocka_unit_test(test_percentiles_uniform),
 	    cmocka_unit_test(test_percentiles_clamped),
+	    cmocka_unit_test(test_rank_exact),
+	    cmocka_unit_test(test_percentiles_are_order_statistics),
 	    cmocka_unit_test(test_merge_equals_single),
 	    cmocka_unit_test(test_empty_and_invalid),
 	};
