@@ -20,12 +20,13 @@ print_report() {
 PPMS="500000 900000 950000 990000 999000 999900"
 
 # exact_table DIR: from DIR/records/*.csv, one line per trial and per worker of a trial,
-# "INSTANCE TRIAL WORKER N P50 P90 P95 P99 P99_9 P99_99" (WORKER - for the whole trial): the
-# values of rank r = ceil(ppm * N / 10^6), at least 1, among the trial's (worker's) sorted
-# latencies. ppm * N stays below 2^53, so awk's doubles hold it exactly, and a quotient that
-# is not whole lies at least 10^-6 from an integer, far above a double's rounding. Latencies
-# are sorted as 20-digit strings (a plain byte sort is 3 times faster than sort -n by keys)
-# and stay strings: mawk prints large numbers as 2.00953e+10.
+# "INSTANCE TRIAL WORKER N P50 P90 P95 P99 P99_9 P99_99" (WORKER is - for the whole trial,
+# RANK.WORKER for a worker): the values of rank r = ceil(ppm * N / 10^6), at least 1, among
+# the trial's (worker's) sorted latencies. ppm * N stays below 2^53, so awk's doubles hold
+# it exactly, and a quotient that is not whole lies at least 10^-6 from an integer, far above
+# a double's rounding. Latencies are sorted as 20-digit strings (a plain byte sort is 3
+# times faster than sort -n by keys) and stay strings: mawk prints large numbers as
+# 2.00953e+10.
 cat >order_stat.awk <<'AWK'
 function flush(   k, r, s) {
 	if (n == 0)
@@ -60,16 +61,32 @@ exact_table() {
 	for f in "$1"/records/*.csv; do
 		case "$f" in *.intervals.csv) continue ;; esac
 		name=$(basename "$f" .csv)
-		awk -F, -v n="$name" 'BEGIN { z = "00000000000000000000" }
-			NR > 1 { v = substr(z, length($7) + 1) $7; print n, $1, "-", v; print n, $1, $2, v }' "$f"
+		awk -F, -v n="$name" -f records.awk "$f"
 	done | LC_ALL=C sort | awk -v ppms="$PPMS" -f order_stat.awk
 }
+
+# A records CSV as "INSTANCE TRIAL - LATENCY" and "INSTANCE TRIAL RANK.WORKER LATENCY" lines,
+# columns found by their names (a run without MPI has no rank column: rank 0).
+cat >records.awk <<'AWK'
+BEGIN { z = "00000000000000000000" }
+NR == 1 {
+	for (i = 1; i <= NF; i++)
+		col[$i] = i
+	next
+}
+{
+	v = substr(z, length($col["latency_ns"]) + 1) $col["latency_ns"]
+	r = "rank" in col ? $col["rank"] : 0
+	print n, $col["trial"], "-", v
+	print n, $col["trial"], r "." $col["worker"], v
+}
+AWK
 
 # reported_table DIR: the same lines from DIR/results.json, as iotrial reported them.
 reported_table() {
 	jq -r '.jobs[] | .name as $n | .trials[] | .index as $t |
 		def row(w): "\($n) \($t) \(w) \(.ios) \(.lat_ns | [.p50, .p90, .p95, .p99, .p99_9, .p99_99] | map(tostring) | join(" "))";
-		row("-"), (.workers[]? | row(.worker))' "$1/results.json"
+		row("-"), (.workers[]? | row("\(.rank // 0).\(.worker)"))' "$1/results.json"
 }
 
 # check_percentiles DIR: every reported line against the exact one of the same key, each
