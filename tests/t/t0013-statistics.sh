@@ -1,7 +1,8 @@
 #!/bin/bash
-# Statistics end to end. Percentiles: every reported one (trial, worker) against the exact
-# nearest-rank order statistic computed here with sort and awk from the per-I/O log, within
-# the histogram's 1/128 bound, at I/O counts that are multiples of 10, 100, 1000 and 10^6.
+# Statistics end to end. Percentiles: every reported one (trial, worker, merged across
+# workers and across MPI ranks) against the exact nearest-rank order statistic computed here
+# with sort and awk from the per-I/O log, within the histogram's 1/128 bound, at I/O counts
+# that are multiples of 10, 100, 1000 and 10^6.
 # Confidence intervals: their coverage of a known mean on the synthetic backend, with enough
 # experiments that a population standard deviation, df = n or a sqrt(n - 1) divisor fails,
 # and on a strongly skewed (lognormal) case, against a coverage computed independently.
@@ -255,5 +256,40 @@ test_expect_success 'lognormal (COV 100%), 5 runs: 85.8% coverage; an interval t
 	[ "$below" -le 100 ]
 '
 print_report cov.ln5.report
+
+# Merged across ranks: the MPI build (built as t0011 builds it) on 2 ranks, whose record
+# logs rank 0 collects with a rank column. Percentiles of a trial are over every I/O of both
+# ranks, those of a worker row over its own. The fault job stalls every 1000th I/O of each
+# rank: p99.9 of the 2000 is rank 1998, just below the two stalls.
+need_cmd mpirun
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPI_B=build-mpi
+MPI_SANITIZE=0
+if grep -q __asan_init "$IOTRIAL"; then
+	MPI_B=build-mpi-asan
+	MPI_SANITIZE=1
+	export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}:fast_unwind_on_malloc=0"
+	export LSAN_OPTIONS="suppressions=$SRC/tests/lsan-openmpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+fi
+cat >pmpi.yaml <<'JOB'
+experiment: percentiles-mpi
+replication: {runs: 2, order: sequential}
+defaults: {workload: read, block_size: 4KiB, file_size: 4000KiB, log: {records: true}}
+jobs:
+  - {name: n1000, backend: null}
+  - {name: w2x1000, backend: null, threads: 2}
+  - {name: f1000, backend: fault, fault_delay: 20ms, fault_delay_every: 1000}
+JOB
+
+test_expect_success "2 MPI ranks: every percentile, merged and per worker, is the order statistic of the logs" '
+	mkdir -p "$SRC/$MPI_B"
+	(cd "$SRC"; env -u MAKEFLAGS -u MFLAGS flock $MPI_B/.lock make --no-print-directory \
+		-j4 B=$MPI_B/ MPI=1 SANITIZE=$MPI_SANITIZE $MPI_B/iotrial >/dev/null)
+	mpirun --oversubscribe --mca pml ob1 --bind-to none -np 2 "$SRC/$MPI_B/iotrial" run -q pmpi.yaml -o pmpi
+	expect_eq "$(jq -c "[.jobs[] | [.trials[].ios] | unique[]]" pmpi/results.json)" "[2000,4000,2000]"
+	expect_eq "$(jq -c "[.jobs[1].trials[0].workers[] | [.rank, .worker]]" pmpi/results.json)" "[[0,0],[0,1],[1,0],[1,1]]"
+	check_percentiles pmpi
+'
+print_report pmpi.report
 
 test_done
