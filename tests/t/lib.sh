@@ -24,19 +24,21 @@ rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 1
 export TMPDIR="$TRASH"
 t_n=0 t_pass=0 t_fail=0 t_skip=0
 
-# The process tree under $1, parents first (read from /proc, so nothing to install).
-proc_tree() {
-	echo "$1"
-	for t_c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		proc_tree "$t_c"
-	done
-}
-
-# Stop the whole tree first, so nothing forks or is reparented while it is killed.
+# Kill the process tree under $1: stop each process before listing its children (read from
+# /proc, so nothing to install), so none forks or is reparented while the tree is walked.
 kill_tree() {
-	t_pids=$(proc_tree "$1")
-	kill -STOP $t_pids 2>/dev/null
-	kill -KILL $t_pids 2>/dev/null
+	t_all="" t_new=$1
+	while [ -n "$t_new" ]; do
+		kill -STOP $t_new 2>/dev/null
+		t_all="$t_new $t_all"
+		t_next=""
+		for t_p in $t_new; do
+			t_next="$t_next $(cat /proc/"$t_p"/task/*/children 2>/dev/null)"
+		done
+		t_new=$(echo $t_next)
+	done
+	# Leaves first, $1 last: the caller's wait returns when $1 dies, and may then kill us.
+	kill -KILL $t_all 2>/dev/null
 }
 
 test_expect_success() {
