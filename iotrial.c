@@ -256,6 +256,9 @@ static int settle(int st, struct diag *d)
 			worst = all[r] > worst ? all[r] : worst;
 		free(all);
 	}
+	/* A failure with nothing to say: its message could not be allocated. */
+	if (st && !d->n)
+		fputs("iotrial: out of memory\n", stderr);
 	if (dist_rank() == 0)
 		diag_print(d, stderr);
 	else if (st && !st0)
@@ -320,9 +323,9 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	snprintf(local, sizeof(local), "%d", dist_local_rank());
 	/* Rank 0 reads the file; the others get its bytes by broadcast. */
 	ret = dist_rank() == 0 ? yp_read_file(file, &text, &len, &d) : 0;
-	if (settle(ret ? EXIT_USAGE : 0, &d)) {
+	if ((st = settle(ret ? (ret == -ENOMEM ? EXIT_RUN : EXIT_USAGE) : 0, &d))) {
 		free(text);
-		return EXIT_USAGE;
+		return st;
 	}
 	if (dist_bcast_buf(&text, &len) < 0 || dist_bcast(&seed, sizeof(seed)) < 0)
 		dist_abort(EXIT_RUN, "cannot receive the job file from rank 0");
@@ -335,7 +338,7 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	}
 	ret = yp_load_string(file, text, len, &opt, s, &d);
 	free(text);
-	if ((st = settle(ret < 0 ? EXIT_USAGE : 0, &d))) {
+	if ((st = settle(ret < 0 ? (ret == -ENOMEM ? EXIT_RUN : EXIT_USAGE) : 0, &d))) {
 		if (ret == 0)
 			spec_release(s);
 		return st;

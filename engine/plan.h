@@ -50,6 +50,7 @@ struct instance {
 	uint32_t next_index;   /* the index the next trial appended gets */
 	uint64_t chunk;	       /* bytes per I/O: block_size, or buffer_size for copy */
 	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
+	bool target_folder; /* the job file means its target as a folder (see plan_files) */
 };
 
 /* Does rank `rank` run instance `in`? */
@@ -133,6 +134,8 @@ ssize_t plan_add_round(struct plan *p, const uint32_t *more, size_t stage, size_
 void plan_compares(struct plan *p, struct diag *d, int *status);
 
 #define MATRIX_MAX_POINTS 100000
+/* Job instances in a whole plan: every job's matrix points (before exclude) added up. */
+#define PLAN_MAX_INSTANCES 100000
 
 /* The points of job `j`'s matrix, excluded ones left out (matrix.c): *points[i] holds one
  * value per dimension, *locs[i * nmatrix + d] where each was written. A job without a

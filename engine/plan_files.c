@@ -127,6 +127,28 @@ static uint64_t existing_size(const char *path, const struct stat *st)
 	return size;
 }
 
+/* A target the job file means as a folder is missing: iotrial makes files in a folder,
+ * never the folder itself (a mistyped mount point would become a file on the root disk). */
+static void missing_folder(struct planner *pl, const struct instance *in,
+			   const struct src_loc *loc, const char *path)
+{
+	const struct job_spec *j = &in->job;
+
+	if (j->workload == WL_COPYTREE)
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key 'target': folder '%s' does not exist (a copytree makes its copy inside it); create it first",
+		    path);
+	else if (j->device && j->key_loc[JK_TARGET].file && path[strlen(path) - 1] != '/')
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key 'target': folder '%s' of device '%s' does not exist; create it first, or point the device at a folder that exists",
+		    path, j->device);
+	else
+		plan_fail(pl, PLAN_EENV, loc,
+			  "key 'target': folder '%s' does not exist; create it first", path);
+}
+
 /* Resolve one file of an instance: `path` is a folder (a scratch file goes inside), an
  * existing file or block device, or a file to create. */
 static void resolve_file(struct planner *pl, struct instance *in, enum job_key_id key,
@@ -161,6 +183,10 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			pl->p->scratch_used = true;
 		f->path = scratch_name(pl, path, in, what);
 		f->create = true;
+		return;
+	}
+	if (stat(path, &st) < 0 && errno == ENOENT && key == JK_TARGET && in->target_folder) {
+		missing_folder(pl, in, loc, path);
 		return;
 	}
 	if (stat(path, &st) < 0) {

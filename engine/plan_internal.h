@@ -10,11 +10,15 @@ struct planner {
 	struct plan *p;
 	struct diag *d;
 	int status; /* 0, PLAN_EENV or PLAN_ESPEC; a spec error wins */
+	bool oom;   /* an allocation failed: planning stops */
 };
 
 /* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */
 void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* An allocation failed: report it once (PLAN_EENV), and stop planning. */
+void plan_oom(struct planner *pl);
 
 /* Where key `k` of job `j` was set; the job itself when the key was defaulted. */
 const struct src_loc *plan_where(const struct job_spec *j, enum job_key_id k);

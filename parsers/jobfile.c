@@ -457,7 +457,12 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		return -ENOMEM;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc)) {
+	if (!yaml_parser_load(&parser, &doc) && parser.error == YAML_MEMORY_ERROR) {
+		yaml_parser_delete(&parser);
+		spec_release(out);
+		return -ENOMEM;
+	}
+	if (parser.error != YAML_NO_ERROR) {
 		yp_syntax_error(name, &parser, d);
 		yaml_parser_delete(&parser);
 		spec_release(out);
