@@ -30,7 +30,7 @@
 #include "cli/outdir.h"
 
 const char iotrial_usage[] =
-    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--progress auto|always|never]\n"
+    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never]\n"
     "       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
     "       iotrial report RESULTS.json [-f text|csv|json] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
