@@ -33,13 +33,6 @@ void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const ch
 	diag_add(pl->d, loc, "%s", msg);
 	if (kind > pl->status)
 		pl->status = kind;
-	/* Instances that share a key share its problem (five jobs on one missing folder): say
-	 * it once. */
-	for (size_t i = pl->d->n > 16 ? pl->d->n - 16 : 0; i + 1 < pl->d->n; i++)
-		if (!strcmp(pl->d->msgs[i], pl->d->msgs[pl->d->n - 1])) {
-			free(pl->d->msgs[--pl->d->n]);
-			break;
-		}
 }
 
 void plan_oom(struct planner *pl)

@@ -1,19 +1,24 @@
-/* SHA-256 through OpenSSL's EVP interface (libcrypto): no hand-written digest. */
+/* SHA-256 through libcrypto (OpenSSL): no hand-written digest. */
+/* The low-level SHA256_* calls, deprecated in OpenSSL 3 in favour of EVP: EVP_Digest goes
+ * through the provider machinery, which OpenSSL 3.0 sets up on first use without checking
+ * its allocations, and then dereferences a NULL lock (SIGSEGV under ulimit -v). The
+ * low-level digest allocates nothing. */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include "engine/sha256.h"
 
 #include <errno.h>
-#include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <stdio.h>
 
 int sha256_hex(const void *data, size_t len, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
+	unsigned char md[SHA256_DIGEST_LENGTH];
+	SHA256_CTX c;
 
 	hex[0] = 0;
-	if (!EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+	if (!SHA256_Init(&c) || !SHA256_Update(&c, data, len) || !SHA256_Final(md, &c))
 		return -ENOMEM;
-	for (unsigned i = 0; i < mdlen; i++)
+	for (unsigned i = 0; i < SHA256_DIGEST_LENGTH; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }
