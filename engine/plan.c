@@ -243,10 +243,11 @@ static char *instance_name(const struct job_spec *src, const struct matrix_point
 
 /* Does the job file mean `j`'s target as a folder, whatever is there now? Its target is a
  * device's path as it is ("{device}": a device names a folder, or an existing file or block
- * device), a path ending in '/', or the folder a copytree makes its copy in. */
+ * device); a path ending in '/' is checked once expanded. A copytree's missing target is
+ * not one: it names the copy, which iotrial makes and removes. */
 static bool target_is_folder(const struct job_spec *j)
 {
-	return j->target && (!strcmp(j->target, "{device}") || j->workload == WL_COPYTREE);
+	return j->target && !strcmp(j->target, "{device}");
 }
 
 static void plan_instance(struct planner *pl, size_t k, const struct matrix_point *pt,

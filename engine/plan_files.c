@@ -134,12 +134,7 @@ static void missing_folder(struct planner *pl, const struct instance *in,
 {
 	const struct job_spec *j = &in->job;
 
-	if (j->workload == WL_COPYTREE)
-		plan_fail(
-		    pl, PLAN_EENV, loc,
-		    "key 'target': folder '%s' does not exist (a copytree makes its copy inside it); create it first",
-		    path);
-	else if (j->device && j->key_loc[JK_TARGET].file && path[strlen(path) - 1] != '/')
+	if (j->device && j->key_loc[JK_TARGET].file && path[strlen(path) - 1] != '/')
 		plan_fail(
 		    pl, PLAN_EENV, loc,
 		    "key 'target': folder '%s' of device '%s' does not exist; create it first, or point the device at a folder that exists",

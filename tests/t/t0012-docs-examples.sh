@@ -58,10 +58,11 @@ iotrial --help | --version	a synopsis: found in iotrial --help
 EOF
 )
 
-# Text substitutions for commands that name what this machine lacks, as the command runs
-# (the doc keeps its text): a real USB disk's folder becomes a folder in the doc's own one.
+# Commands name mount points this machine lacks: /mnt/X runs as X under the doc's folder's
+# mnt/ (which holds a folder usb), and the output names it /mnt/X again. The doc keeps its
+# text; nothing is ever made in the real /mnt.
 substitute() {
-	sed -e "s#/mnt/usb#$1/mnt/usb#g"
+	sed -e "s#/mnt/#$1/mnt/#g"
 }
 
 # The doc's own folder: ./iotrial, jobs/, iotrial on PATH, and the MPI build when there is
@@ -116,7 +117,7 @@ run_session() {
 	W="$w" R="$r" PATH="$w/.bin:$PATH" RUNS=1 TMPDIR=/tmp bash "$r/run.sh"
 	bad=0
 	for k in $(seq 1 "$ncmd"); do
-		cat "$r/out.$k" "$r/err.$k" >"$r/got.$k"
+		cat "$r/out.$k" "$r/err.$k" | sed -e "s#$w/mnt/#/mnt/#g" >"$r/got.$k"
 		next=$((k + 1))
 		if [ "$(cat "$r/status.$k")" != 0 ] && [ "$(cat "$r/cmd.$next" 2>/dev/null)" != 'echo $?' ]; then
 			echo "$doc: \$ $(cat "$r/cmd.$k"): exit status $(cat "$r/status.$k")"

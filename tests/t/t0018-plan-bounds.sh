@@ -1,6 +1,6 @@
 #!/bin/bash
-# The planner's bounds and its refusals before any I/O: a target folder the job file means
-# as a folder is never created (the README tour with QUICKSTART_DIR on a missing folder
+# The planner's bounds and its refusals before any I/O: a target the job file means as a
+# folder is never created (the README tour with QUICKSTART_DIR on a missing folder
 # once read freed memory and left a file in the folder's place), a plan has at most 100000
 # instances however its jobs share a matrix, its memory is estimated before it is built,
 # and memory that runs out while planning is one line and exit status 1, never a crash.
@@ -38,14 +38,14 @@ test_expect_success 'a missing folder under an existing one is not created eithe
 	expect_eq "$(ls -A mnt)" ""
 '
 
-test_expect_success 'a target ending in / and a copytree target are folders too' '
+test_expect_success 'a target ending in / is a folder too, for a write and a copy' '
 	mkdir -p have
 	printf "jobs:\n  - {name: w, workload: write, file_size: 64KiB, target: $TRASH/have/sub/}\n" >slash.yaml
 	expect_code 1 "$IOTRIAL" run -q slash.yaml -o res 2>err
 	grep "key .target.: folder .$TRASH/have/sub/. does not exist; create it first" err
-	printf "jobs:\n  - {name: t, workload: copytree, file_size: 64KiB, target: $TRASH/have/tree}\n" >tree.yaml
-	expect_code 1 "$IOTRIAL" run -q tree.yaml -o res 2>err
-	grep "folder .$TRASH/have/tree. does not exist (a copytree makes its copy inside it)" err
+	printf "jobs:\n  - {name: c, workload: copy, file_size: 64KiB, target: $TRASH/have/sub/}\n" >copy.yaml
+	expect_code 1 "$IOTRIAL" run -q copy.yaml -o res 2>err
+	grep "key .target.: folder .$TRASH/have/sub/. does not exist; create it first" err
 	expect_eq "$(ls -A have)" ""
 	test ! -e res
 '
