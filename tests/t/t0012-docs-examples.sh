@@ -41,6 +41,7 @@ make fuzz FUZZ_SECONDS=600    # longer	as make fuzz above: t0009-fuzz-regression
 make soak        # ten minutes of mixed, randomly interrupted runs	ten minutes by design: the test "make soak, scaled down" runs tests/soak.sh for 3 s
 make MPI=1       # the distributed build (Open MPI: scripts/install-deps.sh mpi)	t0011-mpi.sh builds the MPI build and runs it under mpirun
 make B=build-mpi/ MPI=1 build-mpi/iotrial	t0011-mpi.sh runs this very build
+make B=build-mpi-asan/ MPI=1 SANITIZE=1 build-mpi-asan/iotrial	t0011-mpi.sh runs this very build under make test-asan
 make                                   # serial: no MPI needed, one rank	make test built it; the test "make: the backends line" dry-runs it
 make install     # PREFIX=/usr/local, DESTDIR for staging	the test "make install into a staging folder" installs into DESTDIR
 make                                   # whatever is installed	the test "make: the backends line" dry-runs it
