@@ -17,6 +17,13 @@
 
 #define BUF_ALIGN 4096
 
+/* The most I/Os handed to the kernel in one call while more are being queued. Linux holds
+ * back a submission of three or more block I/Os until it has built every one of them (a
+ * block plug, io_uring's and aio's threshold is 2), so none reaches the device before the
+ * last is ready, and adjacent ones merge into bigger requests. Two at a time reach the device
+ * as they are built, in the sizes the job asked for. See docs/performance.md. */
+#define SUBMIT_BATCH 2
+
 bool worker_gate(const struct worker_job *w)
 {
 	if (w->ready)
@@ -49,6 +56,8 @@ struct loop {
 	uint64_t cap;	   /* a size bound's time cap (stonewall); 0: none */
 	uint64_t rng;
 	uint64_t seq;
+	unsigned unpushed; /* queued to the backend since its last commit */
+	int push_err;	   /* the first commit that failed for good (-errno); 0: none */
 	unsigned busy_spins;
 	bool stopping;
 	uint64_t *vclock; /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
@@ -244,6 +253,21 @@ static void window_first(struct loop *l, struct be_io *io)
 	}
 }
 
+/* Hand the kernel the I/Os queued since the last commit. Done after every SUBMIT_BATCH of
+ * them and before any sleep: an I/O must not wait in the backend while the worker sleeps,
+ * its clock running. The backend's reap() hands over whatever is left, with its wait. A
+ * kernel without room now (-EAGAIN, -EBUSY) is no error: reap() tries again. */
+static void push(struct loop *l)
+{
+	int r = 0;
+
+	if (l->unpushed && l->w->be->commit)
+		r = l->w->be->commit(l->w->priv);
+	l->unpushed = 0;
+	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->push_err)
+		l->push_err = r;
+}
+
 /* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
  * latency counts from when they were due, not from when they were issued: a stalled
  * device then shows in the tail instead of vanishing into a late start (no coordinated
@@ -255,15 +279,19 @@ static uint64_t issue_time(struct loop *l, const struct be_io *io)
 
 	if (l->vclock)
 		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
-	if (w->think_ns && l->any_done)
+	if (w->think_ns && l->any_done) {
+		push(l);
 		sleep_until(w, worker_now_ns() + w->think_ns);
+	}
 	if (!l->pace_ns)
 		return worker_now_ns();
 	now = worker_now_ns();
 	if (l->sched == 0)
 		l->sched = now;
-	if (l->sched > now)
+	if (l->sched > now) {
+		push(l);
 		sleep_until(w, l->sched);
+	}
 	now = l->sched;
 	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
 	return now;
@@ -358,6 +386,7 @@ static bool submit(struct loop *l, struct be_io *io)
 	l->busy_spins = 0;
 	if (r == BE_QUEUED) {
 		l->inflight++;
+		l->unpushed++;
 		return true;
 	}
 	if (r != BE_DONE)
@@ -366,13 +395,22 @@ static bool submit(struct loop *l, struct be_io *io)
 	return true;
 }
 
-/* Wait for at least `min` completions and handle them. One clock read for the batch: its
- * I/Os were seen complete together. */
+/* After a successful submit(): push a full batch when more I/Os follow in this round. The
+ * last batch of a round is left for reap(), which hands it over with its wait. */
+static void push_batch(struct loop *l, bool more)
+{
+	if (l->unpushed >= SUBMIT_BATCH && more)
+		push(l);
+}
+
+/* Wait for at least `min` completions and handle them. The backend hands the kernel what is
+ * still queued first. One clock read for the batch: its I/Os were seen complete together. */
 static int reap(struct loop *l, unsigned min)
 {
 	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped);
 	uint64_t now;
 
+	l->unpushed = 0;
 	if (n <= 0)
 		return n;
 	now = l->vclock ? 0 : worker_now_ns();
@@ -395,8 +433,7 @@ static int fsync_end(struct loop *l)
 		r = -EAGAIN;
 		io.result = r;
 	} else if (r == BE_QUEUED) {
-		if (l->w->be->commit && (r = l->w->be->commit(l->w->priv)) < 0)
-			return r;
+		/* reap() submits it and waits for it. */
 		r = l->w->be->reap(l->w->priv, 1, 1, &out);
 		if (r < 0)
 			return r;
@@ -429,6 +466,7 @@ static int loop_run(struct loop *l)
 				l->ready[l->nready++] = io;
 				break;
 			}
+			push_batch(l, l->nready > 0 || (l->nfree > 0 && !l->stopping));
 		}
 		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
 			struct be_io *io = l->free_list[l->nfree - 1];
@@ -465,10 +503,10 @@ static int loop_run(struct loop *l)
 				l->ready[l->nready++] = io;
 				break;
 			}
+			push_batch(l, l->nfree > 0);
 		}
-		if (w->be->commit && (r = w->be->commit(w->priv)) < 0 && r != -EAGAIN &&
-		    r != -EBUSY)
-			return r;
+		if (l->push_err)
+			return l->push_err;
 		if (l->inflight == 0) {
 			if (l->nready == 0 && (l->stopping || l->nfree == 0))
 				break;
@@ -477,7 +515,7 @@ static int loop_run(struct loop *l)
 				return -EAGAIN;
 			continue;
 		}
-		/* -EAGAIN / -EBUSY from commit: completions will make room; reap, then retry. */
+		/* What is still queued goes to the kernel with the wait (one io_uring_enter). */
 		if ((r = reap(l, 1)) < 0)
 			return r;
 	}

@@ -70,11 +70,15 @@ struct be_ops {
 	int (*open)(void *priv, const char *path, int flags, mode_t mode);
 	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
 	int (*queue)(void *priv, struct be_io *io);
-	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno.
-	 */
+	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno;
+	 * -EAGAIN and -EBUSY mean "no room now", and reap() tries again. The core calls it after
+	 * every few I/Os it queues (a small batch reaches the device sooner than a big one) and
+	 * before it sleeps, never just before reap(). */
 	int (*commit)(void *priv);
-	/* Wait for at least `min` and return at most `max` completed I/Os in `out`; returns the
-	 * count or -errno. Only called when I/Os are in flight; optional for sync backends. */
+	/* Hand the kernel whatever queue() prepared and commit() did not push (in the same call
+	 * as the wait where the interface allows, as io_uring does), then wait for at least `min`
+	 * and return at most `max` completed I/Os in `out`; returns the count or -errno. Only
+	 * called when I/Os are in flight; optional for sync backends. */
 	int (*reap)(void *priv, unsigned min, unsigned max, struct be_io **out);
 	/* Close an fd returned by open. */
 	int (*close)(void *priv, int fd);

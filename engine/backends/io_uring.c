@@ -1,5 +1,6 @@
 /* The io_uring backend (liburing): one ring per worker, I/Os prepared by queue(), pushed to
- * the kernel in one io_uring_enter by commit(), collected in batches by reap().
+ * the kernel by commit(), collected in batches by reap(), which hands over what is still
+ * prepared in the same io_uring_enter as its wait.
  * The Makefile compiles every .c file under engine/backends/, so this file's body is wrapped in
  * HAVE_LIBURING: the one allowed exception to "only registry.c tests HAVE_LIBURING". */
 #ifdef HAVE_LIBURING
@@ -24,6 +25,11 @@ struct uring {
 	unsigned inflight; /* queued and not yet reaped, so reap() never waits for nothing */
 	struct io_uring_cqe **cqes; /* `depth` slots for io_uring_peek_batch_cqe */
 };
+
+static unsigned uring_min(unsigned a, unsigned b)
+{
+	return a < b ? a : b;
+}
 
 static unsigned uring_roundup(unsigned n)
 {
@@ -91,7 +97,7 @@ static int uring_submit(struct uring *u)
 		r = io_uring_submit(&u->ring);
 	while (r == -EINTR);
 	if (r > 0)
-		u->pending -= (unsigned)r < u->pending ? (unsigned)r : u->pending;
+		u->pending -= uring_min((unsigned)r, u->pending);
 	return r;
 }
 
@@ -165,32 +171,45 @@ static unsigned uring_harvest(struct uring *u, unsigned max, struct be_io **out)
 	return n;
 }
 
+/* Submit what is prepared and wait for `want` completions, in one io_uring_enter. When the
+ * kernel has no room for more, wait for the I/Os it already has. Returns >= 0 or -errno. */
+static int uring_submit_wait(struct uring *u, unsigned want)
+{
+	struct io_uring_cqe *cqe;
+	int r;
+
+	if (!u->pending)
+		return io_uring_wait_cqe_nr(&u->ring, &cqe, want);
+	r = io_uring_submit_and_wait(&u->ring, want);
+	if (r > 0)
+		u->pending -= uring_min((unsigned)r, u->pending);
+	if ((r == -EAGAIN || r == -EBUSY) && u->inflight > u->pending)
+		r = io_uring_wait_cqe_nr(&u->ring, &cqe,
+					 uring_min(want, u->inflight - u->pending));
+	return r;
+}
+
 static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
 {
 	struct uring *u = priv;
 	unsigned got = 0;
+	int r;
 
 	if (max > u->depth)
 		max = u->depth;
 	if (min > max)
 		min = max;
 	for (;;) {
-		struct io_uring_cqe *cqe;
-		unsigned want;
-		int r;
-
 		got += uring_harvest(u, max - got, out + got);
-		if (got >= min || u->inflight == 0)
+		if (got >= min || u->inflight == 0) {
+			/* No wait needed: what is prepared still goes to the kernel now. */
+			if (u->pending && (r = uring_submit(u)) < 0 && r != -EAGAIN &&
+			    r != -EBUSY && got == 0)
+				return r;
 			return (int)got;
-		want = min - got < u->inflight ? min - got : u->inflight;
-		/* Waiting on SQEs the kernel has not taken would never end: submit them too. */
-		if (u->pending) {
-			r = io_uring_submit_and_wait(&u->ring, want);
-			if (r > 0)
-				u->pending -= (unsigned)r < u->pending ? (unsigned)r : u->pending;
-		} else {
-			r = io_uring_wait_cqe_nr(&u->ring, &cqe, want);
 		}
+		/* Waiting on SQEs the kernel has not taken would never end: submit them too. */
+		r = uring_submit_wait(u, uring_min(min - got, u->inflight));
 		/* A signal (say, the user's Ctrl-C) is not an outcome: the caller drains. */
 		if (r == -EINTR)
 			continue;

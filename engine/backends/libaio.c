@@ -1,5 +1,6 @@
 /* The libaio backend: Linux native AIO (io_submit/io_getevents), up to iodepth I/Os in
- * flight. queue() only prepares an iocb; commit() submits the whole batch in one call.
+ * flight. queue() only prepares an iocb; commit() submits the pending batch in one call, and
+ * reap() submits what is still pending before it waits.
  * The body is compiled only with HAVE_LIBAIO, because the Makefile builds every .c file
  * in engine/backends/ whether or not libaio was found. */
 #ifdef HAVE_LIBAIO
@@ -146,8 +147,9 @@ static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
 	unsigned n = 0, want, room;
 	int r;
 
-	/* Nothing in the kernel would make io_getevents wait forever on a pending batch. */
-	if (s->npending > 0 && s->nkernel + s->nfailed < min)
+	/* The core leaves the last batch for reap() to submit; AIO has no call that submits and
+	 * waits at once, so io_submit goes first. Never wait with iocbs still pending. */
+	if (s->npending > 0)
 		aio_commit(s);
 	while (s->nfailed > 0 && n < max)
 		out[n++] = s->failed[--s->nfailed];

@@ -38,4 +38,64 @@ for be in io_uring libaio; do
 	"
 done
 
+need_cmd strace
+
+# LeakSanitizer cannot work under ptrace: in an ASan build, a traced run checks no leaks.
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" "$@"; }
+
+# The system calls of run $1 on job file $2, one a line: "CALL ARG1 ARG2 ARG3 = RESULT".
+calls() {
+	traced strace -f -qq -e trace=io_uring_enter,io_submit,io_getevents -o "$1.strace" \
+		"$IOTRIAL" run -q "$2" -o "$1"
+	sed -n 's/^[0-9]* *\(io_[a-z_]*\)(\([^,]*\), \([0-9]*\), \([0-9]*\).*= \([-0-9]*\).*/\1 \2 \3 \4 = \5/p' \
+		"$1.strace"
+}
+
+if works io_uring; then
+	test_expect_success 'io_uring, iodepth 1: one io_uring_enter per I/O, submitting and waiting' '
+		job io_uring 1 "" 1MiB >q1.yaml
+		calls q1 q1.yaml >q1.calls
+		expect_eq "$(jq .jobs[0].trials[0].ios q1/results.json)" 256
+		awk "\$1 == \"io_uring_enter\"" q1.calls >enters.txt
+		expect_eq "$(wc -l <enters.txt)" 256
+		awk "\$3 != 1 || \$4 != 1" enters.txt >other.txt
+		expect_eq "$(wc -l <other.txt)" 0
+	'
+	test_expect_success 'io_uring, iodepth 32: no io_uring_enter submits more than 2 I/Os' '
+		job io_uring 32 >q32.yaml
+		calls q32 q32.yaml >q32.calls
+		awk "\$1 == \"io_uring_enter\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
+			q32.calls >counts.txt
+		read -r big pairs <counts.txt
+		expect_eq "$big" 0 "calls submitting more than 2"
+		test "$pairs" -gt 0
+	'
+else
+	test_skip 'io_uring: what each io_uring_enter carries' 'backend io_uring does not work here'
+fi
+
+if works io_uring; then
+	test_expect_success 'docs/performance.md: its strace commands count and show the calls' '
+		job io_uring 4 "" 1MiB >job.yaml
+		traced strace -f -c -e trace=io_uring_enter,io_submit,io_getevents "$IOTRIAL" run -q job.yaml -o out 2>summary.txt
+		grep -E "[0-9] +io_uring_enter$" summary.txt
+		traced strace -f -e trace=io_uring_enter "$IOTRIAL" run -q job.yaml -o out2 2>calls.txt
+		grep -E "io_uring_enter\([0-9]+, [12], [01], " calls.txt
+	'
+fi
+
+if works libaio; then
+	test_expect_success 'libaio, iodepth 32: no io_submit carries more than 2 iocbs' '
+		job libaio 32 >a32.yaml
+		calls a32 a32.yaml >a32.calls
+		awk "\$1 == \"io_submit\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
+			a32.calls >counts.txt
+		read -r big pairs <counts.txt
+		expect_eq "$big" 0 "io_submit calls with more than 2 iocbs"
+		test "$pairs" -gt 0
+	'
+else
+	test_skip 'libaio: what each io_submit carries' 'backend libaio does not work here'
+fi
+
 test_done
