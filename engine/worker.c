@@ -24,6 +24,9 @@
  * as they are built, in the sizes the job asked for. See docs/performance.md. */
 #define SUBMIT_BATCH 2
 
+/* A pause (rate, think_time) looks at the stop flags at least this often. */
+#define PAUSE_SLICE_NS 100000000ull
+
 bool worker_gate(const struct worker_job *w)
 {
 	if (w->ready)
@@ -57,7 +60,7 @@ struct loop {
 	uint64_t rng;
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */
-	int push_err;	   /* the first commit that failed for good (-errno); 0: none */
+	int fatal;	   /* a commit or a pause's reap failed for good (-errno); 0: none */
 	unsigned busy_spins;
 	bool stopping;
 	uint64_t *vclock; /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
@@ -209,16 +212,21 @@ static void interval_close(struct loop *l)
 	l->ivl_lat = 0;
 }
 
-/* Sleep until `when` (CLOCK_MONOTONIC ns), in slices of at most 100 ms so that a stop
- * request is seen within that. */
+static bool stop_asked(const struct worker_job *w)
+{
+	return *w->stop || (w->stop_bg && *w->stop_bg);
+}
+
+/* Sleep until `when` (CLOCK_MONOTONIC ns), in slices of at most PAUSE_SLICE_NS so that a
+ * stop request is seen within that. */
 static void sleep_until(const struct worker_job *w, uint64_t when)
 {
 	for (;;) {
 		uint64_t now = worker_now_ns(), until = when;
-		if (now >= when || *w->stop || (w->stop_bg && *w->stop_bg))
+		if (now >= when || stop_asked(w))
 			return;
-		if (until - now > 100000000ull)
-			until = now + 100000000ull;
+		if (until - now > PAUSE_SLICE_NS)
+			until = now + PAUSE_SLICE_NS;
 		struct timespec ts = {(time_t)(until / 1000000000ull),
 				      (long)(until % 1000000000ull)};
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
@@ -264,37 +272,8 @@ static void push(struct loop *l)
 	if (l->unpushed && l->w->be->commit)
 		r = l->w->be->commit(l->w->priv);
 	l->unpushed = 0;
-	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->push_err)
-		l->push_err = r;
-}
-
-/* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
- * latency counts from when they were due, not from when they were issued: a stalled
- * device then shows in the tail instead of vanishing into a late start (no coordinated
- * omission). */
-static uint64_t issue_time(struct loop *l, const struct be_io *io)
-{
-	const struct worker_job *w = l->w;
-	uint64_t now;
-
-	if (l->vclock)
-		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
-	if (w->think_ns && l->any_done) {
-		push(l);
-		sleep_until(w, worker_now_ns() + w->think_ns);
-	}
-	if (!l->pace_ns)
-		return worker_now_ns();
-	now = worker_now_ns();
-	if (l->sched == 0)
-		l->sched = now;
-	if (l->sched > now) {
-		push(l);
-		sleep_until(w, l->sched);
-	}
-	now = l->sched;
-	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
-	return now;
+	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->fatal)
+		l->fatal = r;
 }
 
 /* Handle a finished submission that was seen complete at `now` (CLOCK_MONOTONIC ns):
@@ -403,11 +382,12 @@ static void push_batch(struct loop *l, bool more)
 		push(l);
 }
 
-/* Wait for at least `min` completions and handle them. The backend hands the kernel what is
- * still queued first. One clock read for the batch: its I/Os were seen complete together. */
-static int reap(struct loop *l, unsigned min)
+/* Wait for at least `min` completions (at most `timeout` when set, then maybe fewer) and
+ * handle them. The backend hands the kernel what is still queued first. One clock read for
+ * the batch: its I/Os were seen complete together. */
+static int reap(struct loop *l, unsigned min, const struct timespec *timeout)
 {
-	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped);
+	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
 	uint64_t now;
 
 	l->unpushed = 0;
@@ -418,6 +398,57 @@ static int reap(struct loop *l, unsigned min)
 	for (int i = 0; i < n; i++)
 		complete(l, l->reaped[i], now);
 	return n;
+}
+
+/* Wait until `when` (CLOCK_MONOTONIC ns): a rate's schedule, or think_time. What is queued
+ * goes to the kernel first, and the completions of the I/Os in flight are handled as they
+ * come, so that their latency ends when they complete, not when the pause does. With
+ * nothing in flight, or a backend that cannot time its wait, it sleeps. */
+static void pause_until(struct loop *l, uint64_t when)
+{
+	push(l);
+	while (l->inflight > 0 && !l->fatal) {
+		uint64_t now = worker_now_ns(), left;
+		struct timespec ts;
+		int r;
+
+		if (now >= when || stop_asked(l->w))
+			return;
+		left = when - now < PAUSE_SLICE_NS ? when - now : PAUSE_SLICE_NS;
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		r = reap(l, 1, &ts);
+		if (r == -EOPNOTSUPP)
+			break;
+		if (r < 0)
+			l->fatal = r;
+	}
+	sleep_until(l->w, when);
+}
+
+/* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
+ * latency counts from when they were due, not from when they were issued: a stalled
+ * device then shows in the tail instead of vanishing into a late start (no coordinated
+ * omission). */
+static uint64_t issue_time(struct loop *l, const struct be_io *io)
+{
+	const struct worker_job *w = l->w;
+	uint64_t now;
+
+	if (l->vclock)
+		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
+	if (w->think_ns && l->any_done)
+		pause_until(l, worker_now_ns() + w->think_ns);
+	if (!l->pace_ns)
+		return worker_now_ns();
+	now = worker_now_ns();
+	if (l->sched == 0)
+		l->sched = now;
+	if (l->sched > now)
+		pause_until(l, l->sched);
+	now = l->sched;
+	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
+	return now;
 }
 
 static int fsync_end(struct loop *l)
@@ -434,7 +465,7 @@ static int fsync_end(struct loop *l)
 		io.result = r;
 	} else if (r == BE_QUEUED) {
 		/* reap() submits it and waits for it. */
-		r = l->w->be->reap(l->w->priv, 1, 1, &out);
+		r = l->w->be->reap(l->w->priv, 1, 1, &out, NULL);
 		if (r < 0)
 			return r;
 	} else if (r < 0) {
@@ -505,8 +536,8 @@ static int loop_run(struct loop *l)
 			}
 			push_batch(l, l->nfree > 0);
 		}
-		if (l->push_err)
-			return l->push_err;
+		if (l->fatal)
+			return l->fatal;
 		if (l->inflight == 0) {
 			if (l->nready == 0 && (l->stopping || l->nfree == 0))
 				break;
@@ -516,7 +547,7 @@ static int loop_run(struct loop *l)
 			continue;
 		}
 		/* What is still queued goes to the kernel with the wait (one io_uring_enter). */
-		if ((r = reap(l, 1)) < 0)
+		if ((r = reap(l, 1, NULL)) < 0)
 			return r;
 	}
 	return 0;
@@ -527,7 +558,7 @@ static int loop_run(struct loop *l)
 static bool drain(struct loop *l)
 {
 	while (l->inflight > 0) {
-		int n = l->w->be->reap(l->w->priv, 1, l->inflight, l->reaped);
+		int n = l->w->be->reap(l->w->priv, 1, l->inflight, l->reaped, NULL);
 		if (n < 0)
 			return false;
 		l->inflight -= (unsigned)n;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 enum be_opcode { BE_READ, BE_WRITE, BE_FSYNC };
 
@@ -77,9 +78,12 @@ struct be_ops {
 	int (*commit)(void *priv);
 	/* Hand the kernel whatever queue() prepared and commit() did not push (in the same call
 	 * as the wait where the interface allows, as io_uring does), then wait for at least `min`
-	 * and return at most `max` completed I/Os in `out`; returns the count or -errno. Only
-	 * called when I/Os are in flight; optional for sync backends. */
-	int (*reap)(void *priv, unsigned min, unsigned max, struct be_io **out);
+	 * and return at most `max` completed I/Os in `out`; returns the count or -errno. With
+	 * `timeout` (relative) set, wait no longer than that and return what completed by then,
+	 * possibly fewer than `min`, possibly 0; -EOPNOTSUPP when the backend cannot time its
+	 * wait. Only called when I/Os are in flight; optional for sync backends. */
+	int (*reap)(void *priv, unsigned min, unsigned max, struct be_io **out,
+		    const struct timespec *timeout);
 	/* Close an fd returned by open. */
 	int (*close)(void *priv, int fd);
 	/* Release per-worker state; called once after init succeeded. */

@@ -171,30 +171,57 @@ static unsigned uring_harvest(struct uring *u, unsigned max, struct be_io **out)
 	return n;
 }
 
-/* Submit what is prepared and wait for `want` completions, in one io_uring_enter. When the
- * kernel has no room for more, wait for the I/Os it already has. Returns >= 0 or -errno. */
-static int uring_submit_wait(struct uring *u, unsigned want)
+/* Wait for `want` completions, at most `ts` long when set (-ETIME then). */
+static int uring_wait(struct uring *u, unsigned want, struct __kernel_timespec *ts)
+{
+	struct io_uring_cqe *cqe;
+
+	if (ts)
+		return io_uring_wait_cqes(&u->ring, &cqe, want, ts, NULL);
+	return io_uring_wait_cqe_nr(&u->ring, &cqe, want);
+}
+
+/* Submit what is prepared and wait for `want` completions, in one io_uring_enter; at most
+ * `ts` long when set (-ETIME then). When the kernel has no room for more, wait for the I/Os
+ * it already has. Returns >= 0 or -errno. */
+static int uring_submit_wait(struct uring *u, unsigned want, struct __kernel_timespec *ts)
 {
 	struct io_uring_cqe *cqe;
 	int r;
 
 	if (!u->pending)
-		return io_uring_wait_cqe_nr(&u->ring, &cqe, want);
-	r = io_uring_submit_and_wait(&u->ring, want);
-	if (r > 0)
-		u->pending -= uring_min((unsigned)r, u->pending);
+		return uring_wait(u, want, ts);
+	if (ts) {
+		/* Returns 0 or -errno, not a count: the SQ ring says what the kernel took. */
+		r = io_uring_submit_and_wait_timeout(&u->ring, &cqe, want, ts, NULL);
+		u->pending = io_uring_sq_ready(&u->ring);
+	} else {
+		r = io_uring_submit_and_wait(&u->ring, want);
+		if (r > 0)
+			u->pending -= uring_min((unsigned)r, u->pending);
+	}
 	if ((r == -EAGAIN || r == -EBUSY) && u->inflight > u->pending)
-		r = io_uring_wait_cqe_nr(&u->ring, &cqe,
-					 uring_min(want, u->inflight - u->pending));
+		r = uring_wait(u, uring_min(want, u->inflight - u->pending), ts);
 	return r;
 }
 
-static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
+static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
+		      const struct timespec *timeout)
 {
 	struct uring *u = priv;
+	struct __kernel_timespec kts, *ts = NULL;
 	unsigned got = 0;
 	int r;
 
+	if (timeout) {
+		/* Without IORING_FEAT_EXT_ARG (kernels before 5.11), liburing would time the wait
+		 * with a timeout SQE, whose CQE the harvest would take for an I/O. */
+		if (!(u->ring.features & IORING_FEAT_EXT_ARG))
+			return -EOPNOTSUPP;
+		kts.tv_sec = timeout->tv_sec;
+		kts.tv_nsec = timeout->tv_nsec;
+		ts = &kts;
+	}
 	if (max > u->depth)
 		max = u->depth;
 	if (min > max)
@@ -209,7 +236,10 @@ static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out
 			return (int)got;
 		}
 		/* Waiting on SQEs the kernel has not taken would never end: submit them too. */
-		r = uring_submit_wait(u, uring_min(min - got, u->inflight));
+		r = uring_submit_wait(u, uring_min(min - got, u->inflight), ts);
+		/* A timed wait is waited once: what completed meanwhile, possibly nothing. */
+		if (ts && (r >= 0 || r == -ETIME || r == -EINTR))
+			return (int)(got + uring_harvest(u, max - got, out + got));
 		/* A signal (say, the user's Ctrl-C) is not an outcome: the caller drains. */
 		if (r == -EINTR)
 			continue;

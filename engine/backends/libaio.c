@@ -141,7 +141,8 @@ static int64_t aio_result(const struct io_event *ev)
 	return res;
 }
 
-static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
+static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
+		    const struct timespec *timeout)
 {
 	struct aio_state *s = priv;
 	unsigned n = 0, want, room;
@@ -159,9 +160,18 @@ static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out)
 	if (want > s->nkernel)
 		want = s->nkernel;
 	room = max - n < s->nkernel ? max - n : s->nkernel;
-	do
-		r = io_getevents(s->ctx, (long)want, (long)room, s->events, NULL);
-	while (r == -EINTR);
+	/* A timed wait returns what completed by then, possibly nothing; io_getevents may change
+	 * the timespec it is given, so it gets a copy. A signal ends a timed wait early. */
+	if (timeout) {
+		struct timespec left = *timeout;
+		r = io_getevents(s->ctx, (long)want, (long)room, s->events, &left);
+		if (r == -EINTR)
+			r = 0;
+	} else {
+		do
+			r = io_getevents(s->ctx, (long)want, (long)room, s->events, NULL);
+		while (r == -EINTR);
+	}
 	if (r < 0)
 		return n ? (int)n : r;
 	s->nkernel -= (unsigned)r;

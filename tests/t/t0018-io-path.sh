@@ -38,6 +38,22 @@ for be in io_uring libaio; do
 	"
 done
 
+# rate_iops 10 at iodepth 4: an I/O every 100 ms, up to 4 in flight. The completion of each
+# must be seen when it happens, while the worker waits for the next one's due time, not
+# once it has queued the next ones: most I/Os then end before the next one is due.
+for be in io_uring libaio; do
+	works "$be" || continue
+	test_expect_success "$be, rate_iops at iodepth 4: completions are handled during the pause" "
+		job $be 4 ', rate_iops: 10' 64KiB >rate-$be.yaml
+		\"\$IOTRIAL\" run -q rate-$be.yaml -o rate-$be
+		records rate-$be >rec-$be.txt
+		sort -k1n rec-$be.txt >sorted-$be.txt
+		awk 'NR > 1 {early += (prev_end < \$2)} {prev_end = \$2 + \$3} END {print early + 0}' \
+			sorted-$be.txt >early-$be.txt
+		test \"\$(cat early-$be.txt)\" -ge 8
+	"
+done
+
 need_cmd strace
 
 # LeakSanitizer cannot work under ptrace: in an ASan build, a traced run checks no leaks.
