@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/cacheline.h"
 #include "engine/dist.h"
 #include "engine/loads.h"
 #include "engine/stonewall.h"
@@ -195,7 +196,7 @@ static void *slot_main(void *arg)
 	const struct job_spec *j = &in->job;
 	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
 	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
-	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
+	void *priv = cacheline_zalloc(in->be->priv_size);
 	int ret = -ENOMEM, fd = -1, src = -1;
 	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
 	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
@@ -265,8 +266,9 @@ static void *alloc_shared(size_t size, bool processes)
 {
 	void *p;
 
+	/* Its worker writes it on every I/O: on lines of its own, away from the next slot's. */
 	if (!processes)
-		return calloc(1, size);
+		return cacheline_zalloc(size);
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	return p == MAP_FAILED ? NULL : memset(p, 0, size);
 }

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "engine/cacheline.h"
 #include "engine/randmap.h"
 #include "engine/reclog.h"
 #include "engine/rng.h"
@@ -579,10 +580,11 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
 	hist_init(&o->hist);
 	welford_init(&o->lat);
-	l.slots = calloc(depth, sizeof(*l.slots));
-	l.free_list = calloc(depth, sizeof(*l.free_list));
-	l.ready = calloc(depth, sizeof(*l.ready));
-	l.reaped = calloc(depth, sizeof(*l.reaped));
+	/* Written on every I/O: on cache lines of this worker's own. */
+	l.slots = cacheline_zalloc(depth * sizeof(*l.slots));
+	l.free_list = cacheline_zalloc(depth * sizeof(*l.free_list));
+	l.ready = cacheline_zalloc(depth * sizeof(*l.ready));
+	l.reaped = cacheline_zalloc(depth * sizeof(*l.reaped));
 	if (!l.slots || !l.free_list || !l.ready || !l.reaped ||
 	    posix_memalign((void **)&bufs, BUF_ALIGN, depth * w->chunk))
 		goto out;
@@ -614,9 +616,9 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	 * ignores it is not an error. */
 	if (l.nblocks && !(w->be->flags & BE_F_NOIO))
 		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
-	if (w->rec_fd >= 0 && (l.rec = malloc(sizeof(*l.rec))))
+	if (w->rec_fd >= 0 && (l.rec = cacheline_zalloc(sizeof(*l.rec))))
 		reclog_init(l.rec, w->rec_fd, w->trial, w->worker, w->rank);
-	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = malloc(sizeof(*l.ivl))))
+	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = cacheline_zalloc(sizeof(*l.ivl))))
 		reclog_init(l.ivl, w->int_fd, w->trial, w->worker, w->rank);
 	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
 	if (w->rate)

@@ -60,7 +60,7 @@ struct be_ops {
 	const char *help; /* one line for `iotrial backends` */
 	unsigned flags;
 	uint32_t max_iodepth;
-	size_t priv_size; /* the core allocates this much zeroed state per worker */
+	size_t priv_size; /* zeroed state per worker, on cache lines of its own (core's) */
 
 	/* Can this backend work on this machine? 0, or -errno with the reason in `why`
 	 * (e.g. "io_uring_setup: Operation not permitted (seccomp?)"). Optional. */
