@@ -2,13 +2,13 @@
 # The one place that installs what iotrial needs to build, test and benchmark, from
 # Debian's packages. Does nothing when everything is present. Usage:
 #   scripts/install-deps.sh          build + test dependencies
-#   scripts/install-deps.sh bench    also fio, the reference for bench/vs-fio.sh
+#   scripts/install-deps.sh bench    also fio (bench/vs-fio.sh) and perf (bench/io-trace.sh)
 #   scripts/install-deps.sh fuzz     also clang and its libFuzzer runtime, for make fuzz
 #   scripts/install-deps.sh mpi      also Open MPI, for make MPI=1 and tests/t/t0011-mpi.sh
 set -e
 
 pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace"
-[ "${1:-}" = bench ] && pkgs="$pkgs fio"
+[ "${1:-}" = bench ] && pkgs="$pkgs fio linux-perf"
 [ "${1:-}" = fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev"
 [ "${1:-}" = mpi ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
 

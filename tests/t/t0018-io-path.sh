@@ -100,6 +100,26 @@ if works io_uring; then
 	'
 fi
 
+# bench/io-trace.sh needs perf, root and the kernel's tracepoints.
+tracepoints() {
+	command -v perf >/dev/null 2>&1 || return 1
+	perf list >perf-events.txt 2>/dev/null || return 1
+	grep block:block_rq_issue perf-events.txt >/dev/null
+}
+if works io_uring && tracepoints; then
+	test_expect_success 'bench/io-trace.sh: the calls, what each carries, the device queue' '
+		job io_uring 4 "" 1MiB >job.yaml
+		"$SRC/bench/io-trace.sh" -o trace "$IOTRIAL" run -q job.yaml -o out3 >report.txt
+		grep -E "^calls: io_uring_enter [0-9]+, " report.txt
+		grep -E "^requests handed over per call \(requests:calls\):( [0-2]:[0-9]+)+$" report.txt
+		grep -E "^time at the device per request: median [0-9]+ us" report.txt
+		grep -E "^requests in flight at the device: mean [0-9.]+;" report.txt
+		test -s trace.txt
+	'
+else
+	test_skip 'bench/io-trace.sh: the calls, what each carries, the device queue' 'needs io_uring, perf and the block tracepoints'
+fi
+
 if works libaio; then
 	test_expect_success 'libaio, iodepth 32: no io_submit carries more than 2 iocbs' '
 		job libaio 32 >a32.yaml
