@@ -107,34 +107,67 @@ int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, c
 	return -1;
 }
 
-/* Check a mapping's keys are scalars and unique; false (after reporting) when not. */
+struct key_at {
+	const char *name;
+	size_t at; /* the pair's index in its mapping */
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct key_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Check a mapping's keys are scalars and unique; false (after reporting) when not. Each
+ * repeated key is reported once, at the copy, naming the first; the copies are found in a
+ * sorted index, so a mapping of a million keys costs n log n, not n^2 (nor n^2 messages). */
 bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what)
 {
+	size_t n, k = 0;
+	struct key_at *idx;
+	size_t *first;
 	bool ok = true;
 
 	if (m->type != YAML_MAPPING_NODE) {
 		yp_err(p, m, key, "expected %s (a mapping), got %s", what, yp_node_kind(m));
 		return false;
 	}
-	for (yaml_node_pair_t *a = m->data.mapping.pairs.start; a < m->data.mapping.pairs.top;
-	     a++) {
-		yaml_node_t *ka = yp_node(p, a->key);
-		if (ka->type != YAML_SCALAR_NODE) {
-			yp_err(p, ka, key, "keys must be plain names, got %s", yp_node_kind(ka));
+	n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	idx = malloc((n ? n : 1) * sizeof(*idx));
+	first = malloc((n ? n : 1) * sizeof(*first));
+	if (!idx || !first) {
+		free(idx);
+		free(first);
+		yp_err(p, m, key, "out of memory");
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *kn = yp_node(p, m->data.mapping.pairs.start[i].key);
+		first[i] = i;
+		if (kn->type == YAML_SCALAR_NODE)
+			idx[k++] = (struct key_at){(const char *)kn->data.scalar.value, i};
+	}
+	qsort(idx, k, sizeof(*idx), by_name);
+	for (size_t i = 1; i < k; i++)
+		if (!strcmp(idx[i].name, idx[i - 1].name))
+			first[idx[i].at] = first[idx[i - 1].at];
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *kn = yp_node(p, m->data.mapping.pairs.start[i].key);
+		if (kn->type != YAML_SCALAR_NODE) {
+			yp_err(p, kn, key, "keys must be plain names, got %s", yp_node_kind(kn));
 			ok = false;
-			continue;
-		}
-		for (yaml_node_pair_t *b = m->data.mapping.pairs.start; b < a; b++) {
-			yaml_node_t *kb = yp_node(p, b->key);
-			if (kb->type == YAML_SCALAR_NODE &&
-			    !strcmp((char *)ka->data.scalar.value, (char *)kb->data.scalar.value)) {
-				yp_err(p, ka, (char *)ka->data.scalar.value,
-				       "duplicate key (first set at line %lu)",
-				       (unsigned long)kb->start_mark.line + 1);
-				ok = false;
-			}
+		} else if (first[i] != i) {
+			yaml_node_t *kf = yp_node(p, m->data.mapping.pairs.start[first[i]].key);
+			yp_err(p, kn, (const char *)kn->data.scalar.value,
+			       "duplicate key (first set at line %lu)",
+			       (unsigned long)kf->start_mark.line + 1);
+			ok = false;
 		}
 	}
+	free(idx);
+	free(first);
 	return ok;
 }
 

@@ -148,6 +148,29 @@ test_expect_success 'a second YAML document is refused where it starts' '
 	"$IOTRIAL" validate one.yaml >out
 '
 
+test_expect_success 'a key given three times is two errors, each naming the first' '
+	printf "experiment: a\nexperiment: b\nexperiment: c\njobs: [{name: a, workload: read, backend: null}]\n" >dup3.yaml
+	rc=0
+	"$IOTRIAL" validate dup3.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	printf "%s\n" "dup3.yaml:2:1: key '"'"'experiment'"'"': duplicate key (first set at line 1)" \
+		"dup3.yaml:3:1: key '"'"'experiment'"'"': duplicate key (first set at line 1)" >want
+	diff -u want err
+'
+
+test_expect_success 'a mapping of 300,000 keys, all the same, is one line per copy, in seconds' '
+	{
+		echo "experiment: x"
+		seq 300000 | sed "s/.*/seed: 1/"
+		echo "jobs: [{name: a, workload: read, backend: null}]"
+	} >dups.yaml
+	rc=0
+	timeout 60 "$IOTRIAL" validate dups.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(wc -l <err)" 299999
+	expect_eq "$(sed -n 299999p err)" "dups.yaml:300001:1: key '"'"'seed'"'"': duplicate key (first set at line 2)"
+'
+
 test_expect_success 'a folder given as the job file is said to be one' '
 	mkdir folder.yaml
 	rc=0
