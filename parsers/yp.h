@@ -14,9 +14,9 @@
 #define YP_MAX_DEPTH 64
 
 /* The first pass over `text`'s YAML events: 0, or -EINVAL after reporting in `d` the first
- * syntax error, a nesting deeper than YP_MAX_DEPTH or a second document, each as soon as
- * it is read (-ENOMEM when libyaml cannot start). Messages name file `name` and the line
- * and column; with `name` NULL, no place. */
+ * syntax error, a nesting deeper than YP_MAX_DEPTH, a second document or a scalar that holds
+ * a NUL ("\0" in quotes), each as soon as it is read (-ENOMEM when libyaml cannot start).
+ * Messages name file `name` and the line and column; with `name` NULL, no place. */
 int yp_check_stream(const char *name, const char *text, size_t len, struct diag *d);
 
 /* Report libyaml's syntax error in `parser` at its position in file `name` (NULL: none). */

@@ -1,8 +1,9 @@
 /* A first pass over the job file's YAML events, before libyaml builds the document: it stops
- * at the first syntax error, at nesting deeper than YP_MAX_DEPTH, or at a second document,
- * as the events arrive. libyaml's loader has no depth limit, and its scanner's work grows
- * with the square of the depth: 2,000,000 nested lists took minutes. */
+ * at the first syntax error, at nesting deeper than YP_MAX_DEPTH, at a second document, or at
+ * a scalar holding a NUL, as the events arrive. libyaml's loader has no depth limit, and its
+ * scanner's work grows with the square of the depth: 2,000,000 nested lists took minutes. */
 #include <errno.h>
+#include <string.h>
 
 #include "parsers/yp.h"
 
@@ -59,6 +60,15 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 				    d, name ? &l : NULL,
 				    "lists and mappings nested more than %d levels deep (a job file needs a few)",
 				    YP_MAX_DEPTH);
+				ret = -EINVAL;
+			}
+			break;
+		case YAML_SCALAR_EVENT:
+			/* "\0" in a quoted scalar: every use reads it as a C string, so the rest
+			 * (of a path, a name, a key) would be dropped without a word. */
+			if (strlen((const char *)e.data.scalar.value) != e.data.scalar.length) {
+				diag_add(d, name ? &l : NULL,
+					 "a value or key holds a NUL character (\\0), which iotrial cannot take");
 				ret = -EINVAL;
 			}
 			break;

@@ -171,6 +171,31 @@ test_expect_success 'a mapping of 300,000 keys, all the same, is one line per co
 	expect_eq "$(sed -n 299999p err)" "dups.yaml:300001:1: key '"'"'seed'"'"': duplicate key (first set at line 2)"
 '
 
+test_expect_success 'a NUL in a quoted value or key is refused, not cut off there' '
+	cat >nul.yaml <<-\EOF
+	experiment: "keep\0cut"
+	jobs: [{name: a, workload: read, backend: null}]
+	EOF
+	rc=0
+	"$IOTRIAL" validate nul.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "nul.yaml:1:13: a value or key holds a NUL character (\\0), which iotrial cannot take"
+	cat >nulkey.yaml <<-\EOF
+	experiment: x
+	"seed\0x": 5
+	jobs: [{name: a, workload: read, backend: null}]
+	EOF
+	rc=0
+	"$IOTRIAL" validate nulkey.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "nulkey.yaml:2:1: a value or key holds a NUL character (\\0), which iotrial cannot take"
+	printf "jobs: [{name: a, workload: read, backend: null}]\n" >plain.yaml
+	rc=0
+	"$IOTRIAL" validate plain.yaml --set "a.matrix.block_size=[\"4KiB\\0x\"]" >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep "key .block_size.: a value or key holds a NUL character" err
+'
+
 test_expect_success 'a folder given as the job file is said to be one' '
 	mkdir folder.yaml
 	rc=0
