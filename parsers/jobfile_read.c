@@ -32,10 +32,14 @@ int yp_read_file(const char *path, char **text, size_t *len, struct diag *d)
 		return -EISDIR;
 	}
 	for (;;) {
-		if (*len + 65536 > cap) {
-			char *nb;
-			cap = cap ? 2 * cap : 65536;
-			if (cap > MAX_JOB_FILE || !(nb = realloc(buf, cap + 1))) {
+		/* Room for one byte past the limit: a file of exactly 64 MiB is read whole, and a
+		 * larger one is known as soon as that byte arrives. */
+		if (*len == cap) {
+			size_t ncap = cap ? 2 * cap : 65536;
+			char *nb = NULL;
+			if (ncap > MAX_JOB_FILE + 1)
+				ncap = MAX_JOB_FILE + 1;
+			if (cap > MAX_JOB_FILE || !(nb = realloc(buf, ncap + 1))) {
 				ret = cap > MAX_JOB_FILE ? -EFBIG : -ENOMEM;
 				diag_add(d, NULL, "%s: %s", path,
 					 ret == -EFBIG ? "job file too large (limit 64 MiB)"
@@ -43,6 +47,7 @@ int yp_read_file(const char *path, char **text, size_t *len, struct diag *d)
 				goto fail;
 			}
 			buf = nb;
+			cap = ncap;
 		}
 		n = read(fd, buf + *len, cap - *len);
 		if (n == 0)

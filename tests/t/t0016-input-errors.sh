@@ -196,6 +196,20 @@ test_expect_success 'a NUL in a quoted value or key is refused, not cut off ther
 	grep "key .block_size.: a value or key holds a NUL character" err
 '
 
+test_expect_success 'a job file of exactly 64 MiB is read; one byte more is too large' '
+	printf "jobs: [{name: a, workload: read, backend: null}]\n#" >big.yaml
+	head -c $((64 * 1048576 - 51)) /dev/zero | tr "\\0" "#" >>big.yaml
+	echo >>big.yaml
+	expect_eq "$(wc -c <big.yaml)" 67108864
+	"$IOTRIAL" validate big.yaml >out
+	echo >>big.yaml
+	rc=0
+	"$IOTRIAL" validate big.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "big.yaml: job file too large (limit 64 MiB)"
+	rm big.yaml
+'
+
 test_expect_success 'a folder given as the job file is said to be one' '
 	mkdir folder.yaml
 	rc=0
