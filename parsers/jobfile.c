@@ -202,11 +202,14 @@ static void parse_jobs(struct yp *p, struct exp_spec *s, const yaml_node_t *seq,
 			snprintf(buf, sizeof(buf), "job%zu", s->njobs);
 			name = strdup(buf);
 		}
+		/* Once per copy, naming the first (not once per earlier copy: n^2 lines). */
 		for (size_t k = 0; k + 1 < s->njobs && name; k++)
-			if (s->jobs[k].name && !strcmp(s->jobs[k].name, name))
+			if (s->jobs[k].name && !strcmp(s->jobs[k].name, name)) {
 				yp_err(p, m, "name",
 				       "job name '%s' is used twice (also at line %u)", name,
 				       s->jobs[k].loc.line);
+				break;
+			}
 		j->name = name;
 		job_apply(p, j, m, true);
 		for (yaml_node_pair_t *pr = m->data.mapping.pairs.start;

@@ -72,6 +72,14 @@ static const struct bad_case bad[] = {
      "job.yaml:1:1: key 'experimnt': unknown key (did you mean 'experiment'?)", 2},
     {"jobs:\n  - name: a\n    workload: read\n    workload: write\n",
      "job.yaml:4:5: key 'workload': duplicate key (first set at line 3)", 1},
+    /* Each copy once, naming the first: not once per earlier copy. */
+    {"seed: 1\nseed: 2\nseed: 3\nseed: 4\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:2:1: key 'seed': duplicate key (first set at line 1)", 3},
+    {"jobs:\n  - {name: a, workload: read}\n  - {name: a, workload: read}\n"
+     "  - {name: a, workload: read}\n",
+     "job.yaml:3:5: key 'name': job name 'a' is used twice (also at line 2)", 2},
+    {"jobs:\n  - {name: a, workload: read, matrix: {iodepth: [1, 1, 1, 1]}}\n",
+     "job.yaml:2:53: key 'iodepth': '1' is listed twice", 3},
     {"", "job.yaml:1:1: the job file is empty", 1},
     {"- a\n- b\n", "job.yaml:1:1: expected a job file (a mapping), got a list", 1},
     {"replication: {runs: 0}\njobs:\n  - {name: a, workload: read}\n",
