@@ -83,7 +83,7 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	const struct instance_summary *s = &ir->summary;
 	bool binary = r->units == UNITS_BINARY;
 
-	snprintf(cells[0], CELL, "%s", ir->name);
+	cells[0][0] = 0; /* the name: print_table takes it whole */
 	snprintf(cells[1], CELL, "%s", ir->workload);
 	snprintf(cells[2], CELL, "%u/%u", s->kept, s->runs);
 	fmt_num(cells[3], s->seconds.mean, "%.3f");
@@ -177,17 +177,26 @@ static void print_comparisons(const struct results *r, FILE *out)
 static int print_table(const struct results *r, FILE *out, bool background)
 {
 	char(*cells)[NCOLS][CELL] = calloc(r->ninst ? r->ninst : 1, sizeof(*cells));
+	/* The names whole, not cut to a cell: a sweep's instances often differ only at the
+	 * end of their names. */
+	const char **names = calloc(r->ninst ? r->ninst : 1, sizeof(*names));
 	size_t w[NCOLS], n = 0, ncols = levels_differ(r) ? NCOLS : NCOLS_BASE;
 
-	if (!cells)
+	if (!cells || !names) {
+		free(cells);
+		free(names);
 		return -ENOMEM;
+	}
 	for (size_t c = 0; c < NCOLS; c++)
 		w[c] = width(cols[c].title);
 	for (size_t i = 0; i < r->ninst; i++) {
 		if (r->inst[i].background != background)
 			continue;
 		row_cells(r, &r->inst[i], cells[n]);
-		for (size_t c = 0; c < NCOLS; c++)
+		names[n] = r->inst[i].name;
+		if (width(names[n]) > w[0])
+			w[0] = width(names[n]);
+		for (size_t c = 1; c < NCOLS; c++)
 			if (width(cells[n][c]) > w[c])
 				w[c] = width(cells[n][c]);
 		n++;
@@ -198,7 +207,9 @@ static int print_table(const struct results *r, FILE *out, bool background)
 		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == ncols);
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 0; c < ncols; c++)
-			put_cell(out, cells[i][c], w[c], cols[c].left, c + 1 == ncols);
+			put_cell(out, c ? cells[i][c] : names[i], w[c], cols[c].left,
+				 c + 1 == ncols);
+	free(names);
 	free(cells);
 	return 0;
 }

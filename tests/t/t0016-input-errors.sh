@@ -69,6 +69,28 @@ test_expect_success 'rows that share 99.5% and 2.5% have them in the footer, as 
 	diff -u want got
 '
 
+test_expect_success 'rows whose long names differ only at the end show them whole, aligned' '
+	cat >long.yaml <<-\EOF
+	experiment: long
+	seed: 7
+	jobs:
+	  - name: a_rather_long_job_name_for_a_sweep
+	    workload: read
+	    backend: synthetic
+	    file_size: 1MB
+	    block_size: 1MB
+	    matrix: {iodepth: [1, 2], sim_mean: [1ms, 2ms]}
+	EOF
+	"$IOTRIAL" run -q long.yaml -o long 2>err
+	grep "^job  *workload  runs" long/summary.txt >head.txt
+	grep "^a_rather" long/summary.txt | cut -d" " -f1 >names.txt
+	printf "a_rather_long_job_name_for_a_sweep[iodepth=%s,sim_mean=%s]\n" 1 1000000 1 2000000 2 1000000 2 2000000 >want
+	diff -u want names.txt
+	# The workload column starts where its title does, on every row.
+	at=$(awk "{print index(\$0, \"workload\")}" head.txt)
+	awk -v at="$at" "/^a_rather/ && substr(\$0, at, 4) != \"read\" {bad = 1} END {exit bad}" long/summary.txt
+'
+
 test_expect_success 'a comparison states its confidence as given (99.5%, not 100%)' '
 	cat >cmp.yaml <<-\EOF
 	seed: 7
