@@ -151,29 +151,36 @@ static void set_matrix(struct yp *p, struct exp_spec *s, const char *where, cons
 		unknown_key(p, where, kname, &inner);
 		return;
 	}
-	if (!*value) {
-		override_error(p, where,
-			       "key '%s': expected a list of values or a range {from, to, step}",
-			       kname);
-		return;
-	}
 	/* Syntax, depth and a second document, without positions: the value is one line. */
-	if (yp_check_stream(NULL, value, strlen(value), &d) < 0) {
+	if (*value && yp_check_stream(NULL, value, strlen(value), &d) < 0) {
 		for (size_t i = 0; i < d.n; i++)
 			override_error(p, where, "key '%s': %s", kname, d.msgs[i]);
 		diag_release(&d);
 		return;
 	}
-	if (!yaml_parser_initialize(&parser))
+	if (!yaml_parser_initialize(&parser)) {
+		override_error(p, where, "key '%s': out of memory", kname);
 		return;
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)value, strlen(value));
 	if (!yaml_parser_load(&parser, &doc)) {
+		/* What the event pass lets through: an alias to no anchor (`*x`). */
+		yp_syntax_error(NULL, &parser, &d);
+		override_error(p, where, "key '%s': %s", kname, d.n ? d.msgs[0] : "not YAML");
+		diag_release(&d);
 		yaml_parser_delete(&parser);
-		override_error(p, where, "key '%s': not YAML", kname);
 		return;
 	}
 	vp.doc = &doc;
-	root = yaml_document_get_root_node(&doc);
+	/* An empty value, blanks or only a comment: no document at all. */
+	if (!(root = yaml_document_get_root_node(&doc))) {
+		override_error(p, where,
+			       "key '%s': expected a list of values or a range {from, to, step}",
+			       kname);
+		yaml_document_delete(&doc);
+		yaml_parser_delete(&parser);
+		return;
+	}
 	for (size_t i = 0; root && i < s->njobs; i++) {
 		if (!addressed(a, &s->jobs[i]))
 			continue;

@@ -300,6 +300,16 @@ test_expect_success '--set JOB.matrix.K with a bad list is one --set line each, 
 	--set '"'"'c.matrix.iodepth=[1, 2]'"'"': no job is named '"'"'c'"'"'
 	EOF
 	diff -u want err
+	# Blanks or a comment are no list (the job is there); an alias to nothing is named.
+	rc=0
+	"$IOTRIAL" validate sweep.yaml --set "a.matrix.block_size= " --set "matrix.iodepth=# none" --set "a.matrix.block_size=[4KiB, *x]" 2>err || rc=$?
+	expect_eq "$rc" 2
+	cat >want <<-\EOF
+	--set '"'"'a.matrix.block_size= '"'"': key '"'"'block_size'"'"': expected a list of values or a range {from, to, step}
+	--set '"'"'matrix.iodepth=# none'"'"': key '"'"'iodepth'"'"': expected a list of values or a range {from, to, step}
+	--set '"'"'a.matrix.block_size=[4KiB, *x]'"'"': key '"'"'block_size'"'"': yaml: found undefined alias
+	EOF
+	diff -u want err
 '
 
 test_expect_success '--set runs=2 points at replication.runs' '
