@@ -221,6 +221,7 @@ jobs:
   - {name: again, workload: randread, file_size: 1MiB, runtime: 300ms}
   - {name: written, workload: randwrite}
   - {name: none, workload: randread, backend: null}
+  - {name: sim, workload: randread, backend: synthetic}
 JOB
 
 test_expect_success 'results.json has the page cache before and after each trial' '
@@ -231,12 +232,13 @@ test_expect_success 'results.json has the page cache before and after each trial
 	jq -e ".jobs[2].trials[0].page_cache == null" cache/results.json
 	jq -e ".jobs[2].trials[0].page_cache_after > 0.5" cache/results.json
 	jq -e ".jobs[3].trials[0] | .page_cache == null and .page_cache_after == null" cache/results.json
+	jq -e ".jobs[4].trials[0] | .page_cache == null and .page_cache_after == null" cache/results.json
 '
 
 test_expect_success 'a buffered read that went over its file again and left it cached says so' '
 	jq -e ".jobs[1].trials[0].bytes > 1048576" cache/results.json
 	jq -e ".jobs[1].trials[0].page_cache_after > 0.5" cache/results.json
-	jq -e "[.jobs[].summary.reads_cached] == [false, true, false, false]" cache/results.json
+	jq -e "[.jobs[].summary.reads_cached] == [false, true, false, false, false]" cache/results.json
 	grep "note: again: reads were served from the page cache" cache/summary.txt
 	not grep "note: once:" cache/summary.txt
 '
