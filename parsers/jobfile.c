@@ -435,7 +435,7 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 	static const struct yp_options none;
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	struct yp p = {name, &doc, d, opt ? opt : &none, 0, false};
+	struct yp p = {name, &doc, d, opt ? opt : &none, 0, false, false};
 	yaml_node_t *root;
 	int ret;
 
@@ -485,7 +485,7 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		out->experiment = default_experiment_name(name);
 	if (p.nerr) {
 		spec_release(out);
-		return -EINVAL;
+		return p.oom ? -ENOMEM : -EINVAL;
 	}
 	return 0;
 }

@@ -25,7 +25,8 @@ struct yp_options {
 int yp_read_file(const char *path, char **text, size_t *len, struct diag *d);
 
 /* Parse the job file at `path` into `out`. Returns 0, or -EINVAL with every problem in
- * `d` (the spec is then released), or -errno when the file cannot be read (also in `d`). */
+ * `d` (the spec is then released), -ENOMEM when memory ran out while reading it (what was
+ * found is in `d`), or -errno when the file cannot be read (also in `d`). */
 int yp_load_file(const char *path, const struct yp_options *opt, struct exp_spec *out,
 		 struct diag *d);
 

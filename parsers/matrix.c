@@ -121,7 +121,11 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 			yp_err(p, sn, key, "the range has more than %d values", MAX_VALUES);
 			return;
 		}
-		add_value(d, &cur, yp_loc(p, m));
+		if (add_value(d, &cur, yp_loc(p, m)) < 0) {
+			p->oom = true;
+			yp_err(p, m, key, "out of memory");
+			return;
+		}
 		if (factor ? cur.u > to.u / factor : cur.u > to.u - step)
 			break;
 		cur.u = factor ? cur.u * factor : cur.u + step;
@@ -155,8 +159,10 @@ static void parse_values(struct yp *p, struct job_spec *scratch, struct matrix_d
 				} else if (d->n >= MAX_VALUES) {
 					yp_err(p, en, key, "more than %d values", MAX_VALUES);
 					job_key_value_release(&v);
-				} else {
-					add_value(d, &v, yp_loc(p, en));
+				} else if (add_value(d, &v, yp_loc(p, en)) < 0) {
+					p->oom = true;
+					yp_err(p, en, key, "out of memory");
+					job_key_value_release(&v);
 				}
 			}
 			free(text);

@@ -139,7 +139,7 @@ static void set_matrix(struct yp *p, struct exp_spec *s, const char *where, cons
 {
 	const char *kname = a->kname + strlen("matrix.");
 	const struct job_key *k = job_key_find(kname);
-	struct yp vp = {where, NULL, p->d, p->opt, 0, true};
+	struct yp vp = {where, NULL, p->d, p->opt, 0, true, false};
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	yaml_node_t *root;
@@ -155,6 +155,8 @@ static void set_matrix(struct yp *p, struct exp_spec *s, const char *where, cons
 	if (*value && yp_check_stream(NULL, value, strlen(value), &d) < 0) {
 		for (size_t i = 0; i < d.n; i++)
 			override_error(p, where, "key '%s': %s", kname, d.msgs[i]);
+		if (!d.n)
+			override_error(p, where, "key '%s': out of memory", kname);
 		diag_release(&d);
 		return;
 	}
@@ -190,6 +192,7 @@ static void set_matrix(struct yp *p, struct exp_spec *s, const char *where, cons
 			break; /* the same message for every job: once is enough */
 	}
 	p->nerr += vp.nerr;
+	p->oom |= vp.oom;
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (!matched)

@@ -15,8 +15,9 @@
 
 /* The first pass over `text`'s YAML events: 0, or -EINVAL after reporting in `d` the first
  * syntax error, a nesting deeper than YP_MAX_DEPTH, a second document or a scalar that holds
- * a NUL ("\0" in quotes), each as soon as it is read (-ENOMEM when libyaml cannot start).
- * Messages name file `name` and the line and column; with `name` NULL, no place. */
+ * a NUL ("\0" in quotes), each as soon as it is read; -ENOMEM, with nothing reported, when
+ * libyaml runs out of memory. Messages name file `name` and the line and column; with `name`
+ * NULL, no place. */
 int yp_check_stream(const char *name, const char *text, size_t len, struct diag *d);
 
 /* Report libyaml's syntax error in `parser` at its position in file `name` (NULL: none). */
@@ -31,6 +32,9 @@ struct yp {
 	/* A value given by --set (`file` is "--set 'K=V'"): its text is taken as it is,
 	 * without ${VAR} expansion, and messages and positions name the option, not a line. */
 	bool from_set;
+	/* Memory ran out while reading: the load fails with -ENOMEM (exit 1), not as a
+	 * mistake in the file (exit 2). */
+	bool oom;
 };
 
 /* The position of node `n`, 1-based; {"--set", 0, 0} for a value from --set. */

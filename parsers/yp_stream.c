@@ -39,6 +39,11 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 		struct src_loc l;
 
 		if (!yaml_parser_parse(&parser, &e)) {
+			/* Memory that ran out is no fault of the file (exit 1, not 2). */
+			if (parser.error == YAML_MEMORY_ERROR) {
+				ret = -ENOMEM;
+				break;
+			}
 			yp_syntax_error(name, &parser, d);
 			ret = -EINVAL;
 			break;

@@ -1,6 +1,7 @@
 /* Helpers that walk libyaml's document for the job-file parser (see yp.h). */
 #include "parsers/yp.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,17 +74,22 @@ char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *w
 {
 	struct expand_ctx ec = {p->opt->builtins, p->opt->nbuiltins, yp_getenv, (void *)p->opt};
 	char err[256], *out = NULL;
+	int ret;
 
 	if (n->type != YAML_SCALAR_NODE) {
 		yp_err(p, n, key, "expected %s, got %s", want, yp_node_kind(n));
 		return NULL;
 	}
 	if (p->from_set) {
-		if (!(out = strdup((const char *)n->data.scalar.value)))
+		if (!(out = strdup((const char *)n->data.scalar.value))) {
+			p->oom = true;
 			yp_err(p, n, key, "out of memory");
+		}
 		return out;
 	}
-	if (expand_vars((const char *)n->data.scalar.value, &out, &ec, err, sizeof(err)) < 0) {
+	if ((ret = expand_vars((const char *)n->data.scalar.value, &out, &ec, err, sizeof(err))) <
+	    0) {
+		p->oom |= ret == -ENOMEM;
 		yp_err(p, n, key, "%s", err);
 		return NULL;
 	}
@@ -120,14 +126,45 @@ static int by_name(const void *a, const void *b)
 	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+static const char *key_name(const struct yp *p, const yaml_node_t *m, size_t i)
+{
+	yaml_node_t *kn = yp_node(p, m->data.mapping.pairs.start[i].key);
+
+	return kn->type == YAML_SCALAR_NODE ? (const char *)kn->data.scalar.value : NULL;
+}
+
+/* For each pair, the index of the first pair with the same key (itself when none); from a
+ * sorted index, n log n. NULL when memory runs out. */
+static size_t *first_copies(const struct yp *p, const yaml_node_t *m, size_t n)
+{
+	struct key_at *idx = malloc((n ? n : 1) * sizeof(*idx));
+	size_t *first = malloc((n ? n : 1) * sizeof(*first)), k = 0;
+
+	if (!idx || !first) {
+		free(idx);
+		free(first);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		first[i] = i;
+		if (key_name(p, m, i))
+			idx[k++] = (struct key_at){key_name(p, m, i), i};
+	}
+	qsort(idx, k, sizeof(*idx), by_name);
+	for (size_t i = 1; i < k; i++)
+		if (!strcmp(idx[i].name, idx[i - 1].name))
+			first[idx[i].at] = first[idx[i - 1].at];
+	free(idx);
+	return first;
+}
+
 /* Check a mapping's keys are scalars and unique; false (after reporting) when not. Each
- * repeated key is reported once, at the copy, naming the first; the copies are found in a
- * sorted index, so a mapping of a million keys costs n log n, not n^2 (nor n^2 messages). */
+ * repeated key is reported once, at the copy, naming the first: not once per earlier copy
+ * (n^2 messages), and found in n log n, so that a mapping of a million keys is no hang.
+ * Short of memory for the index, the copies are looked for one by one: the same answer. */
 bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what)
 {
-	size_t n, k = 0;
-	struct key_at *idx;
-	size_t *first;
+	size_t n, *first;
 	bool ok = true;
 
 	if (m->type != YAML_MAPPING_NODE) {
@@ -135,38 +172,26 @@ bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const ch
 		return false;
 	}
 	n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
-	idx = malloc((n ? n : 1) * sizeof(*idx));
-	first = malloc((n ? n : 1) * sizeof(*first));
-	if (!idx || !first) {
-		free(idx);
-		free(first);
-		yp_err(p, m, key, "out of memory");
-		return false;
-	}
+	first = first_copies(p, m, n);
 	for (size_t i = 0; i < n; i++) {
 		yaml_node_t *kn = yp_node(p, m->data.mapping.pairs.start[i].key);
-		first[i] = i;
-		if (kn->type == YAML_SCALAR_NODE)
-			idx[k++] = (struct key_at){(const char *)kn->data.scalar.value, i};
-	}
-	qsort(idx, k, sizeof(*idx), by_name);
-	for (size_t i = 1; i < k; i++)
-		if (!strcmp(idx[i].name, idx[i - 1].name))
-			first[idx[i].at] = first[idx[i - 1].at];
-	for (size_t i = 0; i < n; i++) {
-		yaml_node_t *kn = yp_node(p, m->data.mapping.pairs.start[i].key);
-		if (kn->type != YAML_SCALAR_NODE) {
+		const char *name = key_name(p, m, i);
+		size_t f = first ? first[i] : 0;
+
+		if (!name) {
 			yp_err(p, kn, key, "keys must be plain names, got %s", yp_node_kind(kn));
 			ok = false;
-		} else if (first[i] != i) {
-			yaml_node_t *kf = yp_node(p, m->data.mapping.pairs.start[first[i]].key);
-			yp_err(p, kn, (const char *)kn->data.scalar.value,
-			       "duplicate key (first set at line %lu)",
+			continue;
+		}
+		while (!first && f < i && !(key_name(p, m, f) && !strcmp(key_name(p, m, f), name)))
+			f++;
+		if (f != i) {
+			yaml_node_t *kf = yp_node(p, m->data.mapping.pairs.start[f].key);
+			yp_err(p, kn, name, "duplicate key (first set at line %lu)",
 			       (unsigned long)kf->start_mark.line + 1);
 			ok = false;
 		}
 	}
-	free(idx);
 	free(first);
 	return ok;
 }

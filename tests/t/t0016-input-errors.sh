@@ -232,6 +232,34 @@ test_expect_success 'a job file of exactly 64 MiB is read; one byte more is too 
 	rm big.yaml
 '
 
+# Under AddressSanitizer the shadow memory needs terabytes of address space: no ulimit -v.
+if grep -q __asan_init "$IOTRIAL"; then
+	test_skip 'memory running out while reading a job file: exit 1, never 2' 'an ASan build cannot run under ulimit -v'
+else
+	test_expect_success 'memory running out while reading a job file: exit 1, never 2' '
+		{
+			printf "experiment: big\ndescription: \""
+			head -c 4000000 /dev/zero | tr "\\0" x
+			printf "\"\njobs: [{name: a, workload: read, backend: null}]\n"
+		} >desc.yaml
+		"$IOTRIAL" validate desc.yaml >plan.txt
+		ones=0
+		for kb in $(seq 8000 500 40000); do
+			rc=0
+			(ulimit -v "$kb"; exec "$IOTRIAL" validate desc.yaml) >out.$kb 2>err.$kb || rc=$?
+			echo "$kb KiB: status $rc: $(cat err.$kb)"
+			case $rc in
+			0) cmp out.$kb plan.txt ;;
+			1) expect_eq "$(wc -l <err.$kb)" 1 ;;
+			127) ;; # the loader could not map the program: iotrial did not start
+			*) false ;;
+			esac
+			[ "$rc" -ne 1 ] || ones=$((ones + 1))
+		done
+		test "$ones" -gt 10
+	'
+fi
+
 test_expect_success 'a folder given as the job file is said to be one' '
 	mkdir folder.yaml
 	rc=0
