@@ -12,7 +12,7 @@
 
 /* The defaults, as docs/statistics.md states them. */
 #define CP_MIN_SEGMENT_FRAC 0.05 /* a level must hold for 5% of the series' points ... */
-#define CP_MIN_SEGMENT_PTS  8	 /* ... and at least this many */
+#define CP_MIN_SEGMENT_PTS  5	 /* ... and at least this many */
 #define CP_MIN_EFFECT	    0.10 /* |after - before| >= 10% of the larger level */
 #define CP_PENALTY	    4.0	 /* a split must cut the squared error by 4 sigma^2 ln n */
 #define CP_MAX		    16	 /* change points reported per series, at most */

@@ -92,6 +92,14 @@ const struct job_key job_keys[JK_NKEYS] = {
     [JK_SIM_STDDEV] = {"sim_stddev", KT_DURATION, OFF(sim_stddev_ns), "1ms", 0, 3600 * SEC, NULL,
 		       "synthetic backend: the true standard deviation of a trial's service time",
 		       "sim_stddev: 2ms"},
+    [JK_SIM_CACHE_SIZE] =
+	{"sim_cache_size", KT_SIZE, OFF(sim_cache_size), NULL, 0, 16 * TiB, NULL,
+	 "synthetic backend: a write cache that runs out: each worker's writes take sim_mean per I/O (sim_stddev its deviation) until this many bytes were written, then sim_after_mean per I/O; needs sim_after_mean",
+	 "sim_cache_size: 1.2GB"},
+    [JK_SIM_AFTER_MEAN] =
+	{"sim_after_mean", KT_DURATION, OFF(sim_after_mean_ns), NULL, 0, 3600 * SEC, NULL,
+	 "synthetic backend, with sim_cache_size: the mean service time of one I/O once the cache is full",
+	 "sim_after_mean: 51ms"},
     [JK_SIM_OUTLIERS] = {"sim_outliers", KT_DOUBLE, OFF(sim_outliers), "0", 0, 0, NULL,
 			 "synthetic backend: the probability that a trial is an injected outlier",
 			 "sim_outliers: 0.05", 0, 1},

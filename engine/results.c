@@ -14,6 +14,11 @@ const struct param *results_param(const struct instance_result *ir, const char *
 	return NULL;
 }
 
+const char *series_kind_name(enum series_kind k)
+{
+	return k == SERIES_INTERVALS ? "intervals" : "records";
+}
+
 void results_release(struct results *r)
 {
 	free(r->tool_name);
@@ -48,6 +53,10 @@ void results_release(struct results *r)
 			free(ir->trials[i].ranks);
 		}
 		free(ir->trials);
+		for (size_t i = 0; i < ir->nseries; i++)
+			free(ir->series[i].pts);
+		free(ir->series);
+		free(ir->cps);
 	}
 	free(r->inst);
 	for (size_t i = 0; i < r->ncmp; i++) {

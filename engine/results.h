@@ -140,6 +140,31 @@ struct comparison {
 	const char *test;
 };
 
+/* A per-record or interval log of one trial, binned (engine/series.c): each point is a
+ * stretch of the trial with the bytes written up to its end, its end, and its rate. */
+enum series_kind { SERIES_RECORDS, SERIES_INTERVALS };
+
+struct series_point {
+	uint64_t at_bytes, at_ns; /* at the point's end, from the trial's start */
+	double value;		  /* bytes/s: records, bytes over the I/Os' time; intervals, over wall time */
+};
+
+struct series {
+	uint32_t trial;
+	enum series_kind kind;
+	struct series_point *pts;
+	size_t npts;
+};
+
+/* A lasting change of a series' level (engine/changepoint.c): where, and the rates on
+ * either side (bytes/s, over the points between it and its neighbouring change points). */
+struct change_point {
+	uint32_t trial;
+	enum series_kind kind;
+	uint64_t at_bytes, at_ns;
+	double before, after;
+};
+
 struct instance_result {
 	char *name; /* job, or job[key=value,...] for a matrix point */
 	char *job;
@@ -157,7 +182,14 @@ struct instance_result {
 	/* A read trial found most of its file already in memory, or read its file again
 	 * (buffered) and ended with most of it in memory. */
 	bool reads_cached;
+	struct series *series; /* per logged trial that is not a warm-up, records first */
+	size_t nseries;
+	struct change_point *cps; /* over every series, in the order of `series` */
+	size_t ncps;
 };
+
+/* "records" or "intervals", as results.json names a series kind. */
+const char *series_kind_name(enum series_kind k);
 
 struct results {
 	char *tool_name, *tool_version;

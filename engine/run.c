@@ -18,6 +18,7 @@
 #include "engine/dist.h"
 #include "engine/files.h"
 #include "engine/reclog.h"
+#include "engine/series.h"
 #include "engine/trial.h"
 #include "engine/jobkeys.h"
 #include "engine/verify.h"
@@ -420,6 +421,10 @@ out:
 			r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	}
 	r->complete = k == p->ntrials && !*o->stop && !(env.agreed & DIST_STOP) && !stopped;
+	/* The logs are complete and closed: their series and change points, once. */
+	for (size_t i = 0; o->dir && dist_rank() == 0 && i < p->ninst; i++)
+		series_build(&r->inst[i], o->dir, p->inst[i].job.log_records,
+			     p->inst[i].job.log_interval_ns > 0, d);
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)

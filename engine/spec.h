@@ -50,6 +50,8 @@ enum job_key_id {
 	JK_SIM_DIST,
 	JK_SIM_MEAN,
 	JK_SIM_STDDEV,
+	JK_SIM_CACHE_SIZE,
+	JK_SIM_AFTER_MEAN,
 	JK_SIM_OUTLIERS,
 	JK_SIM_OUTLIER_FACTOR,
 	JK_THREADS,
@@ -146,6 +148,9 @@ struct job_spec {
 	/* The synthetic backend: each trial's service time is drawn from this distribution. */
 	int sim_dist; /* 0 normal, 1 lognormal */
 	uint64_t sim_mean_ns, sim_stddev_ns;
+	/* A write cache that runs out: per-I/O times, sim_mean until sim_cache_size bytes were
+	 * written, then sim_after_mean. 0: no cache model. */
+	uint64_t sim_cache_size, sim_after_mean_ns;
 	double sim_outliers;	   /* probability that a trial is an outlier */
 	double sim_outlier_factor; /* an outlier's time is multiplied by this */
 	uint32_t threads;	   /* workers in one instance */

@@ -318,6 +318,7 @@ static void read_instance(struct rj *c, json_t *o, const char *w, struct instanc
 	read_trials(c, o, w, ir);
 	read_summary(c, o, w, ir);
 	read_replication(c, o, w, &ir->rep);
+	rj_read_series(c, o, w, ir);
 }
 
 static void read_jobs(struct rj *c, json_t *root)

@@ -65,4 +65,7 @@ void *rj_grow(struct rj *c, void *arr, size_t *cap, size_t n, size_t size);
 void rj_get_reals(struct rj *c, json_t *o, const char *where, const char *key,
 		  const struct real_field *f, size_t n, void *base);
 
+/* An instance's series and change_points, both optional (results_json_series.c). */
+void rj_read_series(struct rj *c, json_t *o, const char *where, struct instance_result *ir);
+
 #endif

@@ -137,6 +137,37 @@ static json_t *trial_obj(const struct trial_result *t)
 	return o;
 }
 
+/* The change points, and the series they were found in (bytes/s; points as
+ * [at_bytes, at_ns, value], to keep long series small). */
+static void series_obj(json_t *o, const struct instance_result *ir)
+{
+	json_t *cps = json_array(), *ss = json_array();
+
+	for (size_t i = 0; i < ir->ncps; i++) {
+		const struct change_point *c = &ir->cps[i];
+		json_array_append_new(
+		    cps, json_pack("{s:s,s:I,s:I,s:I,s:o,s:o,s:s}", "series",
+				   series_kind_name(c->kind), "trial", (json_int_t)c->trial,
+				   "at_bytes", (json_int_t)c->at_bytes, "at_ns", (json_int_t)c->at_ns,
+				   "before", num(c->before), "after", num(c->after), "unit",
+				   "bytes/s"));
+	}
+	for (size_t i = 0; i < ir->nseries; i++) {
+		const struct series *s = &ir->series[i];
+		json_t *pts = json_array();
+		for (size_t k = 0; k < s->npts; k++)
+			json_array_append_new(pts, json_pack("[I,I,o]", (json_int_t)s->pts[k].at_bytes,
+							     (json_int_t)s->pts[k].at_ns,
+							     num(s->pts[k].value)));
+		json_array_append_new(ss, json_pack("{s:s,s:I,s:s,s:o}", "kind",
+						    series_kind_name(s->kind), "trial",
+						    (json_int_t)s->trial, "unit", "bytes/s", "points",
+						    pts));
+	}
+	json_object_set_new(o, "change_points", cps);
+	json_object_set_new(o, "series", ss);
+}
+
 static json_t *instance_obj(const struct instance_result *ir)
 {
 	const struct instance_summary *s = &ir->summary;
@@ -184,6 +215,7 @@ static json_t *instance_obj(const struct instance_result *ir)
 		      (json_int_t)ir->threads, "trials", trials, "summary", sum);
 	json_object_set_new(o, "matrix", matrix);
 	json_object_set_new(o, "background", json_boolean(ir->background));
+	series_obj(o, ir);
 	json_object_set_new(
 	    o, "replication",
 	    json_pack("{s:s,s:I,s:I,s:o,s:b,s:o,s:o,s:o,s:o,s:o}", "outliers",

@@ -10,6 +10,7 @@
 #include "engine/outliers.h"
 #include "parsers/units.h"
 #include "reporters/reporter.h"
+#include "reporters/words.h"
 
 #define NA "n/a"
 
@@ -135,41 +136,14 @@ static void put_cell(FILE *out, const char *s, size_t w, bool left, bool last)
 	fputs(last ? "\n" : "  ", out);
 }
 
-static bool lower_is_better(const char *metric)
-{
-	return !strcmp(metric, "seconds") || !strcmp(metric, "lat_mean_ns");
-}
-
-/* One sentence per comparison: which side is better, by how much, how sure. The percentage
- * is relative to the worse side's mean; the ± is the interval's half-width on that scale. */
+/* One sentence per comparison: which side is better, by how much, how sure (words.c). */
 static void print_comparisons(const struct results *r, FILE *out)
 {
+	char line[1024];
+
 	for (size_t i = 0; i < r->ncmp; i++) {
-		const struct comparison *c = &r->cmp[i];
-		bool a_better = lower_is_better(c->metric) ? c->diff_mean < 0 : c->diff_mean > 0;
-		const char *better = a_better ? c->a : c->b, *worse = a_better ? c->b : c->a;
-		double worse_mean = a_better ? c->mean_b : c->mean_a;
-		double pct = 100 * fabs(c->diff_mean) / fabs(worse_mean);
-		double half = 100 * (c->ci_high - c->ci_low) / 2 / fabs(worse_mean);
-		char level[CELL];
-
-		fmt_given_pct(level, sizeof(level), "", c->confidence);
-
-		fprintf(out, "%s", i ? "" : "\n");
-		if (!isfinite(c->ci_low)) {
-			fprintf(out, "%s vs %s (%s): n/a (each side needs at least 2 kept runs)\n",
-				c->a, c->b, c->metric);
-		} else if (!c->significant) {
-			fprintf(
-			    out,
-			    "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %s confidence, %s)\n",
-			    c->a, c->b, c->metric, pct, half, level, c->test);
-		} else {
-			fprintf(out,
-				"%s is %s than %s by %.1f%% ± %.1f%% (%s, %s confidence, %s)\n",
-				better, lower_is_better(c->metric) ? "faster" : "higher", worse,
-				pct, half, c->metric, level, c->test);
-		}
+		words_verdict(line, sizeof(line), &r->cmp[i]);
+		fprintf(out, "%s%s\n", i ? "" : "\n", line);
 	}
 }
 
@@ -232,6 +206,26 @@ static void print_records(const struct results *r, FILE *out)
 		units_format_duration(avg, CELL, ir->summary.rec_mean_ns);
 		units_format_duration(rms, CELL, ir->summary.rec_rms_ns);
 		fprintf(out, "  %s: min %s, max %s, avg %s, rms %s\n", ir->name, lo, hi, avg, rms);
+	}
+}
+
+/* The lasting changes of level found in the record and interval logs. */
+static void print_changes(const struct results *r, FILE *out)
+{
+	char line[512];
+	bool any = false;
+
+	for (size_t i = 0; i < r->ninst; i++) {
+		const struct instance_result *ir = &r->inst[i];
+		for (size_t k = 0; k < ir->ncps; k++) {
+			const struct change_point *c = &ir->cps[k];
+			if (!any)
+				fprintf(out, "\nchange points (lasting changes of level in records/):\n");
+			any = true;
+			words_change(line, sizeof(line), ir, c, r->units == UNITS_BINARY);
+			fprintf(out, "  %s, trial %u, %s log: %s\n", ir->name, c->trial,
+				c->kind == SERIES_RECORDS ? "record" : "interval", line);
+		}
 	}
 }
 
@@ -352,6 +346,7 @@ static int text_report(const struct results *r, FILE *out)
 		return -ENOMEM;
 	print_layout(r, out);
 	print_records(r, out);
+	print_changes(r, out);
 	print_comparisons(r, out);
 	print_footer(r, out);
 	for (size_t i = 0; i < r->ninst; i++) {
