@@ -81,7 +81,7 @@ endif
 
 # B is where a build goes: the tree itself by default, build-asan/ for the sanitizer build.
 B ?=
-LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c))
+LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c plot/*.c))
 LIB_OBJ := $(addprefix $(B),$(LIB_SRC:.c=.o))
 # The command line: iotrial.c and cli/, linked into the binary only.
 CLI_SRC := $(sort $(wildcard cli/*.c))

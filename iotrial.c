@@ -32,7 +32,7 @@
 const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never]\n"
     "       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
-    "       iotrial report RESULTS.json [-f text|csv|json] [-o FILE]\n"
+    "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
     "       iotrial backends\n"
     "       iotrial keys\n"
@@ -46,7 +46,7 @@ const char iotrial_usage[] =
     "  keys       every job key with its type, default and meaning\n"
     "\n"
     "  -o DIR             where results go\n"
-    "  -f FORMATS         comma list of text, json, csv (default: all)\n"
+    "  -f FORMATS         comma list of text, json, csv, html (default: text,json,csv)\n"
     "  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
     "                     replication.runs=20, JOB.matrix.block_size=[4KiB,1MiB],\n"
     "                     experiment=NAME, seed=N; an empty VALUE unsets\n"
@@ -94,12 +94,12 @@ static int parse_formats(struct cli *c, const char *arg)
 				break;
 		if (!n) {
 			fprintf(stderr,
-				"iotrial: -f takes a comma list of text, json, csv, not '%s' (an empty name)\n",
+				"iotrial: -f takes a comma list of text, json, csv, html, not '%s' (an empty name)\n",
 				arg);
 			return -EINVAL;
 		}
 		if (!rep_registry[i]) {
-			fprintf(stderr, "iotrial: unknown format '%.*s' (expected text, json, csv)\n",
+			fprintf(stderr, "iotrial: unknown format '%.*s' (expected text, json, csv, html)\n",
 				(int)n, t);
 			return -EINVAL;
 		}
@@ -123,7 +123,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 
 	c->progress = -1;
 	for (size_t i = 0; rep_registry[i]; i++)
-		c->formats[i] = true;
+		c->formats[i] = !rep_registry[i]->on_request;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
 		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?') {

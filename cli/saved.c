@@ -42,7 +42,7 @@ int cmd_report(int argc, char **argv)
 		case 'f':
 			if (!(rep = rep_find(optarg))) {
 				fprintf(stderr,
-					"iotrial: unknown format '%s' (expected text, csv, json)\n",
+					"iotrial: unknown format '%s' (expected text, csv, json, html)\n",
 					optarg);
 				return EXIT_USAGE;
 			}

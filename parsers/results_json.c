@@ -545,6 +545,13 @@ static int rj_from_json(struct rj *c, json_t *root)
 		diag_add(c->d, &loc, "not an iotrial results file (no \"schema\": \"%s\")", SCHEMA);
 		return -EINVAL;
 	}
+	if (strcmp(json_string_value(schema), SCHEMA) &&
+	    !strncmp(json_string_value(schema), "iotrial.results/", 16)) {
+		diag_add(c->d, &loc,
+			 "written by another version of iotrial (schema \"%.100s\"); this one reads \"%s\"",
+			 json_string_value(schema), SCHEMA);
+		return -EINVAL;
+	}
 	if (strcmp(json_string_value(schema), SCHEMA)) {
 		diag_add(c->d, &loc,
 			 "not an iotrial results file (schema \"%.100s\", expected \"%s\")",

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-extern const struct rep_ops rep_text, rep_json, rep_csv;
+extern const struct rep_ops rep_text, rep_json, rep_csv, rep_html;
 
-const struct rep_ops *const rep_registry[] = {&rep_text, &rep_json, &rep_csv, NULL};
+const struct rep_ops *const rep_registry[] = {&rep_text, &rep_json, &rep_csv, &rep_html, NULL};
 
 const struct rep_ops *rep_find(const char *name)
 {

@@ -3,6 +3,7 @@
 #ifndef IOTRIAL_REPORTER_H
 #define IOTRIAL_REPORTER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "engine/results.h"
@@ -10,6 +11,7 @@
 struct rep_ops {
 	const char *name; /* as given to -f */
 	const char *file; /* its name in the result directory */
+	bool on_request;  /* written only when -f names it, not by default */
 	/* Write the whole report for `r` to `out`. Returns 0 or -errno. */
 	int (*write)(const struct results *r, FILE *out);
 };

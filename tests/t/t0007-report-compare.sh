@@ -114,9 +114,9 @@ test_expect_success 'usage errors exit 2' '
 	"$IOTRIAL" report 2>err || rc=$?
 	expect_eq "$rc" 2
 	rc=0
-	"$IOTRIAL" report -f html a/results.json 2>err || rc=$?
+	"$IOTRIAL" report -f pdf a/results.json 2>err || rc=$?
 	expect_eq "$rc" 2
-	grep -q "unknown format .html." err
+	grep -q "unknown format .pdf." err
 	rc=0
 	"$IOTRIAL" compare a/results.json 2>err || rc=$?
 	expect_eq "$rc" 2
