@@ -294,8 +294,11 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 	plot_nice_range(&ya.lo, &ya.hi);
 	nyt = plot_ticks_linear(ya.lo, ya.hi, &yu, yt, PLOT_MAX_TICKS);
 	for (int s = 0; s < 2; s++) {
+		const char *lab = s ? c->b_label : c->a_label;
 		xt[s].v = s ? 0.72 : 0.28;
-		snprintf(xt[s].label, sizeof(xt[s].label), "%s", s ? "b" : "a");
+		/* The selector as written ("device=usb") says best which side is which. */
+		snprintf(xt[s].label, sizeof(xt[s].label), "%s: %.26s", s ? "b" : "a",
+			 lab && *lab ? lab : s ? c->b : c->a);
 	}
 	snprintf(id, sizeof(id), "compare-%d", n);
 	snprintf(title, sizeof(title), "%s: %s against %s", c->metric, c->a, c->b);
@@ -323,11 +326,9 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 			}
 			svg_line(out, bx - 9, ym, bx + 9, ym, "meanbar");
 		}
-		svg_text(out, W - 190, 34 + 18 * (double)s, "start", "legend", "%s: %s", s ? "b" : "a",
-			 s ? (c->b_label && *c->b_label ? c->b_label : c->b)
-			   : (c->a_label && *c->a_label ? c->a_label : c->a));
 	}
-	svg_text(out, W - 190, 80, "start", "legend", "bar: mean and its CI");
+	svg_text(out, W - 190, 34, "start", "legend", "bar: mean and its");
+	svg_text(out, W - 190, 50, "start", "legend", "confidence interval");
 	svg_close(out);
 	return true;
 }

@@ -23,7 +23,7 @@ static const char css[] =
     "h3{font-size:1.05em;margin:1.2em 0 .3em}"
     "table{border-collapse:collapse;margin:.4em 0;font-size:.92em}"
     "th,td{padding:.2em .6em;border-bottom:1px solid #bbb;text-align:right;vertical-align:top;white-space:nowrap}"
-    "table.meta td{white-space:normal}"
+    "table.meta td,td.name{white-space:normal}td.name{word-break:normal;max-width:24em}"
     "th{border-bottom:2px solid #000}td.l,th.l{text-align:left}"
     "table.meta td,table.meta th{text-align:left;border:0;padding:.05em .8em .05em 0}"
     "code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;word-break:break-all}"
@@ -57,6 +57,17 @@ static const char js[] =
 static void esc(FILE *out, const char *s)
 {
 	svg_escape(out, s ? s : "");
+}
+
+/* An instance name that may wrap after its commas and its bracket, not mid-word. */
+static void name_wrapping(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		char one[2] = {*s, 0};
+		esc(out, one);
+		if (*s == ',' || *s == '[')
+			fputs("<wbr>", out);
+	}
 }
 
 static void meta_row(FILE *out, const char *key, const char *val, bool mono)
@@ -158,8 +169,8 @@ static void summary_row(const struct results *r, const struct instance_result *i
 									  : &s->seconds;
 	char c[CELL];
 
-	fputs("<tr><td class=\"l mono\">", out);
-	esc(out, ir->name);
+	fputs("<tr><td class=\"l mono name\">", out);
+	name_wrapping(out, ir->name);
 	fputs("</td><td class=\"l\">", out);
 	esc(out, ir->workload);
 	fprintf(out, "</td><td>%u/%u</td>", s->kept, s->runs);
