@@ -122,7 +122,8 @@ static void plan_backend(struct planner *pl, struct instance *in)
 				  "key '%s': only the synthetic backend takes sim_* keys",
 				  job_keys[k].name);
 	if (!j->sim_cache_size != !j->sim_after_mean_ns)
-		plan_fail(pl, PLAN_ESPEC, plan_where(j, j->sim_cache_size ? JK_SIM_CACHE_SIZE : JK_SIM_AFTER_MEAN),
+		plan_fail(pl, PLAN_ESPEC,
+			  plan_where(j, j->sim_cache_size ? JK_SIM_CACHE_SIZE : JK_SIM_AFTER_MEAN),
 			  "key '%s': the cache model needs both sim_cache_size and sim_after_mean",
 			  j->sim_cache_size ? "sim_cache_size" : "sim_after_mean");
 	for (int k = JK_FAULT_EIO_OFFSET; k <= JK_FAULT_DELAY_EVERY; k++)

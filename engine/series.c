@@ -15,7 +15,8 @@
 /* One stretch of a trial: what completed in it. */
 struct bin {
 	uint64_t bytes, lines, t_end;
-	double time_ns; /* records: the I/Os' latencies, summed; intervals: the intervals' lengths */
+	double
+	    time_ns; /* records: the I/Os' latencies, summed; intervals: the intervals' lengths */
 };
 
 struct trial_bins {
@@ -221,8 +222,8 @@ static int add_series(struct instance_result *ir, enum series_kind kind, struct 
 	ir->nseries++;
 	struct cp_params p = cp_defaults();
 	ncp = cp_detect(y, m, &p, at, CP_MAX);
-	struct change_point *c = ncp > 0 ? realloc(ir->cps, (ir->ncps + (size_t)ncp) * sizeof(*c))
-					 : ir->cps;
+	struct change_point *c =
+	    ncp > 0 ? realloc(ir->cps, (ir->ncps + (size_t)ncp) * sizeof(*c)) : ir->cps;
 	if (ncp < 0 || (ncp > 0 && !c)) {
 		free(used);
 		free(y);
@@ -262,7 +263,9 @@ static int build_kind(struct instance_result *ir, const char *dir, enum series_k
 			measured++;
 	}
 	nbins = measured ? SERIES_BUDGET / measured : SERIES_POINTS;
-	nbins = nbins > SERIES_POINTS ? SERIES_POINTS : nbins < SERIES_MIN_POINTS ? SERIES_MIN_POINTS : nbins;
+	nbins = nbins > SERIES_POINTS	    ? SERIES_POINTS
+		: nbins < SERIES_MIN_POINTS ? SERIES_MIN_POINTS
+					    : nbins;
 	for (size_t i = 0; i < ir->ntrials; i++) {
 		const struct trial_result *t = &ir->trials[i];
 		if (!t->ran || t->warmup || t->index != i || t->end_ns <= t->start_ns)
@@ -278,7 +281,8 @@ static int build_kind(struct instance_result *ir, const char *dir, enum series_k
 	}
 	if (!measured)
 		goto out;
-	if (!(f = open_log(dir, ir->name, kind, &path)) || (ret = bin_log(f, kind, tb, ir->ntrials))) {
+	if (!(f = open_log(dir, ir->name, kind, &path)) ||
+	    (ret = bin_log(f, kind, tb, ir->ntrials))) {
 		int err = ret ? ret : -errno;
 		diag_add(d, NULL, "job '%s': no %s series or change points: cannot read '%s': %s",
 			 ir->name, series_kind_name(kind), path ? path : dir,

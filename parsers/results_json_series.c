@@ -6,8 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-static bool read_kind(struct rj *c, json_t *o, const char *w, const char *key,
-		      enum series_kind *k)
+static bool read_kind(struct rj *c, json_t *o, const char *w, const char *key, enum series_kind *k)
 {
 	const char *s = rj_get_str(c, o, w, key, true, false);
 
@@ -37,8 +36,9 @@ static bool read_point(struct rj *c, json_t *v, const char *w, struct series_poi
 	if (!json_is_array(v) || json_array_size(v) != 3 || !json_is_integer(b) ||
 	    !json_is_integer(t) || json_integer_value(b) < 0 || json_integer_value(t) < 0 ||
 	    !(json_is_number(y) || json_is_null(y))) {
-		rj_error(c, w, NULL,
-			 "expected [at_bytes, at_ns, value]: two non-negative integers and a number");
+		rj_error(
+		    c, w, NULL,
+		    "expected [at_bytes, at_ns, value]: two non-negative integers and a number");
 		return false;
 	}
 	p->at_bytes = (uint64_t)json_integer_value(b);

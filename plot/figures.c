@@ -11,8 +11,8 @@
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
 
-#define W 720
-#define H 380
+#define W    720
+#define H    380
 #define MAXG 12 /* lines in a sweep with a legend entry each */
 
 void plot_format_param(char *buf, size_t len, const struct param *p, bool binary)
@@ -47,8 +47,8 @@ void plot_size3(char *b, size_t len, double v, bool binary)
 		snprintf(b, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, u.name);
 }
 
-void plot_metric_axis(const char *metric, double max, bool binary, struct plot_unit *u,
-		      char *label, size_t len, double *mul)
+void plot_metric_axis(const char *metric, double max, bool binary, struct plot_unit *u, char *label,
+		      size_t len, double *mul)
 {
 	*mul = 1;
 	if (!strcmp(metric, "seconds")) {
@@ -100,12 +100,13 @@ static bool same_param(const struct param *a, const struct param *b)
 {
 	if (a->type != b->type)
 		return false;
-	return a->type == PV_STR ? !strcmp(a->s, b->s) : a->u == b->u && a->b == b->b && a->d == b->d;
+	return a->type == PV_STR ? !strcmp(a->s, b->s)
+				 : a->u == b->u && a->b == b->b && a->d == b->d;
 }
 
 /* "device=usb, bs=4 kB": the instance's other matrix keys, which name its line. */
-static void group_label(char *buf, size_t len, const struct instance_result *ir,
-			const char *key, bool binary)
+static void group_label(char *buf, size_t len, const struct instance_result *ir, const char *key,
+			bool binary)
 {
 	size_t n = 0;
 
@@ -117,7 +118,8 @@ static void group_label(char *buf, size_t len, const struct instance_result *ir,
 			if (p->matrix != pos || !strcmp(p->key, key) || n + 1 >= len)
 				continue;
 			plot_format_param(v, sizeof(v), p, binary);
-			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "", p->key, v);
+			n +=
+			    (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "", p->key, v);
 		}
 }
 
@@ -209,7 +211,8 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 		if (seen)
 			continue;
 		xt[nxt].v = pts[i].xv;
-		plot_format_param(xt[nxt].label, sizeof(xt[nxt].label), isnum ? pts[i].x : cats[(size_t)pts[i].xv], binary);
+		plot_format_param(xt[nxt].label, sizeof(xt[nxt].label),
+				  isnum ? pts[i].x : cats[(size_t)pts[i].xv], binary);
 		nxt++;
 	}
 	snprintf(id, sizeof(id), "sweep-%d", n);
@@ -217,7 +220,8 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 	svg_open(out, id, "plot-sweep", W, H, title);
 	svg_axes(out, &xa, &ya, xt, nxt, yt, nyt, logx ? "" : key, ylabel);
 	if (logx)
-		svg_text(out, (xa.p0 + xa.p1) / 2, H - 24, "middle", "axislabel", "%s (log scale)", key);
+		svg_text(out, (xa.p0 + xa.p1) / 2, H - 24, "middle", "axislabel", "%s (log scale)",
+			 key);
 	for (size_t g = 0; g < ng; g++) {
 		/* Lines of different groups sit a few pixels apart, so their bars do not hide. */
 		double dx = ((double)g - (double)(ng - 1) / 2) * 4;
@@ -233,14 +237,16 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 			if (pts[i].group != (int)g || !s || !isfinite(s->mean))
 				continue;
 			if (isfinite(s->ci_low) && isfinite(s->ci_high)) {
-				double y0 = plot_map(&ya, s->ci_low * mul), y1 = plot_map(&ya, s->ci_high * mul);
+				double y0 = plot_map(&ya, s->ci_low * mul),
+				       y1 = plot_map(&ya, s->ci_high * mul);
 				svg_line(out, px, y0, px, y1, "errbar");
 				svg_line(out, px - 4, y0, px + 4, y0, "errbar");
 				svg_line(out, px - 4, y1, px + 4, y1, "errbar");
 			}
 			svg_marker(out, px, plot_map(&ya, s->mean * mul), (int)g, true);
 		}
-		svg_legend(out, W - 190, 30 + 20 * (double)g, (int)g, true, *labels[g] ? labels[g] : job);
+		svg_legend(out, W - 190, 30 + 20 * (double)g, (int)g, true,
+			   *labels[g] ? labels[g] : job);
 	}
 	svg_close(out);
 	free(pts);
@@ -289,8 +295,10 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 		*why = "neither side has a measured trial";
 		return false;
 	}
-	plot_metric_axis(c->metric, hi, r->units == UNITS_BINARY, &yu, ylabel, sizeof(ylabel), &mul);
-	struct plot_axis xa = {0, 1, false, 80, W - 200}, ya = {lo * mul, hi * mul, false, H - 60, 20};
+	plot_metric_axis(c->metric, hi, r->units == UNITS_BINARY, &yu, ylabel, sizeof(ylabel),
+			 &mul);
+	struct plot_axis xa = {0, 1, false, 80, W - 200},
+			 ya = {lo * mul, hi * mul, false, H - 60, 20};
 	plot_nice_range(&ya.lo, &ya.hi);
 	nyt = plot_ticks_linear(ya.lo, ya.hi, &yu, yt, PLOT_MAX_TICKS);
 	for (int s = 0; s < 2; s++) {
@@ -298,12 +306,15 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 		xt[s].v = s ? 0.72 : 0.28;
 		/* The selector as written ("device=usb") says best which side is which. */
 		snprintf(xt[s].label, sizeof(xt[s].label), "%s: %.26s", s ? "b" : "a",
-			 lab && *lab ? lab : s ? c->b : c->a);
+			 lab && *lab ? lab
+			 : s	     ? c->b
+				     : c->a);
 	}
 	snprintf(id, sizeof(id), "compare-%d", n);
 	snprintf(title, sizeof(title), "%s: %s against %s", c->metric, c->a, c->b);
 	svg_open(out, id, "plot-compare", W, H, title);
-	svg_axes(out, &xa, &ya, xt, 2, yt, nyt, "each trial (filled: kept; hollow: dropped by the outlier policy)", ylabel);
+	svg_axes(out, &xa, &ya, xt, 2, yt, nyt,
+		 "each trial (filled: kept; hollow: dropped by the outlier policy)", ylabel);
 	for (int s = 0; s < 2; s++) {
 		const struct stat_summary *st = plot_metric_stat(&side[s]->summary, c->metric);
 		double cx = plot_map(&xa, xt[s].v), bx = cx + 70;
@@ -319,7 +330,8 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 		if (st && isfinite(st->mean)) {
 			double ym = plot_map(&ya, st->mean * mul);
 			if (isfinite(st->ci_low) && isfinite(st->ci_high)) {
-				double y0 = plot_map(&ya, st->ci_low * mul), y1 = plot_map(&ya, st->ci_high * mul);
+				double y0 = plot_map(&ya, st->ci_low * mul),
+				       y1 = plot_map(&ya, st->ci_high * mul);
 				svg_line(out, bx, y0, bx, y1, "errbar");
 				svg_line(out, bx - 5, y0, bx + 5, y0, "errbar");
 				svg_line(out, bx - 5, y1, bx + 5, y1, "errbar");

@@ -64,7 +64,9 @@ bool plot_series(FILE *out, const struct results *r, const struct instance_resul
 	if (kind == SERIES_RECORDS) {
 		plot_unit_bytes(&xu, xhi, binary);
 		snprintf(xlabel, sizeof(xlabel), "bytes %s (%s)",
-			 !strcmp(what, "read") ? "read" : !strcmp(what, "write") ? "written" : "moved",
+			 !strcmp(what, "read")	  ? "read"
+			 : !strcmp(what, "write") ? "written"
+						  : "moved",
 			 xu.name);
 	} else {
 		plot_unit_ns(&xu, xhi);
@@ -88,7 +90,8 @@ bool plot_series(FILE *out, const struct results *r, const struct instance_resul
 		const struct series *s = &ir->series[i];
 		if (s->kind != kind || !drawn(ir, s) || !s->npts)
 			continue;
-		svg_poly_begin(out, lines > MAXLN ? 0 : (int)k, lines > MAXLN ? "line faint" : "line");
+		svg_poly_begin(out, lines > MAXLN ? 0 : (int)k,
+			       lines > MAXLN ? "line faint" : "line");
 		for (size_t p = 0; p < s->npts; p++)
 			if (isfinite(s->pts[p].value))
 				svg_poly_point(out, plot_map(&xa, xof(&s->pts[p], kind)),
@@ -112,8 +115,8 @@ bool plot_series(FILE *out, const struct results *r, const struct instance_resul
 		svg_line(out, px, ya.p1, px, ya.p0, "changepoint");
 		units_format_rate(b, sizeof(b), c->before, binary);
 		units_format_rate(a, sizeof(a), c->after, binary);
-		svg_text(out, px + 4, ya.p1 + 14 + 14 * (double)(i % 3), "start", "cplabel", "%s → %s",
-			 b, a);
+		svg_text(out, px + 4, ya.p1 + 14 + 14 * (double)(i % 3), "start", "cplabel",
+			 "%s → %s", b, a);
 	}
 	svg_close(out);
 	return true;
@@ -195,7 +198,8 @@ bool plot_latency(FILE *out, const struct results *r, const struct instance_resu
 		/* Markers on the first line only: many trials' markers would be a blot. */
 		for (int p = 0; p < 6 && k == 0; p++)
 			if (isfinite(v[p]) && v[p] > 0)
-				svg_marker(out, plot_map(&xa, xt[p].v), plot_map(&ya, v[p]), 0, true);
+				svg_marker(out, plot_map(&xa, xt[p].v), plot_map(&ya, v[p]), 0,
+					   true);
 		k++;
 	}
 	svg_text(out, LW - 22, 28, "end", "legend", "%zu trial%s", lines, lines == 1 ? "" : "s");

@@ -17,8 +17,8 @@ double plot_map(const struct plot_axis *a, double v)
 	return a->p0 + f * (a->p1 - a->p0);
 }
 
-static void pick(struct plot_unit *u, double max, double k, const char *const *names,
-		 size_t n, const char *suffix)
+static void pick(struct plot_unit *u, double max, double k, const char *const *names, size_t n,
+		 const char *suffix)
 {
 	size_t i = 0;
 	double div = 1;
@@ -154,8 +154,8 @@ void svg_close(FILE *out)
 	fputs("</svg>\n", out);
 }
 
-void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls,
-	      const char *fmt, ...)
+void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls, const char *fmt,
+	      ...)
 {
 	char buf[512];
 	va_list ap;
@@ -171,8 +171,8 @@ void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls
 
 void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *cls)
 {
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>\n", x1, y1,
-		x2, y2, cls);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"%s\"/>\n", x1,
+		y1, x2, y2, cls);
 }
 
 void svg_axes(FILE *out, const struct plot_axis *x, const struct plot_axis *y,
@@ -194,11 +194,14 @@ void svg_axes(FILE *out, const struct plot_axis *x, const struct plot_axis *y,
 		svg_line(out, left - 4, py, left, py, "tick");
 		svg_text(out, left - 7, py + 4, "end", "ticklabel", "%s", yt[i].label);
 	}
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
 		left, top, right - left, bottom - top);
 	svg_text(out, (left + right) / 2, bottom + 36, "middle", "axislabel", "%s", xlabel);
-	fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" class=\"axislabel\">",
-		left - 48, (top + bottom) / 2);
+	fprintf(
+	    out,
+	    "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" class=\"axislabel\">",
+	    left - 48, (top + bottom) / 2);
 	svg_escape(out, ylabel);
 	fputs("</text>\n</g>\n", out);
 }
@@ -210,23 +213,29 @@ void svg_marker(FILE *out, double x, double y, int style, bool filled)
 
 	switch ((style % 5 + 5) % 5) {
 	case 0:
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" class=\"%s\"/>\n", x, y, r, fill);
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" class=\"%s\"/>\n", x, y, r,
+			fill);
 		break;
 	case 1:
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
-			x - r, y - r, 2 * r, 2 * r, fill);
+		fprintf(
+		    out,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
+		    x - r, y - r, 2 * r, 2 * r, fill);
 		break;
 	case 2:
-		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" class=\"%s\"/>\n", x, y - r - 1,
-			x + r + 1, y + r, x - r - 1, y + r, fill);
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" class=\"%s\"/>\n", x,
+			y - r - 1, x + r + 1, y + r, x - r - 1, y + r, fill);
 		break;
 	case 3:
-		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" class=\"%s\"/>\n", x,
+		fprintf(out,
+			"<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" class=\"%s\"/>\n", x,
 			y - r - 1, x + r + 1, y, x, y + r + 1, x - r - 1, y, fill);
 		break;
 	default:
-		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" class=\"mark cross\"/>\n",
-			x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r);
+		fprintf(
+		    out,
+		    "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" class=\"mark cross\"/>\n",
+		    x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r);
 	}
 }
 
@@ -234,8 +243,8 @@ void svg_poly_begin(FILE *out, int style, const char *cls)
 {
 	const char *dash = svg_dash(style);
 
-	fprintf(out, "<polyline class=\"%s\"%s%s%s points=\"", cls, *dash ? " stroke-dasharray=\"" : "",
-		dash, *dash ? "\"" : "");
+	fprintf(out, "<polyline class=\"%s\"%s%s%s points=\"", cls,
+		*dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
 }
 
 void svg_poly_point(FILE *out, double x, double y)

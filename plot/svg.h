@@ -67,8 +67,8 @@ void svg_axes(FILE *out, const struct plot_axis *x, const struct plot_axis *y,
 	      const char *xlabel, const char *ylabel);
 
 /* Text at (x, y): anchor "start", "middle" or "end"; `cls` a CSS class or NULL. */
-void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls,
-	      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls, const char *fmt,
+	      ...) __attribute__((format(printf, 6, 7)));
 
 void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *cls);
 

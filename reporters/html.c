@@ -13,7 +13,7 @@
 #include "reporters/reporter.h"
 #include "reporters/words.h"
 
-#define CELL 64
+#define CELL	     64
 #define LATENCY_OPEN 12 /* more instances than this: their latency plots start folded */
 
 static const char css[] =
@@ -98,12 +98,17 @@ static void header(const struct results *r, FILE *out)
 	}
 	meta_row(out, "started", r->started_at, false);
 	meta_row(out, "finished", r->finished_at, false);
-	meta_row(out, "complete", r->complete ? "yes" : "no: figures cover the trials that ran", false);
+	meta_row(out, "complete", r->complete ? "yes" : "no: figures cover the trials that ran",
+		 false);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)r->seed);
 	meta_row(out, "seed", buf, true);
 	meta_row(out, "trial order", r->order, false);
-	meta_row(out, "units", r->units == UNITS_BINARY ? "binary (MiB = 2^20 bytes)" : "decimal (MB = 10^6 bytes)", false);
-	snprintf(buf, sizeof(buf), "%s %s", r->tool_name ? r->tool_name : "?", r->tool_version ? r->tool_version : "?");
+	meta_row(out, "units",
+		 r->units == UNITS_BINARY ? "binary (MiB = 2^20 bytes)"
+					  : "decimal (MB = 10^6 bytes)",
+		 false);
+	snprintf(buf, sizeof(buf), "%s %s", r->tool_name ? r->tool_name : "?",
+		 r->tool_version ? r->tool_version : "?");
 	meta_row(out, "written by", buf, false);
 	fputs("</table></header>\n", out);
 }
@@ -126,9 +131,10 @@ static void environment(const struct results *r, FILE *out)
 	fputs("</table>\n", out);
 	if (!e->ntargets)
 		return;
-	fputs("<table id=\"targets\"><tr><th class=\"l\">target</th><th class=\"l\">file system</th>"
-	      "<th class=\"l\">device</th><th class=\"l\">model</th><th>rotational</th><th>block size</th></tr>\n",
-	      out);
+	fputs(
+	    "<table id=\"targets\"><tr><th class=\"l\">target</th><th class=\"l\">file system</th>"
+	    "<th class=\"l\">device</th><th class=\"l\">model</th><th>rotational</th><th>block size</th></tr>\n",
+	    out);
 	for (size_t i = 0; i < e->ntargets; i++) {
 		const struct env_target *t = &e->targets[i];
 		fputs("<tr><td class=\"l mono\">", out);
@@ -139,7 +145,10 @@ static void environment(const struct results *r, FILE *out)
 		esc(out, t->device ? t->device : "n/a");
 		fputs("</td><td class=\"l\">", out);
 		esc(out, t->model ? t->model : "n/a");
-		fprintf(out, "</td><td>%s</td><td>", t->rotational < 0 ? "n/a" : t->rotational ? "yes" : "no");
+		fprintf(out, "</td><td>%s</td><td>",
+			t->rotational < 0 ? "n/a"
+			: t->rotational	  ? "yes"
+					  : "no");
 		if (t->logical_block_size)
 			fprintf(out, "%llu B", (unsigned long long)t->logical_block_size);
 		else
@@ -163,10 +172,10 @@ static void summary_row(const struct results *r, const struct instance_result *i
 {
 	const struct instance_summary *s = &ir->summary;
 	const char *metric = s->metric ? s->metric : "seconds";
-	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	  ? &s->bw_bytes
-				       : !strcmp(metric, "iops")	  ? &s->iops
+	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	? &s->bw_bytes
+				       : !strcmp(metric, "iops")	? &s->iops
 				       : !strcmp(metric, "lat_mean_ns") ? &s->lat_mean_ns
-									  : &s->seconds;
+									: &s->seconds;
 	char c[CELL];
 
 	fputs("<tr><td class=\"l mono name\">", out);
@@ -204,19 +213,21 @@ static void summary(const struct results *r, FILE *out)
 			continue;
 		if (bg)
 			fputs("<h3>Background load (ran alongside, not measured)</h3>\n", out);
-		fprintf(out, "<table class=\"summary\" id=\"summary-%s\"><tr><th class=\"l\">job</th>"
-			     "<th class=\"l\">workload</th><th>runs</th><th>seconds</th><th>rate</th>"
-			     "<th>CI</th><th>IO/s</th><th>lat mean</th><th>COV</th><th>COV all</th>"
-			     "<th>need</th></tr>\n",
+		fprintf(out,
+			"<table class=\"summary\" id=\"summary-%s\"><tr><th class=\"l\">job</th>"
+			"<th class=\"l\">workload</th><th>runs</th><th>seconds</th><th>rate</th>"
+			"<th>CI</th><th>IO/s</th><th>lat mean</th><th>COV</th><th>COV all</th>"
+			"<th>need</th></tr>\n",
 			bg ? "background" : "measured");
 		for (size_t i = 0; i < r->ninst; i++)
 			if (r->inst[i].background == (bg == 1))
 				summary_row(r, &r->inst[i], out);
 		fputs("</table>\n", out);
 	}
-	fprintf(out, "<p>runs: kept/ran; rate in %s; CI: half-width of the %.6g%% confidence interval "
-		     "of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); "
-		     "need: runs for the stated precision.</p>\n",
+	fprintf(out,
+		"<p>runs: kept/ran; rate in %s; CI: half-width of the %.6g%% confidence interval "
+		"of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); "
+		"need: runs for the stated precision.</p>\n",
 		r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)",
 		100 * (isfinite(r->confidence) ? r->confidence : 0.95));
 }
@@ -246,14 +257,16 @@ static void sweeps(const struct results *r, FILE *out)
 		 * Only a matrix of names alone is drawn against a name. */
 		bool numeric = false;
 		for (size_t p = 0; p < ir->nparams; p++)
-			numeric = numeric || (ir->params[p].matrix && (ir->params[p].type == PV_UINT ||
-								       ir->params[p].type == PV_REAL));
+			numeric =
+			    numeric || (ir->params[p].matrix && (ir->params[p].type == PV_UINT ||
+								 ir->params[p].type == PV_REAL));
 		for (uint32_t pos = 1; pos <= ir->nparams; pos++)
 			for (size_t p = 0; p < ir->nparams; p++) {
 				const char *why = NULL, *key = ir->params[p].key;
 				char caption[256];
 				if (ir->params[p].matrix != pos ||
-				    (numeric && ir->params[p].type != PV_UINT && ir->params[p].type != PV_REAL))
+				    (numeric && ir->params[p].type != PV_UINT &&
+				     ir->params[p].type != PV_REAL))
 					continue;
 				if (!n && !any)
 					fputs("<h2 id=\"sweeps\">Matrix sweeps</h2>\n", out);
@@ -264,10 +277,12 @@ static void sweeps(const struct results *r, FILE *out)
 				if (plot_sweep(out, r, ir->job, key, n, &why)) {
 					fputs("<figcaption>", out);
 					esc(out, caption);
-					fprintf(out, "; points: mean of the kept trials, bars: its %.6g%% "
-						     "confidence interval; one line per value of the other "
-						     "matrix keys.</figcaption>\n",
-						100 * ir->rep.confidence);
+					fprintf(
+					    out,
+					    "; points: mean of the kept trials, bars: its %.6g%% "
+					    "confidence interval; one line per value of the other "
+					    "matrix keys.</figcaption>\n",
+					    100 * ir->rep.confidence);
 				} else {
 					note(out, caption, why);
 				}
@@ -335,12 +350,16 @@ static void series(const struct results *r, FILE *out)
 				continue;
 			fputs("<figure>\n", out);
 			if (plot_series(out, r, ir, (enum series_kind)k, (int)i, &why))
-				fprintf(out, "<figcaption>%s; dashed rules: change points.</figcaption>\n",
-					k == SERIES_RECORDS
-					    ? "Rate of each stretch of records (bytes over the time its I/Os took) against the bytes done"
-					    : "Rate per interval (all workers) against time");
+				fprintf(
+				    out,
+				    "<figcaption>%s; dashed rules: change points.</figcaption>\n",
+				    k == SERIES_RECORDS
+					? "Rate of each stretch of records (bytes over the time its I/Os took) against the bytes done"
+					: "Rate per interval (all workers) against time");
 			else
-				note(out, k == SERIES_RECORDS ? "records series" : "intervals series", why);
+				note(out,
+				     k == SERIES_RECORDS ? "records series" : "intervals series",
+				     why);
 			fputs("</figure>\n", out);
 		}
 		fputs("<ul class=\"changepoints\">\n", out);
@@ -362,10 +381,11 @@ static void latencies(const struct results *r, FILE *out)
 {
 	if (!r->ninst)
 		return;
-	fprintf(out, "<h2 id=\"latency\">Latency percentiles</h2>\n"
-		     "<p>Per instance, one line per kept trial: p50 to p99.99 of its I/Os' latency, "
-		     "both axes logarithmic. <button id=\"toggle-all\" type=\"button\">%s</button></p>\n"
-		     "<details%s><summary>%zu instance%s</summary><div class=\"grid-lat\">\n",
+	fprintf(out,
+		"<h2 id=\"latency\">Latency percentiles</h2>\n"
+		"<p>Per instance, one line per kept trial: p50 to p99.99 of its I/Os' latency, "
+		"both axes logarithmic. <button id=\"toggle-all\" type=\"button\">%s</button></p>\n"
+		"<details%s><summary>%zu instance%s</summary><div class=\"grid-lat\">\n",
 		r->ninst > LATENCY_OPEN ? "Unfold all" : "Fold all",
 		r->ninst > LATENCY_OPEN ? "" : " open", r->ninst, r->ninst == 1 ? "" : "s");
 	for (size_t i = 0; i < r->ninst; i++) {
@@ -395,10 +415,12 @@ static int html_report(const struct results *r, FILE *out)
 	series(r, out);
 	latencies(r, out);
 	if (!r->complete)
-		fputs("<p class=\"note\">The run did not complete; figures cover the trials that ran.</p>\n",
-		      out);
-	fprintf(out, "<footer><p>Written by iotrial %s. Every figure is drawn from results.json; "
-		     "methods: docs/statistics.md.</p></footer>\n<script>%s</script>\n</body></html>\n",
+		fputs(
+		    "<p class=\"note\">The run did not complete; figures cover the trials that ran.</p>\n",
+		    out);
+	fprintf(out,
+		"<footer><p>Written by iotrial %s. Every figure is drawn from results.json; "
+		"methods: docs/statistics.md.</p></footer>\n<script>%s</script>\n</body></html>\n",
 		r->tool_version ? r->tool_version : "", js);
 	return ferror(out) ? -EIO : 0;
 }

@@ -35,12 +35,13 @@ void words_verdict(char *buf, size_t len, const struct comparison *c)
 
 	given_pct(level, sizeof(level), c->confidence);
 	if (!isfinite(c->ci_low))
-		snprintf(buf, len, "%s vs %s (%s): n/a (each side needs at least 2 kept runs)", c->a,
-			 c->b, c->metric);
+		snprintf(buf, len, "%s vs %s (%s): n/a (each side needs at least 2 kept runs)",
+			 c->a, c->b, c->metric);
 	else if (!c->significant)
-		snprintf(buf, len,
-			 "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %s confidence, %s)",
-			 c->a, c->b, c->metric, pct, half, level, c->test);
+		snprintf(
+		    buf, len,
+		    "%s vs %s (%s): no significant difference (%.1f%% ± %.1f%%, %s confidence, %s)",
+		    c->a, c->b, c->metric, pct, half, level, c->test);
 	else
 		snprintf(buf, len, "%s is %s than %s by %.1f%% ± %.1f%% (%s, %s confidence, %s)",
 			 better, lower ? "faster" : "higher", worse, pct, half, c->metric, level,
@@ -63,7 +64,11 @@ static void size3(char *b, size_t len, double v, bool binary)
 	if (u == 0)
 		snprintf(b, len, "%.0f B", v);
 	else
-		snprintf(b, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, binary ? bin[u] : dec[u]);
+		snprintf(b, len, "%.*f %s",
+			 v < 10	   ? 2
+			 : v < 100 ? 1
+				   : 0,
+			 v, binary ? bin[u] : dec[u]);
 }
 
 void words_change(char *buf, size_t len, const struct instance_result *ir,
@@ -79,5 +84,8 @@ void words_change(char *buf, size_t len, const struct instance_result *ir,
 	units_format_duration(when, sizeof(when), (double)c->at_ns);
 	snprintf(buf, len, "%s rate %s from %s to %s after %s %s (%s)", what,
 		 c->after < c->before ? "fell" : "rose", before, after, at,
-		 !strcmp(what, "read") ? "read" : !strcmp(what, "write") ? "written" : "moved", when);
+		 !strcmp(what, "read")	  ? "read"
+		 : !strcmp(what, "write") ? "written"
+					  : "moved",
+		 when);
 }

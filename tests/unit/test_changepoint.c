@@ -45,8 +45,7 @@ static int detect(const double *y, size_t n, size_t *at)
 }
 
 /* Every true step found, once, within 2% of the series' length. */
-static void expect_steps(const double *y, size_t n, const size_t *want, size_t nwant,
-			 uint64_t seed)
+static void expect_steps(const double *y, size_t n, const size_t *want, size_t nwant, uint64_t seed)
 {
 	size_t at[CP_MAX];
 	int got = detect(y, n, at);
