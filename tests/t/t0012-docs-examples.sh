@@ -51,7 +51,7 @@ mpirun -np 4 build-mpi/iotrial run job.yaml -o results/job	several processes und
 srun -n 64 --mpi=pmix build-mpi/iotrial run job.yaml -o results/job	no Slurm here: t0011-mpi.sh runs the same build under mpirun
 iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
 iotrial validate JOBFILE... [--set KEY=VALUE]...	a synopsis: found in iotrial --help
-iotrial report RESULTS.json [-f text|csv|json] [-o FILE]	a synopsis: found in iotrial --help
+iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
 iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]	a synopsis: found in iotrial --help
 iotrial backends	a synopsis: found in iotrial --help
 iotrial keys	a synopsis: found in iotrial --help
