@@ -7,7 +7,7 @@
 #   scripts/install-deps.sh mpi      also Open MPI, for make MPI=1 and tests/t/t0011-mpi.sh
 set -e
 
-# chromium: tests/t/t0019-html-report.sh renders report.html headless (and
+# chromium: tests/t/t0020-html-report.sh renders report.html headless (and
 # scripts/report-screenshots.sh takes the README's pictures with it).
 pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium"
 [ "${1:-}" = bench ] && pkgs="$pkgs fio linux-perf"
