@@ -215,14 +215,14 @@ static void *slot_main(void *arg)
 			 in->be->name, strerror(-ret));
 		goto fail;
 	}
-	if (copy &&
-	    (src = ret = in->be->open(priv, s->src_path, trial_open_flags(j, false), 0)) < 0) {
+	if (copy && (src = ret = in->be->open(priv, AT_FDCWD, s->src_path,
+					      trial_open_flags(j, false), 0)) < 0) {
 		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->src_path,
 			 strerror(-ret));
 		goto fail_cleanup;
 	}
 	/* A copy makes its file; workers sharing one file all open what the first made. */
-	fd = ret = in->be->open(priv, s->data_path,
+	fd = ret = in->be->open(priv, AT_FDCWD, s->data_path,
 				copy ? trial_open_flags(j, true) | O_CREAT |
 					   (files_count(j) == j->threads ? O_EXCL : 0)
 				     : trial_open_flags(j, writes),

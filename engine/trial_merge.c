@@ -176,7 +176,7 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 		v.verify_seed = copy ? trial_layout_seed(e->p, in->src.path) : s->job.verify_seed;
 		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns &&
 					       s->sh->out.bytes >= s->job.region_len);
-		v.fd = in->be->open(priv, s->data_path, trial_open_flags(j, false), 0);
+		v.fd = in->be->open(priv, AT_FDCWD, s->data_path, trial_open_flags(j, false), 0);
 		if (v.fd < 0) {
 			ret = v.fd;
 			trial_error(r->tr, "verify: cannot open '%s': %s", s->data_path,

@@ -67,8 +67,10 @@ struct be_ops {
 	int (*probe)(char *why, size_t len);
 	/* Set up per-worker state before a trial's files are opened. */
 	int (*init)(void *priv, const struct be_config *cfg);
-	/* Open `path` with open(2) flags; returns the fd to put in be_io.fd, or -errno. */
-	int (*open)(void *priv, const char *path, int flags, mode_t mode);
+	/* Open `path` relative to the folder `dirfd` (or AT_FDCWD), like openat(2) with its
+	 * flags; returns the fd to put in be_io.fd, or -errno. The core opens iotrial's own
+	 * files relative to a folder it holds, with O_NOFOLLOW, and checks the fd it gets. */
+	int (*open)(void *priv, int dirfd, const char *path, int flags, mode_t mode);
 	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
 	int (*queue)(void *priv, struct be_io *io);
 	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno;
@@ -90,9 +92,9 @@ struct be_ops {
 	void (*cleanup)(void *priv);
 };
 
-/* open and close hooks for backends that work on plain file descriptors: open(2) with
+/* open and close hooks for backends that work on plain file descriptors: openat(2) with
  * O_CLOEXEC, EINTR retried; close(2). Point .open and .close at them. */
-int be_plain_open(void *priv, const char *path, int flags, mode_t mode);
+int be_plain_open(void *priv, int dirfd, const char *path, int flags, mode_t mode);
 int be_plain_close(void *priv, int fd);
 
 /* The compiled-in backends, NULL-terminated (registry.c). */

@@ -29,9 +29,9 @@ static int fault_init(void *priv, const struct be_config *cfg)
 	return 0;
 }
 
-static int fault_open(void *priv, const char *path, int flags, mode_t mode)
+static int fault_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
-	return be_sync.open(NULL, path, flags, mode);
+	return be_sync.open(NULL, dirfd, path, flags, mode);
 }
 
 static int fault_queue(void *priv, struct be_io *io)

@@ -82,10 +82,10 @@ fail_ring:
 	return r;
 }
 
-static int uring_open(void *priv, const char *path, int flags, mode_t mode)
+static int uring_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
 	/* With registered files, the fd would also go into a slot of the file table here. */
-	return be_plain_open(priv, path, flags, mode);
+	return be_plain_open(priv, dirfd, path, flags, mode);
 }
 
 /* Hand the kernel what is prepared; returns the count it took, or -errno. */

@@ -2,7 +2,7 @@
  * measures the engine's own cost per I/O (and makes end-to-end tests deterministic). */
 #include "engine/backends/backend.h"
 
-static int null_open(void *priv, const char *path, int flags, mode_t mode)
+static int null_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
 	return 0;
 }

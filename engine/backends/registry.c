@@ -44,12 +44,12 @@ static const struct {
     {"libaio", "libaio-dev"},
 };
 
-int be_plain_open(void *priv, const char *path, int flags, mode_t mode)
+int be_plain_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
 	int fd;
 
 	do
-		fd = open(path, flags | O_CLOEXEC, mode);
+		fd = openat(dirfd, path, flags | O_CLOEXEC, mode);
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? -errno : fd;
 }

@@ -75,7 +75,7 @@ static int synth_init(void *priv, const struct be_config *cfg)
 	return 0;
 }
 
-static int synth_open(void *priv, const char *path, int flags, mode_t mode)
+static int synth_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
 	return 0;
 }
