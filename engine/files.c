@@ -1,6 +1,7 @@
-/* Files and folders around the trials: folders under the scratch folder, laying out files
- * before their first trial, dropping them from the page cache, asking how much of one is
- * cached, the O_DIRECT probe, and removing what iotrial created. */
+/* Files around the trials: laying out files
+ * before their first trial (through the ledger, which also removes them), opening them for
+ * the workers, dropping them from the page cache, asking how much of one is cached, and
+ * the O_DIRECT probe. */
 #include "engine/files.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,69 +49,6 @@ char *files_worker_path(const char *path, const struct job_spec *j, uint32_t w)
 	return asprintf(&out, "%s.%u", path, w) < 0 ? NULL : out;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
-}
-
-void files_remove_path(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return;
-	if (S_ISDIR(st.st_mode))
-		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	else
-		unlink(path);
-}
-
-/* A source tree for copytree: `files` files of equal share of `size` bytes, eight to a
- * folder, so the copy walks folders as well as files. */
-static int layout_tree(struct file_dirs *dirs, const char *scratch, const char *root, uint64_t size,
-		       uint32_t files, char **msg)
-{
-	char *path = NULL;
-	int ret = 0;
-
-	if ((ret = files_make_dirs(dirs, scratch, root)) < 0 ||
-	    (mkdir(root, 0755) < 0 && (ret = -errno) != -EEXIST)) {
-		error_msg(msg, "cannot create the folder '%s': %s", root, strerror(-ret));
-		return ret;
-	}
-	ret = 0;
-	for (uint32_t i = 0; i < files && ret == 0; i++) {
-		struct plan_file f = {0};
-		if (i % 8 == 0) {
-			free(path);
-			if (asprintf(&path, "%s/d%u", root, i / 8) < 0)
-				return -ENOMEM;
-			if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-				ret = -errno;
-				error_msg(msg, "cannot create the folder '%s': %s", path,
-					  strerror(errno));
-				break;
-			}
-		}
-		if (asprintf(&f.path, "%s/f%u.dat", path, i) < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		f.layout = LAYOUT_FILL;
-		ret = files_layout(dirs, scratch, &f, size / files ? size / files : 1, false, 0, 0,
-				   msg);
-		free(f.path);
-	}
-	free(path);
-	return ret;
-}
-
 char *files_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -123,87 +60,23 @@ char *files_dirname(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/* Create the folders between the scratch folder and `path`'s parent. */
-int files_make_dirs(struct file_dirs *fd, const char *scratch, const char *path)
-{
-	size_t base = strlen(scratch);
-	char *dir = files_dirname(path);
-	int ret = 0;
-
-	if (!dir)
-		return -ENOMEM;
-	if (strncmp(dir, scratch, base) || (dir[base] != '/' && dir[base] != 0)) {
-		free(dir);
-		return 0;
-	}
-	for (size_t i = base; ret == 0; i++) {
-		char c = dir[i];
-		if (c != '/' && c != 0)
-			continue;
-		dir[i] = 0;
-		if (mkdir(dir, 0700) == 0) {
-			char **nd = realloc(fd->dirs, (fd->n + 1) * sizeof(*nd));
-			if (nd) {
-				fd->dirs = nd;
-				fd->dirs[fd->n++] = strdup(dir);
-			}
-		} else if (errno != EEXIST) {
-			ret = -errno;
-		}
-		dir[i] = c;
-		if (c == 0)
-			break;
-	}
-	free(dir);
-	return ret;
-}
-
-int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *f, uint64_t size,
-		 bool verify, uint64_t seed, uint32_t tree_files, char **msg)
+/* Write `size` bytes of varied data (the verify pattern under `seed` when `verify`) into
+ * `fd`, then fsync: what reads find on the device. */
+static int fill(int fd, const char *path, uint64_t size, bool verify, uint64_t seed, char **msg)
 {
 	uint64_t done = 0;
-	char *buf = NULL;
-	int fd, ret = 0;
+	char *buf = malloc(LAYOUT_CHUNK);
+	int ret = 0;
 
-	if (f->layout == LAYOUT_TREE) {
-		ret = layout_tree(dirs, scratch, f->path, size, tree_files, msg);
-		f->laid_out = true;
-		return ret;
-	}
-	if ((ret = files_make_dirs(dirs, scratch, f->path)) < 0) {
-		error_msg(msg, "cannot create the folder for '%s': %s", f->path, strerror(-ret));
-		return ret;
-	}
-	fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		error_msg(msg, "cannot create '%s': %s", f->path, strerror(errno));
-		return ret;
-	}
-	f->laid_out = true; /* it exists now: it must be removed at the end */
-	if (f->layout == LAYOUT_ALLOC) {
-		ret = posix_fallocate(fd, 0, (off_t)size);
-		if (ret == EOPNOTSUPP || ret == EINVAL)
-			ret = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
-		if (ret)
-			error_msg(msg, "cannot allocate %llu bytes for '%s': %s",
-				  (unsigned long long)size, f->path, strerror(ret));
-		ret = -ret;
-		goto out;
-	}
-	if (f->layout != LAYOUT_FILL)
-		goto out;
-	if (!(buf = malloc(LAYOUT_CHUNK))) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!buf)
+		return -ENOMEM;
 	/* Varied bytes, not zeros: a device that compresses must not get an easy ride. */
 	for (size_t i = 0; i < LAYOUT_CHUNK; i++)
 		buf[i] = (char)(i * 2654435761u >> 13);
 	while (done < size) {
 		if (files_stop && *files_stop) {
 			ret = -EINTR;
-			error_msg(msg, "laying out '%s': interrupted", f->path);
+			error_msg(msg, "laying out '%s': interrupted", path);
 			goto out;
 		}
 		size_t n = size - done < LAYOUT_CHUNK ? (size_t)(size - done) : LAYOUT_CHUNK;
@@ -214,7 +87,7 @@ int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *
 			continue;
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
-			error_msg(msg, "laying out '%s': write at offset %llu: %s%s", f->path,
+			error_msg(msg, "laying out '%s': write at offset %llu: %s%s", path,
 				  (unsigned long long)done, strerror(-ret),
 				  ret == -ENOSPC ? " (the disk is full)" : "");
 			goto out;
@@ -223,18 +96,148 @@ int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *
 	}
 	if (fsync(fd) < 0) {
 		ret = -errno;
-		error_msg(msg, "laying out '%s': fsync: %s", f->path, strerror(errno));
+		error_msg(msg, "laying out '%s': fsync: %s", path, strerror(errno));
 	}
 out:
 	free(buf);
+	return ret;
+}
+
+/* A source tree for copytree: `files` files of equal share of `size` bytes, eight to a
+ * folder, so the copy walks folders as well as files. Everything in it is made relative to
+ * the tree's root, with O_EXCL, and noted in the tree's log. */
+static int layout_tree(struct ledger *l, const char *root, uint64_t size, uint32_t files, bool keep,
+		       char **msg)
+{
+	int ret = 0, sub = -1;
+	const struct ledger_entry *t = ledger_mktree(l, root, 0755, keep, &ret, msg);
+	char name[32];
+
+	if (!t)
+		return ret;
+	for (uint32_t i = 0; i < files && ret == 0; i++) {
+		int fd;
+		if (i % 8 == 0) {
+			if (sub >= 0)
+				close(sub);
+			snprintf(name, sizeof(name), "d%u", i / 8);
+			if (mkdirat(t->fd, name, 0755) < 0 ||
+			    (sub = openat(t->fd, name,
+					  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+			    (ret = ledger_tree_note(t->log, sub)) < 0) {
+				ret = ret < 0 ? ret : -errno;
+				error_msg(msg, "cannot create the folder '%s/%s': %s", root, name,
+					  strerror(-ret));
+				break;
+			}
+		}
+		snprintf(name, sizeof(name), "f%u.dat", i);
+		fd = openat(sub, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || (ret = ledger_tree_note(t->log, fd)) < 0) {
+			ret = ret < 0 ? ret : -errno;
+			error_msg(msg, "cannot create '%s/d%u/%s': %s", root, i / 8, name,
+				  strerror(-ret));
+		} else {
+			char *path = NULL;
+			if (asprintf(&path, "%s/d%u/%s", root, i / 8, name) < 0)
+				ret = -ENOMEM;
+			else
+				ret =
+				    fill(fd, path, size / files ? size / files : 1, false, 0, msg);
+			free(path);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (sub >= 0)
+		close(sub);
+	return ret;
+}
+
+int files_layout(struct ledger *l, const struct plan_file *f, uint64_t size, bool verify,
+		 uint64_t seed, uint32_t tree_files, bool keep, char **msg)
+{
+	int fd, ret = 0;
+
+	if (f->layout == LAYOUT_TREE)
+		return layout_tree(l, f->path, size, tree_files, keep, msg);
+	if ((fd = ledger_create(l, f->path, O_WRONLY, 0644, keep, msg)) < 0)
+		return fd;
+	if (f->layout == LAYOUT_ALLOC) {
+		ret = posix_fallocate(fd, 0, (off_t)size);
+		if (ret == EOPNOTSUPP || ret == EINVAL)
+			ret = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
+		if (ret)
+			error_msg(msg, "cannot allocate %llu bytes for '%s': %s",
+				  (unsigned long long)size, f->path, strerror(ret));
+		ret = -ret;
+	} else if (f->layout == LAYOUT_FILL) {
+		ret = fill(fd, f->path, size, verify, seed, msg);
+	}
 	close(fd);
 	return ret;
 }
 
-/* Write back and drop `path`'s pages, so the next read comes from the device. */
-void files_drop_cache(const char *path)
+int files_open(const struct ledger *l, const struct be_ops *be, void *priv, const char *path,
+	       int flags, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const struct ledger_entry *e = ledger_find(l, path);
+	const char *name = path;
+	int dirfd = AT_FDCWD, extra = 0, fd, ret;
+
+	if (e)
+		ledger_where(l, e, &dirfd, &name, &extra);
+	fd = be->open(priv, dirfd, name, flags | extra, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-fd));
+		return fd;
+	}
+	if (e && !(be->flags & BE_F_NOIO) && (ret = ledger_check(e, fd, err, errlen)) < 0) {
+		be->close(priv, fd);
+		return ret;
+	}
+	return fd;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
+}
+
+void files_hold(struct ledger *l, const struct plan *p)
+{
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct instance *in = &p->inst[i];
+		const struct plan_file *files[2] = {&in->data, &in->src};
+		if ((in->be->flags & BE_F_NOIO) || in->job.workload == WL_COMMAND)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			const struct plan_file *f = files[k];
+			char *dir;
+			if (!f->path)
+				continue;
+			if (!f->create) {
+				/* An existing target that is written must stay what it is. */
+				if (k == 0 && spec_workload_writes(in->job.workload))
+					ledger_pin(l, f->path);
+				continue;
+			}
+			/* A folder under the scratch folder is made when first used. */
+			if ((dir = files_dirname(f->path)) &&
+			    !(p->scratch && under(dir, p->scratch)))
+				ledger_dir(l, dir, NULL);
+			free(dir);
+		}
+	}
+}
+
+/* Write back and drop `path`'s pages, so the next read comes from the device. */
+void files_drop_cache(const struct ledger *l, const char *path)
+{
+	char err[256];
+	int fd = ledger_open(l, path, O_RDONLY, err, sizeof(err));
 
 	if (fd < 0)
 		return;
@@ -244,8 +247,9 @@ void files_drop_cache(const char *path)
 }
 
 /* The fraction of the first `len` bytes of `path` that is in the page cache; NAN if unknown. */
-double files_cached_fraction(const char *path, uint64_t len)
+double files_cached_fraction(const struct ledger *l, const char *path, uint64_t len)
 {
+	char err[256];
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char *vec = NULL;
 	uint64_t pages, in = 0;
@@ -253,7 +257,7 @@ double files_cached_fraction(const char *path, uint64_t len)
 	void *map;
 	int fd;
 
-	if (len == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (len == 0 || (fd = ledger_open(l, path, O_RDONLY, err, sizeof(err))) < 0)
 		return NAN;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
@@ -271,26 +275,35 @@ double files_cached_fraction(const char *path, uint64_t len)
 	return frac;
 }
 
-/* Does the file system holding `path` (a file, or a folder to create one in) take O_DIRECT? */
+/* Does the file system holding `path` (a file, or a folder to create one in) take O_DIRECT?
+ * The probe file is made relative to the folder, O_EXCL, and removed only while it is the
+ * one just made. */
 static int probe_direct(const char *path, bool exists)
 {
-	char *probe = NULL;
-	int fd, ret = 0;
+	char probe[64];
+	struct stat made, now;
+	int dfd, fd, ret = 0;
 
 	if (exists) {
 		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
 		ret = fd < 0 ? -errno : 0;
-	} else {
-		if (asprintf(&probe, "%s/.iotrial-direct-probe.%ld", path, (long)getpid()) < 0)
-			return -ENOMEM;
-		fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
-		ret = fd < 0 ? -errno : 0;
 		if (fd >= 0)
-			unlink(probe);
-		free(probe);
+			close(fd);
+		return ret;
 	}
+	if ((dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	snprintf(probe, sizeof(probe), ".iotrial-direct-probe.%ld", (long)getpid());
+	fd = openat(dfd, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT | O_CLOEXEC,
+		    0600);
+	ret = fd < 0 ? -errno : 0;
+	if (fd >= 0 && fstat(fd, &made) == 0 &&
+	    fstatat(dfd, probe, &now, AT_SYMLINK_NOFOLLOW) == 0 && made.st_dev == now.st_dev &&
+	    made.st_ino == now.st_ino)
+		unlinkat(dfd, probe, 0);
 	if (fd >= 0)
 		close(fd);
+	close(dfd);
 	return ret;
 }
 
@@ -360,33 +373,4 @@ int run_preflight(const struct plan *p, struct diag *d)
 		}
 	}
 	return bad ? 1 : 0;
-}
-
-void files_remove(const struct plan *p, struct file_dirs *fd)
-{
-	for (size_t i = 0; i < p->ninst; i++) {
-		const struct instance *in = &p->inst[i];
-		const struct plan_file *files[2] = {&in->data, &in->src};
-		for (int k = 0; k < 2; k++) {
-			const struct plan_file *f = files[k];
-			if (f->owner || !f->create || !f->laid_out || in->job.keep_files ||
-			    (in->be->flags & BE_F_NOIO))
-				continue;
-			/* Every worker's copy: as many as the most threads that used it. */
-			for (uint32_t w = 0; w < (f->copies > 1 ? f->copies : 1); w++) {
-				char *path = f->copies > 1 ? NULL : strdup(f->path);
-				if (!path && asprintf(&path, "%s.%u", f->path, w) < 0)
-					continue;
-				files_remove_path(path);
-				free(path);
-			}
-		}
-	}
-	while (fd->n > 0) {
-		char *dir = fd->dirs[--fd->n];
-		rmdir(dir); /* fails, rightly, when kept files are inside */
-		free(dir);
-	}
-	free(fd->dirs);
-	fd->dirs = NULL;
 }

@@ -9,25 +9,17 @@
 #include <stdint.h>
 
 #include "engine/diag.h"
+#include "engine/ledger.h"
 #include "engine/plan.h"
-
-/* The folders iotrial created under the scratch folder, to remove at the end. */
-struct file_dirs {
-	char **dirs;
-	size_t n;
-};
 
 /* The folder part of `path` ("." when none, "/" for a file at the root), malloc'd. */
 char *files_dirname(const char *path);
 
-/* Create the folders between `scratch` and `path`'s parent (nothing when `path` is not
- * under `scratch`), recording each in `fd`. */
-int files_make_dirs(struct file_dirs *fd, const char *scratch, const char *path);
-
-/* Create `f` (O_EXCL) and give it `size` bytes as its layout says: written (with the verify
- * pattern under `seed` when `verify`) or allocated. Sets f->laid_out once the file exists. */
-int files_layout(struct file_dirs *dirs, const char *scratch, struct plan_file *f, uint64_t size,
-		 bool verify, uint64_t seed, uint32_t tree_files, char **msg);
+/* Create `f` through the ledger (O_EXCL, relative to its held folder; a copytree's source
+ * tree as a tree) and give it `size` bytes as its layout says: written (with the verify
+ * pattern under `seed` when `verify`) or allocated. `keep`: left in place at the end. */
+int files_layout(struct ledger *l, const struct plan_file *f, uint64_t size, bool verify,
+		 uint64_t seed, uint32_t tree_files, bool keep, char **msg);
 
 /* Raised by a signal handler: a layout in progress stops (-EINTR). */
 extern const volatile sig_atomic_t *files_stop;
@@ -38,16 +30,21 @@ uint32_t files_count(const struct job_spec *j);
 /* Worker w's file: `path` itself, or path.w when each worker has its own. */
 char *files_worker_path(const char *path, const struct job_spec *j, uint32_t w);
 
-/* Remove a file, or a folder and everything in it. */
-void files_remove_path(const char *path);
+/* Open `path` through backend `be` for a worker: a file in the ledger relative to its held
+ * folder, without following a symlink, and checked to be the file recorded (backends that
+ * touch no device skip the check); any other by its path. Returns the fd, or -errno with a
+ * message in `err`. */
+int files_open(const struct ledger *l, const struct be_ops *be, void *priv, const char *path,
+	       int flags, char *err, size_t errlen);
 
 /* Write back and drop `path`'s pages, so the next read comes from the device. */
-void files_drop_cache(const char *path);
+void files_drop_cache(const struct ledger *l, const char *path);
 
 /* The fraction of the first `len` bytes of `path` in the page cache; NAN if unknown. */
-double files_cached_fraction(const char *path, uint64_t len);
+double files_cached_fraction(const struct ledger *l, const char *path, uint64_t len);
 
-/* Remove every file the plan created (unless kept) and the folders in `fd`. */
-void files_remove(const struct plan *p, struct file_dirs *fd);
+/* Hold, from the start of the run, every folder named in the job file that will receive a
+ * file, and pin every existing target that will be written (see ledger.h). */
+void files_hold(struct ledger *l, const struct plan *p);
 
 #endif

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/files.h"
+#include "engine/ledger.h"
 
 static bool stopped(const struct worker_job *w)
 {
@@ -30,12 +30,13 @@ static void record(struct worker_out *o, uint64_t t0, uint64_t bytes)
 	o->ios++;
 }
 
-/* Copy one file like cp -p: contents in `chunk`-byte steps, then mode and times. */
-static int copy_file(const struct worker_job *w, const char *from, const char *to,
-		     const struct stat *st, char *buf, struct worker_out *o, char *err,
-		     size_t errlen)
+/* Copy one file like cp -p: contents in `chunk`-byte steps, then mode and times. The copy
+ * is made with O_EXCL in a folder the copy made, and noted in the tree's log. */
+static int copy_file(const struct worker_job *w, int from_dir, int to_dir, const char *name,
+		     const char *from, const char *to, const struct stat *st, char *buf, int log,
+		     struct worker_out *o, char *err, size_t errlen)
 {
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out;
 	uint64_t off = 0;
 	int ret = 0;
 
@@ -43,10 +44,13 @@ static int copy_file(const struct worker_job *w, const char *from, const char *t
 		snprintf(err, errlen, "copytree: cannot open '%s': %s", from, strerror(errno));
 		return -errno;
 	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st->st_mode & 07777);
-	if (out < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "copytree: cannot create '%s': %s", to, strerror(errno));
+	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     st->st_mode & 07777);
+	if (out < 0 || (ret = ledger_tree_note(log, out)) < 0) {
+		ret = ret < 0 ? ret : -errno;
+		snprintf(err, errlen, "copytree: cannot create '%s': %s", to, strerror(-ret));
+		if (out >= 0)
+			close(out);
 		close(in);
 		return ret;
 	}
@@ -91,40 +95,55 @@ out:
 	return ret;
 }
 
-/* Copy the tree under `from` into `to` (created), depth first. */
-static int copy_tree(const struct worker_job *w, const char *from, const char *to, char *buf,
-		     struct worker_out *o, char *err, size_t errlen, int depth)
+struct walk;
+static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+		    const char *tp, int depth);
+
+struct walk {
+	const struct worker_job *w;
+	char *buf;
+	int log;
+	struct worker_out *o;
+	char *err;
+	size_t errlen;
+};
+
+/* Copy what the folder open as `from` holds into the folder open as `to`, depth first,
+ * never following a symlink on either side; `fp` and `tp` are their paths, for messages. */
+static int copy_tree(struct walk *k, int from, int to, const char *fp, const char *tp, int depth)
 {
-	DIR *d;
+	int rd = openat(from, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = rd < 0 ? NULL : fdopendir(rd);
 	struct dirent *e;
 	int ret = 0;
 
 	if (depth > 64) {
-		snprintf(err, errlen, "copytree: '%s' is nested too deep", from);
-		return -ELOOP;
+		snprintf(k->err, k->errlen, "copytree: '%s' is nested too deep", fp);
+		ret = -ELOOP;
+	} else if (!d) {
+		ret = -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
 	}
-	if (mkdir(to, 0755) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "copytree: cannot create '%s': %s", to, strerror(errno));
-		return -errno;
+	if (!d) {
+		if (rd >= 0)
+			close(rd);
+		return ret;
 	}
-	if (!(d = opendir(from))) {
-		snprintf(err, errlen, "copytree: cannot read '%s': %s", from, strerror(errno));
-		return -errno;
-	}
-	while (ret == 0 && !stopped(w) && (e = readdir(d))) {
+	while (ret == 0 && !stopped(k->w) && (e = readdir(d))) {
 		char *a = NULL, *b = NULL;
 		struct stat st;
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (asprintf(&a, "%s/%s", from, e->d_name) < 0 ||
-		    asprintf(&b, "%s/%s", to, e->d_name) < 0)
+		if (asprintf(&a, "%s/%s", fp, e->d_name) < 0 ||
+		    asprintf(&b, "%s/%s", tp, e->d_name) < 0)
 			ret = -ENOMEM;
-		else if (lstat(a, &st) < 0)
+		else if (fstatat(from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			ret = 0; /* gone while we looked: rsync would say so and go on */
 		else if (S_ISDIR(st.st_mode))
-			ret = copy_tree(w, a, b, buf, o, err, errlen, depth + 1);
+			ret = copy_dir(k, from, to, e->d_name, a, b, depth);
 		else if (S_ISREG(st.st_mode))
-			ret = copy_file(w, a, b, &st, buf, o, err, errlen);
+			ret = copy_file(k->w, from, to, e->d_name, a, b, &st, k->buf, k->log, k->o,
+					k->err, k->errlen);
 		free(a);
 		free(b);
 	}
@@ -132,26 +151,68 @@ static int copy_tree(const struct worker_job *w, const char *from, const char *t
 	return ret;
 }
 
-static int copytree(const struct worker_job *w, const char *src, const char *dst, char *err,
+/* Make the folder `name` in `to` (O_EXCL: it must be new) and copy `from`'s into it. */
+static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+		    const char *tp, int depth)
+{
+	int src = -1, dst = -1, ret = 0;
+
+	if (mkdirat(to, name, 0755) < 0 ||
+	    (dst = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (ret = ledger_tree_note(k->log, dst)) < 0) {
+		ret = ret < 0 ? ret : -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot create '%s': %s", tp, strerror(-ret));
+	} else if ((src = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
+		   0) {
+		ret = -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
+	} else {
+		ret = copy_tree(k, src, dst, fp, tp, depth + 1);
+	}
+	if (src >= 0)
+		close(src);
+	if (dst >= 0)
+		close(dst);
+	return ret;
+}
+
+static int copytree(const struct worker_job *w, const struct loads_tree *t, char *err,
 		    size_t errlen, struct worker_out *o)
 {
-	char *buf = malloc(w->chunk);
+	struct walk k = {w, malloc(w->chunk), t->dst_log, o, err, errlen};
 	int ret = 0;
 
-	if (!buf)
+	if (!k.buf)
 		return -ENOMEM;
+	if (t->src_fd < 0 || t->dst_fd < 0) {
+		if (t->src_fd < 0)
+			snprintf(err, errlen, "copytree: cannot read '%s': %s", t->src,
+				 strerror(-t->src_fd));
+		else
+			snprintf(err, errlen, "copytree: the folder '%s' was not made", t->dst);
+		free(k.buf);
+		return t->src_fd < 0 ? t->src_fd : -ENOENT;
+	}
 	o->start_ns = worker_now_ns();
 	do {
-		ret = copy_tree(w, src, dst, buf, o, err, errlen, 0);
+		ret = copy_tree(&k, t->src_fd, t->dst_fd, t->src, t->dst, 0);
 		/* The deepest path would fill the message; the tree's top says where. */
 		if (ret == -ELOOP)
-			snprintf(err, errlen, "copytree: folders in '%s' nest more than 64 deep", src);
-		/* As load, copy again from scratch until told to stop. */
-		if (w->stop_bg && !stopped(w))
-			files_remove_path(dst);
+			snprintf(err, errlen, "copytree: folders in '%s' nest more than 64 deep",
+				 t->src);
+		/* As load, copy again from scratch until told to stop: empty the copy first,
+		 * removing only what it made. */
+		if (ret == 0 && w->stop_bg && !stopped(w) &&
+		    (ret = ledger_tree_clear(t->dst_fd, t->dst_log, t->dst, err, errlen)) < 0 &&
+		    ret == -ENOTEMPTY) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "copytree: emptying '%s' for the next round: %s",
+				 t->dst, why);
+		}
 	} while (ret == 0 && w->stop_bg && !stopped(w));
 	o->end_ns = worker_now_ns();
-	free(buf);
+	free(k.buf);
 	return ret;
 }
 
@@ -216,8 +277,8 @@ static int command(const struct worker_job *w, const char *cmd, char *err, size_
 	return ret < 0 ? ret : 0;
 }
 
-int loads_run(const struct worker_job *w, const struct job_spec *j, const char *src,
-	      const char *dst, char *err, size_t errlen, struct worker_out *o)
+int loads_run(const struct worker_job *w, const struct job_spec *j, const struct loads_tree *t,
+	      char *err, size_t errlen, struct worker_out *o)
 {
 	memset(o, 0, sizeof(*o));
 	hist_init(&o->hist);
@@ -226,5 +287,5 @@ int loads_run(const struct worker_job *w, const struct job_spec *j, const char *
 		return 0; /* cancelled before the start */
 	if (j->workload == WL_COMMAND)
 		return command(w, j->command, err, errlen, o);
-	return copytree(w, src, dst, err, errlen, o);
+	return copytree(w, t, err, errlen, o);
 }

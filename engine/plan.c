@@ -318,6 +318,11 @@ static void plan_instance(struct planner *pl, size_t k, const struct matrix_poin
 		    pl, PLAN_ESPEC, plan_where(j, JK_THREADS),
 		    "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",
 		    j->threads, (unsigned long long)j->file_size, (unsigned long long)in->chunk);
+	/* Each copytree worker copies the whole tree, and makes every file of it new. */
+	if (j->workload == WL_COPYTREE && j->threads > 1 && !j->file_per_thread)
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_FILE_PER_THREAD),
+		    "key 'file_per_thread': the workers of a copytree each copy the whole tree into a folder of their own; they cannot share one (file_per_thread: false)");
 	if (j->rate && j->rate_iops)
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_RATE_IOPS),
 			  "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");

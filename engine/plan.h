@@ -22,11 +22,11 @@ enum plan_layout {
 /* One file an instance works on. */
 struct plan_file {
 	char *path;
-	bool create; /* iotrial creates it (O_EXCL) and removes it at the end unless kept */
+	/* iotrial creates it (O_EXCL) and removes it at the end unless kept; the run's ledger
+	 * (engine/ledger.h) records what it did create */
+	bool create;
 	enum plan_layout layout; /* what to do before its first trial, outside timing */
-	bool laid_out;		 /* set by the run once done */
 	uint64_t size; /* bytes to lay out: the largest file_size of the instances using it */
-	uint32_t copies; /* laid out as path.0 .. path.N-1, one per worker; 0 or 1: path itself */
 	struct plan_file *owner; /* another instance's file at the same path, which does the work */
 };
 

@@ -31,7 +31,7 @@ struct runner {
 	const struct run_opts *o;
 	struct diag *d;
 	uint64_t t0;
-	struct file_dirs dirs;
+	struct ledger ledger;
 	int *rec_fd, *int_fd;
 };
 
@@ -337,7 +337,7 @@ static void compare_all(const struct plan *p, struct results *r)
 
 int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct diag *d)
 {
-	struct runner rn = {p, r, o, d, worker_now_ns(), {NULL, 0}, NULL, NULL};
+	struct runner rn = {p, r, o, d, worker_now_ns(), {0}, NULL, NULL};
 	uint32_t *more = calloc(p->nunits ? p->nunits : 1, sizeof(*more));
 	size_t failed = 0, k = 0;
 	uint64_t last_checkpoint = worker_now_ns();
@@ -347,17 +347,21 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 
 	rn.rec_fd = malloc((p->ninst + 1) * sizeof(int));
 	rn.int_fd = malloc((p->ninst + 1) * sizeof(int));
-	env = (struct trial_env){p, r, &rn.dirs, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
+	env = (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
 	files_stop = o->stop;
 	utc_now(r->started_at);
 	/* Every rank goes on, or none does. */
-	ok = more && rn.rec_fd && rn.int_fd && open_logs(&rn, o->dir) == 0;
+	ok = more && rn.rec_fd && rn.int_fd && ledger_init(&rn.ledger, p->scratch) == 0 &&
+	     open_logs(&rn, o->dir) == 0;
 	if (dist_agree(ok ? 0 : DIST_SETUP)) {
 		if (ok)
 			diag_add(d, NULL,
 				 "stopping the run: another rank could not prepare it (its message says why); no trial ran");
 		goto out;
 	}
+	/* The folders named in the job file, held from now on: a symlink swapped in for one
+	 * later is never followed. */
+	files_hold(&rn.ledger, p);
 	/* In a distributed run every rank runs the same trials: whether to stop is agreed
 	 * (trial_run), how many more runs a precision target needs is rank 0's decision. */
 	for (k = 0; dist ? !(env.agreed & DIST_STOP) : !*o->stop; k++) {
@@ -413,7 +417,7 @@ out:
 	free(rn.rec_fd);
 	free(rn.int_fd);
 	free(more);
-	files_remove(p, &rn.dirs);
+	ledger_finish(&rn.ledger, d);
 	utc_now(r->finished_at);
 	{
 		struct rusage ru;

@@ -13,13 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/cacheline.h"
 #include "engine/dist.h"
-#include "engine/loads.h"
 #include "engine/stonewall.h"
 #include "engine/trial_internal.h"
 #include "engine/verify.h"
@@ -110,7 +108,38 @@ static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_
 	*len = w + 1 == j->threads ? j->file_size - *off : slice;
 }
 
-/* Lay out what this instance's workers read, drop caches, note what is cached. */
+/* A copy's destinations, new every trial: made here (O_EXCL, through the ledger) before
+ * the workers open them. One left from an earlier trial (kept as the last, before a
+ * precision target added trials) goes first. */
+static int make_destinations(struct trial_env *e, struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	int ret = 0;
+
+	for (uint32_t w = 0; w < r->n; w++)
+		if (ledger_find(e->ledger, r->slots[w].data_path))
+			ledger_remove(e->ledger, r->slots[w].data_path, NULL);
+	for (uint32_t w = 0; w < r->n && ret == 0; w++) {
+		const char *path = r->slots[w].data_path;
+		char *msg = NULL;
+		if (ledger_find(e->ledger, path))
+			continue; /* workers sharing one destination (file_per_thread: false) */
+		if (j->workload == WL_COPYTREE) {
+			ledger_mktree(e->ledger, path, 0755, j->keep_files, &ret, &msg);
+		} else {
+			int fd =
+			    ledger_create(e->ledger, path, O_WRONLY, 0644, j->keep_files, &msg);
+			ret = fd < 0 ? fd : close(fd);
+		}
+		if (ret < 0)
+			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
+		free(msg);
+	}
+	return ret;
+}
+
+/* Lay out what this instance's workers read, make a copy's destinations, drop caches, note
+ * what is cached. */
 static int prepare(struct trial_env *e, struct inst_run *r)
 {
 	struct instance *in = r->in;
@@ -122,26 +151,21 @@ static int prepare(struct trial_env *e, struct inst_run *r)
 
 	if (in->be->flags & BE_F_NOIO || j->workload == WL_COMMAND)
 		return 0;
-	/* Each worker's file, unless an earlier trial (or instance sharing it) made it. */
+	/* Each worker's file, unless this run made it (an earlier trial, or an instance sharing
+	 * it); a file of that name that iotrial did not make fails the trial. */
 	for (uint32_t w = 0; w < files_count(j) && f->create && ret == 0; w++) {
 		struct plan_file one = *f;
 		char *msg = NULL;
 		one.path = files_worker_path(f->path, j, w);
 		one.owner = NULL;
-		one.laid_out = false;
-		if (one.path && f->laid_out && access(one.path, F_OK) == 0) {
+		if (one.path && ledger_find(e->ledger, one.path)) {
 			free(one.path);
 			continue;
 		}
-		ret = one.path ? files_layout(e->dirs, e->p->scratch, &one,
-					      f->size ? f->size : j->file_size, j->verify,
-					      trial_layout_seed(e->p, f->path), j->tree_files, &msg)
+		ret = one.path ? files_layout(e->ledger, &one, f->size ? f->size : j->file_size,
+					      j->verify, trial_layout_seed(e->p, f->path),
+					      j->tree_files, j->keep_files, &msg)
 			       : -ENOMEM;
-		if (one.laid_out) {
-			f->laid_out = true; /* something exists: removal must look */
-			if (files_count(j) > f->copies)
-				f->copies = files_count(j);
-		}
 		if (ret < 0)
 			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
 		free(msg);
@@ -149,17 +173,14 @@ static int prepare(struct trial_env *e, struct inst_run *r)
 	}
 	if (ret < 0)
 		return ret;
-	if (copy && (ret = files_make_dirs(e->dirs, e->p->scratch, in->data.path)) < 0) {
-		trial_error(r->tr, "cannot create the folder for '%s': %s", in->data.path,
-			    strerror(-ret));
+	if (copy && (ret = make_destinations(e, r)) < 0)
 		return ret;
-	}
 	for (uint32_t w = 0; w < r->n; w++) {
 		const char *path = copy ? r->slots[w].src_path : r->slots[w].data_path;
 		if (j->invalidate && j->workload != WL_COPYTREE)
-			files_drop_cache(path);
+			files_drop_cache(e->ledger, path);
 		if ((!writes || copy) && w == 0 && j->workload != WL_COPYTREE)
-			r->tr->cached = files_cached_fraction(path, j->file_size);
+			r->tr->cached = files_cached_fraction(e->ledger, path, j->file_size);
 	}
 	if (!writes && r->tr->cached > 0.5)
 		r->ir->reads_cached = true;
@@ -181,85 +202,10 @@ static void note_cached_after(struct inst_run *r)
 	    j->workload == WL_COPYTREE || j->workload == WL_COMMAND)
 		return;
 	r->tr->cached_after =
-	    files_cached_fraction(copy ? s->src_path : s->data_path, j->file_size);
+	    files_cached_fraction(r->ledger, copy ? s->src_path : s->data_path, j->file_size);
 	if (!spec_workload_writes(j->workload) && !j->direct && r->tr->cached_after > 0.5 &&
 	    s->sh->out.bytes > j->file_size)
 		r->ir->reads_cached = true;
-}
-
-/* A worker: its own backend state and file descriptors, then the worker loop (which waits
- * on the barrier once its buffers are ready). */
-static void *slot_main(void *arg)
-{
-	struct slot *s = arg;
-	const struct instance *in = s->run->in;
-	const struct job_spec *j = &in->job;
-	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
-	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
-	void *priv = cacheline_zalloc(in->be->priv_size);
-	int ret = -ENOMEM, fd = -1, src = -1;
-	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
-	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
-
-	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
-		s->sh->ret = loads_run(&s->job, j, s->src_path, s->data_path, s->sh->err,
-				       sizeof(s->sh->err), &s->sh->out);
-		free(priv);
-		s->sh->done = 1;
-		return NULL;
-	}
-	if (!priv)
-		goto fail;
-	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
-		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
-			 in->be->name, strerror(-ret));
-		goto fail;
-	}
-	if (copy && (src = ret = in->be->open(priv, AT_FDCWD, s->src_path,
-					      trial_open_flags(j, false), 0)) < 0) {
-		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->src_path,
-			 strerror(-ret));
-		goto fail_cleanup;
-	}
-	/* A copy makes its file; workers sharing one file all open what the first made. */
-	fd = ret = in->be->open(priv, AT_FDCWD, s->data_path,
-				copy ? trial_open_flags(j, true) | O_CREAT |
-					   (files_count(j) == j->threads ? O_EXCL : 0)
-				     : trial_open_flags(j, writes),
-				0644);
-	if (fd < 0) {
-		snprintf(s->sh->err, sizeof(s->sh->err), "cannot open '%s': %s", s->data_path,
-			 strerror(-ret));
-		goto fail_close;
-	}
-	s->job.priv = priv;
-	s->job.fd = fd;
-	s->job.src_fd = src;
-	*result = worker_run(&s->job, out);
-	in->be->close(priv, fd);
-	if (src >= 0)
-		in->be->close(priv, src);
-	if (in->be->cleanup)
-		in->be->cleanup(priv);
-	free(priv);
-	s->sh->done = 1;
-	return NULL;
-
-fail_close:
-	if (src >= 0)
-		in->be->close(priv, src);
-fail_cleanup:
-	if (in->be->cleanup)
-		in->be->cleanup(priv);
-fail:
-	if (!s->sh->err[0])
-		snprintf(s->sh->err, sizeof(s->sh->err), "out of memory");
-	*result = ret < 0 ? ret : -ENOMEM;
-	out->errors = 1;
-	worker_gate(&s->job); /* the others must not wait for us */
-	free(priv);
-	s->sh->done = 1;
-	return NULL;
 }
 
 static void *alloc_shared(size_t size, bool processes)
@@ -281,43 +227,6 @@ static void release_shared(void *p, size_t size, bool processes)
 		free(p);
 }
 
-int trial_slot_start(struct slot *s)
-{
-	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
-		s->pid = fork();
-		if (s->pid < 0)
-			return -errno;
-		if (s->pid == 0) {
-			slot_main(s);
-			_exit(0);
-		}
-	} else if ((errno = pthread_create(&s->thread, NULL, slot_main, s)) != 0) {
-		return -errno;
-	}
-	s->started = true;
-	return 0;
-}
-
-void trial_slot_finish(struct slot *s)
-{
-	int status;
-
-	if (!s->started)
-		return;
-	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
-		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(status) && !s->sh->ret) {
-			s->sh->ret = -ECHILD;
-			snprintf(s->sh->err, sizeof(s->sh->err), "worker process died (signal %d)",
-				 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-		}
-	} else {
-		pthread_join(s->thread, NULL);
-	}
-	s->started = false;
-}
-
 /* Set up instance k of the unit for this trial: its trial record, workers and files. */
 static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
 		 size_t inst_k, size_t inst, struct sync_area *sync, bool processes)
@@ -328,6 +237,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 	uint32_t index;
 
 	r->in = in;
+	r->ledger = e->ledger;
 	r->ir = &e->r->inst[inst];
 	r->background = j->background;
 	/* Load accompanies every trial of its unit: its own trials simply count on. */
@@ -410,18 +320,36 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 	return prepare(e, r);
 }
 
-static void teardown(const struct plan_unit *u, struct inst_run *r, bool processes)
+/* A copy makes new files every trial: remove them (the last ones stay when files are kept),
+ * each only while it is the one this trial made. Something else in its place, or inside a
+ * copied tree, is left alone and fails the trial, named. */
+static void remove_destinations(struct trial_env *e, const struct plan_unit *u, struct inst_run *r)
 {
 	const struct job_spec *j = &r->in->job;
 	bool last = !r->background && r->tr && r->tr->index + 1 >= u->warmup + u->runs;
 
+	if (!r->slots || (j->workload != WL_COPY && j->workload != WL_COPYTREE) ||
+	    (j->keep_files && last))
+		return;
+	for (uint32_t w = 0; w < r->n; w++) {
+		char *msg = NULL;
+		if (!r->slots[w].data_path ||
+		    ledger_remove(e->ledger, r->slots[w].data_path, &msg) == 0)
+			continue;
+		/* A trial that failed already shows its first error only: say this too. */
+		if (!r->tr || r->tr->error)
+			diag_add(e->d, NULL, "job '%s': %s", r->in->name,
+				 msg ? msg : "cannot remove the copy");
+		if (r->tr)
+			trial_error(r->tr, "%s", msg ? msg : "cannot remove the copy");
+		free(msg);
+	}
+}
+
+static void teardown(struct inst_run *r, bool processes)
+{
 	for (uint32_t w = 0; w < r->n; w++) {
 		struct slot *s = &r->slots[w];
-		/* A copy makes new files every trial; the last ones stay when files are kept. */
-		if (s->data_path && !(r->in->be->flags & BE_F_NOIO) &&
-		    (j->workload == WL_COPY || j->workload == WL_COPYTREE) &&
-		    !(j->keep_files && last))
-			files_remove_path(s->data_path);
 		free(s->data_path);
 		free(s->src_path);
 		release_shared(s->sh, sizeof(*s->sh), processes);
@@ -556,6 +484,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		/* An interrupted trial is cut short: it is reported, never kept. */
 		if (*e->stop && r->tr)
 			trial_error(r->tr, "interrupted");
+		remove_destinations(e, u, r);
 		if (r->tr && r->tr->failed && !r->background)
 			mine |= DIST_FAILED;
 	}
@@ -584,7 +513,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 				if (!runs[m].background && runs[m].tr)
 					runs[m].tr->load_failed = true;
 		}
-		teardown(u, r, processes);
+		teardown(r, processes);
 	}
 	if (ret == 0 && dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
 		ret = -EIO;

@@ -17,7 +17,7 @@
 struct trial_env {
 	struct plan *p;
 	struct results *r;
-	struct file_dirs *dirs;
+	struct ledger *ledger;             /* what this run created (engine/ledger.h) */
 	const volatile sig_atomic_t *stop; /* the user's interrupt */
 	uint64_t t0;                       /* the run's start, CLOCK_MONOTONIC */
 	int *rec_fd, *int_fd;              /* per instance: the record and interval logs, or -1 */

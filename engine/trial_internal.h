@@ -42,6 +42,7 @@ struct slot {
 
 struct inst_run {
 	struct instance *in;
+	struct ledger *ledger; /* what this run created: opened, made and removed through it */
 	struct instance_result *ir;
 	struct trial_result *tr;
 	bool background;
@@ -65,7 +66,7 @@ struct sync_area {
 	volatile sig_atomic_t sw_stop[64];
 };
 
-/* Start worker `s` (a thread, or a process with worker_mode: process) in trial.c's slot_main.
+/* Start worker `s` (a thread, or a process with worker_mode: process) in trial_slot.c.
  * Returns 0 or -errno; s->started says whether trial_slot_finish must wait for it. */
 int trial_slot_start(struct slot *s);
 

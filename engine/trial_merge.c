@@ -156,6 +156,7 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 	struct worker_out *vo = malloc(sizeof(*vo));
 	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
 	struct be_config cfg = {j->iodepth, j->direct, j, 0};
+	char why[512];
 	int ret = -ENOMEM;
 
 	if (!vo || !priv || (in->be->init && (ret = in->be->init(priv, &cfg)) < 0))
@@ -176,11 +177,11 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 		v.verify_seed = copy ? trial_layout_seed(e->p, in->src.path) : s->job.verify_seed;
 		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns &&
 					       s->sh->out.bytes >= s->job.region_len);
-		v.fd = in->be->open(priv, AT_FDCWD, s->data_path, trial_open_flags(j, false), 0);
+		v.fd = files_open(r->ledger, in->be, priv, s->data_path, trial_open_flags(j, false),
+				  why, sizeof(why));
 		if (v.fd < 0) {
 			ret = v.fd;
-			trial_error(r->tr, "verify: cannot open '%s': %s", s->data_path,
-				    strerror(-ret));
+			trial_error(r->tr, "verify: %s", why);
 			break;
 		}
 		ret = worker_run(&v, vo);

@@ -1,0 +1,243 @@
+#!/bin/bash
+# Hostile files: iotrial creates with O_EXCL, never follows a symlink it did not create, and
+# deletes only what it created in this run (by inode). Every case plants foreign files and
+# symlinks, and checks them byte for byte afterwards (docs/safety.md).
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+export IOTRIAL
+
+# A listing of everything under the folders given: path, type, link target, and a checksum
+# of every regular file. Two snapshots differ when anything was written, made or deleted.
+snap() {
+	find "$@" -printf '%p %y %l\n' | sort
+	find "$@" -type f -exec sha256sum {} + | sort
+}
+
+# planted JOB OUT PLANT: run iotrial on JOB, results in OUT, stderr in OUT.err, as a process
+# that first runs the shell snippet PLANT, where $$ is the pid iotrial's names will carry.
+planted() {
+	sh -c "$3"'
+	exec "$IOTRIAL" run -q "$1" -o "$2" 2>"$2.err"' planted "$1" "$2"
+}
+
+# wait_for PATH: until PATH exists (5 s at most).
+wait_for() {
+	for i in $(seq 500); do
+		if [ -e "$1" ]; then
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo "timed out waiting for $1"
+	return 1
+}
+
+mkdir -p outside
+echo "foreign, outside" >outside/f
+echo "foreign, outside" >outside/f0.dat
+
+# Item 1: names iotrial would create, planted before it starts.
+
+test_expect_success 'a worker file (.N) planted with iotrial'"'"'s name is neither adopted nor deleted' '
+	mkdir t1
+	printf "jobs:\n  - {name: w, workload: write, target: t1, threads: 2, file_size: 64KiB, block_size: 4KiB}\n" >t1.yaml
+	rc=0
+	planted t1.yaml t1.out "echo planted >t1/iotrial.w.dat.\$\$.1" || rc=$?
+	cat t1.out.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat t1/iotrial.w.dat.*.1)" planted
+	grep "t1/iotrial\.w\.dat\.[0-9]*\.1.*exists.*iotrial did not create it" t1.out.err
+	# What iotrial did create (worker 0'"'"'s file) is gone: only the planted file is left.
+	expect_eq "$(ls t1)" "$(cd t1 && ls iotrial.w.dat.*.1)"
+'
+
+test_expect_success 'a planted symlink with a worker file'"'"'s name is not followed' '
+	mkdir t2
+	snap outside >t2.before
+	printf "jobs:\n  - {name: w, workload: write, target: t2, threads: 2, file_size: 64KiB, block_size: 4KiB}\n" >t2.yaml
+	rc=0
+	planted t2.yaml t2.out "ln -s ../outside/f t2/iotrial.w.dat.\$\$.1" || rc=$?
+	cat t2.out.err
+	expect_eq "$rc" 1
+	snap outside >t2.after
+	diff t2.before t2.after
+	test -L t2/iotrial.w.dat.*.1
+	grep "t2/iotrial\.w\.dat\.[0-9]*\.1.*exists" t2.out.err
+'
+
+test_expect_success 'a copy destination planted with iotrial'"'"'s name is neither written nor deleted' '
+	mkdir t3
+	printf "jobs:\n  - {name: c, workload: copy, target: t3, file_size: 64KiB}\n" >t3.yaml
+	rc=0
+	planted t3.yaml t3.out "echo planted >t3/iotrial.c.dat.\$\$" || rc=$?
+	cat t3.out.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat t3/iotrial.c.dat.*)" planted
+	grep "t3/iotrial\.c\.dat\.[0-9]*.*exists" t3.out.err
+'
+
+test_expect_success 'a shared copy destination (file_per_thread: false) planted is not adopted' '
+	mkdir t4
+	printf "jobs:\n  - {name: c, workload: copy, target: t4, threads: 2, file_per_thread: false, file_size: 64KiB}\n" >t4.yaml
+	rc=0
+	planted t4.yaml t4.out "echo planted >t4/iotrial.c.dat.\$\$" || rc=$?
+	cat t4.out.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat t4/iotrial.c.dat.*)" planted
+'
+
+test_expect_success 'a copytree destination planted with a symlink inside: not adopted, not followed' '
+	mkdir t5
+	snap outside >t5.before
+	printf "jobs:\n  - {name: ct, workload: copytree, target: t5, file_size: 64KiB, tree_files: 4}\n" >t5.yaml
+	rc=0
+	planted t5.yaml t5.out "mkdir t5/iotrial.ct.copy.\$\$; ln -s ../../outside t5/iotrial.ct.copy.\$\$/d0" || rc=$?
+	cat t5.out.err
+	expect_eq "$rc" 1
+	snap outside >t5.after
+	diff t5.before t5.after
+	test -L t5/iotrial.ct.copy.*/d0
+	grep "cannot create the folder .t5/iotrial\.ct\.copy\.[0-9]*.: File exists (iotrial did not create it" t5.out.err
+'
+
+test_expect_success 'a scratch folder planted with a copytree source tree inside is not adopted' '
+	printf "jobs:\n  - {name: ct, workload: copytree, file_size: 64KiB, tree_files: 4}\n" >t6.yaml
+	rc=0
+	planted t6.yaml t6.out "mkdir -p iotrial-scratch.\$\$/iotrial.ct.tree.\$\$/d0; echo planted >iotrial-scratch.\$\$/iotrial.ct.tree.\$\$/d0/f9.dat" || rc=$?
+	cat t6.out.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat iotrial-scratch.*/iotrial.ct.tree.*/d0/f9.dat)" planted
+	expect_eq "$(find iotrial-scratch.* -type f | wc -l)" 1
+	grep "cannot create the folder .[^ ]*/iotrial-scratch\.[0-9]*.: it exists and iotrial did not create it" t6.out.err
+	rm -rf iotrial-scratch.*
+'
+
+test_expect_success 'a scratch folder planted as a symlink is not followed' '
+	mkdir t7.elsewhere
+	printf "jobs:\n  - {name: w, workload: write, file_size: 64KiB}\n" >t7.yaml
+	rc=0
+	planted t7.yaml t7.out "ln -s t7.elsewhere iotrial-scratch.\$\$" || rc=$?
+	cat t7.out.err
+	expect_eq "$rc" 1
+	expect_eq "$(ls t7.elsewhere | wc -l)" 0
+	test -L iotrial-scratch.*
+	grep "cannot create the folder .[^ ]*/iotrial-scratch\.[0-9]*.: it exists and iotrial did not create it" t7.out.err
+	rm -f iotrial-scratch.*
+'
+
+# Item 2: a symlink swapped in for the target folder while a trial runs. Each trial of the
+# job lasts 1 s; the swap happens once the first trial has made its file, so the later
+# trials (and the removal at the end) meet the symlink.
+
+test_expect_success 'the target folder swapped for a symlink mid-run: no foreign file written or deleted' '
+	mkdir t8 t8.evil
+	printf "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, target: t8, file_size: 256KiB, block_size: 4KiB, runtime: 1s}\n" >t8.yaml
+	"$IOTRIAL" run -q t8.yaml -o t8.out 2>t8.err &
+	pid=$!
+	wait_for t8/iotrial.w.dat.$pid
+	echo "foreign, planted where the symlink leads" >t8.evil/iotrial.w.dat.$pid
+	snap t8.evil outside >t8.before
+	mv t8 t8.real
+	ln -s t8.evil t8
+	rc=0
+	wait $pid || rc=$?
+	cat t8.err
+	snap t8.evil outside >t8.after
+	diff t8.before t8.after
+	# iotrial went on with its own file, in the folder it held, and removed it there.
+	expect_eq "$rc" 0
+	expect_eq "$(jq "[.jobs[0].trials[] | select(.kept)] | length" t8.out/results.json)" 3
+	expect_eq "$(ls t8.real | wc -l)" 0
+'
+
+test_expect_success 'a copy destination is removed only while it is iotrial'"'"'s own (swap mid-trial)' '
+	mkdir t9 t9.evil
+	printf "replication: {runs: 2}\njobs:\n  - {name: c, workload: copy, target: t9, file_size: 2MiB, buffer_size: 64KiB, rate: 2MB}\n" >t9.yaml
+	"$IOTRIAL" run -q t9.yaml -o t9.out 2>t9.err &
+	pid=$!
+	wait_for t9/iotrial.c.dat.$pid
+	echo "foreign, planted where the symlink leads" >t9.evil/iotrial.c.dat.$pid
+	snap t9.evil outside >t9.before
+	mv t9 t9.real
+	ln -s t9.evil t9
+	rc=0
+	wait $pid || rc=$?
+	cat t9.err
+	snap t9.evil outside >t9.after
+	diff t9.before t9.after
+	expect_eq "$rc" 0
+	expect_eq "$(ls t9.real | wc -l)" 0
+'
+
+test_expect_success 'a target folder swapped before its job starts is still the one held from the start' '
+	mkdir t12 t12.first t12.evil
+	printf "jobs:\n  - {name: a, workload: write, target: t12.first, file_size: 256KiB, block_size: 4KiB, runtime: 1s}\n  - {name: w, workload: write, target: t12, file_size: 256KiB, block_size: 4KiB}\n" >t12.yaml
+	"$IOTRIAL" run -q t12.yaml -o t12.out 2>t12.err &
+	pid=$!
+	# Job a runs: the run has started, and job w has made nothing yet.
+	wait_for t12.first/iotrial.a.dat.$pid
+	echo "foreign, planted where the symlink leads" >t12.evil/iotrial.w.dat.$pid
+	snap t12.evil outside >t12.before
+	mv t12 t12.real
+	ln -s t12.evil t12
+	rc=0
+	wait $pid || rc=$?
+	cat t12.err
+	snap t12.evil outside >t12.after
+	diff t12.before t12.after
+	expect_eq "$rc" 0
+	expect_eq "$(jq .jobs[1].trials[0].kept t12.out/results.json)" true
+	expect_eq "$(ls t12.real | wc -l)" 0
+'
+
+test_expect_success 'a file planted in a copy iotrial is making is left in place, and named' '
+	mkdir t13
+	printf "jobs:\n  - {name: w, workload: write, target: t13, file_size: 256KiB, block_size: 4KiB, runtime: 1s}\n  - {name: ld, workload: copytree, target: t13, file_size: 256KiB, tree_files: 4, background: true, with: w}\n" >t13.yaml
+	"$IOTRIAL" run -q t13.yaml -o t13.out 2>t13.err &
+	pid=$!
+	wait_for t13/iotrial.ld.copy.$pid
+	echo "foreign, planted in the copy" >t13/iotrial.ld.copy.$pid/planted
+	rc=0
+	wait $pid || rc=$?
+	cat t13.err
+	expect_eq "$(cat t13/iotrial.ld.copy.$pid/planted)" "foreign, planted in the copy"
+	grep "left .t13/iotrial\.ld\.copy\.$pid. in place: .t13/iotrial\.ld\.copy\.$pid/planted. in it is not iotrial" t13.err
+	# Everything else in it, iotrial made: gone.
+	expect_eq "$(ls t13/iotrial.ld.copy.$pid)" planted
+'
+
+test_expect_success 'a file iotrial created and that was replaced mid-run fails the trial, named' '
+	mkdir t10
+	printf "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, target: t10, file_size: 256KiB, block_size: 4KiB, runtime: 1s}\n" >t10.yaml
+	"$IOTRIAL" run -q t10.yaml -o t10.out 2>t10.err &
+	pid=$!
+	wait_for t10/iotrial.w.dat.$pid
+	mv t10/iotrial.w.dat.$pid t10.moved
+	echo "foreign, put in its place" >t10/iotrial.w.dat.$pid
+	rc=0
+	wait $pid || rc=$?
+	cat t10.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat t10/iotrial.w.dat.$pid)" "foreign, put in its place"
+	grep "t10/iotrial\.w\.dat\.$pid.*not the file iotrial created" t10.err
+'
+
+test_expect_success 'an existing target replaced mid-run (allow_overwrite) is not written' '
+	mkdir t11
+	head -c 262144 /dev/zero >t11/mine.dat
+	printf "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, target: t11/mine.dat, allow_overwrite: true, block_size: 4KiB, runtime: 1s}\n" >t11.yaml
+	"$IOTRIAL" run -q t11.yaml -o t11.out 2>t11.err &
+	pid=$!
+	# Trial 0 runs (its results are there once it has ended): swap the file now.
+	sleep 0.5
+	mv t11/mine.dat t11.moved
+	echo "foreign, put in its place" >t11/mine.dat
+	rc=0
+	wait $pid || rc=$?
+	cat t11.err
+	expect_eq "$rc" 1
+	expect_eq "$(cat t11/mine.dat)" "foreign, put in its place"
+	grep "t11/mine\.dat.*no longer the file it was when the run started" t11.err
+'
+
+test_done
