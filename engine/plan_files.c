@@ -225,15 +225,15 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		    path);
 		return;
 	}
-	if (writes && S_ISBLK(st.st_mode)) {
-		char mnt[512];
+	if (writes) {
+		char why[PATH_MAX + 600];
 		/* Even allow_overwrite cannot make this safe: it would destroy a live file
-		 * system. */
-		if (safety_mounted(st.st_rdev, mnt, sizeof(mnt))) {
+		 * system (on the device, or on a loop device the file or device stands for). */
+		if (safety_in_use(&st, why, sizeof(why))) {
 			plan_fail(
 			    pl, PLAN_EENV, loc,
-			    "key '%s': '%s' is mounted (on %s): refusing to write to it, whatever allow_overwrite says",
-			    kname, path, mnt);
+			    "key '%s': '%s' %s: refusing to write to it, whatever allow_overwrite says",
+			    kname, path, why);
 			return;
 		}
 	}

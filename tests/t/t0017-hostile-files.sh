@@ -1,7 +1,8 @@
 #!/bin/bash
-# Hostile files: iotrial creates with O_EXCL, never follows a symlink it did not create, and
-# deletes only what it created in this run (by inode). Every case plants foreign files and
-# symlinks, and checks them byte for byte afterwards (docs/safety.md).
+# Hostile files: iotrial creates with O_EXCL, never follows a symlink it did not create,
+# deletes only what it created in this run (by inode), refuses a loop device or image
+# file behind a mounted file system. Every case plants foreign files and symlinks, and
+# checks them byte for byte afterwards (docs/safety.md).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 export IOTRIAL
@@ -239,5 +240,56 @@ test_expect_success 'an existing target replaced mid-run (allow_overwrite) is no
 	expect_eq "$(cat t11/mine.dat)" "foreign, put in its place"
 	grep "t11/mine\.dat.*no longer the file it was when the run started" t11.err
 '
+
+# Item 3: a loop device and its image file behind a mounted file system.
+loop_ok=
+if command -v losetup >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1; then
+	truncate -s 8M fs.img
+	mkdir -p mnt
+	if mkfs.ext4 -q -F fs.img >/dev/null 2>&1 && L0=$(losetup -f --show fs.img 2>/dev/null); then
+		trap 'umount "$TRASH/mnt" 2>/dev/null; losetup -d $L0 ${L1:-} 2>/dev/null' EXIT
+		if mount -o ro "$L0" mnt 2>/dev/null && L1=$(losetup -f --show fs.img 2>/dev/null); then
+			loop_ok=1
+		fi
+	fi
+fi
+if [ -n "$loop_ok" ]; then
+	export L0 L1
+	test_expect_success 'a second loop device on a mounted image is refused, even with --force' '
+		sha256sum fs.img >l1.before
+		printf "jobs:\n  - {name: w, workload: write, target: \"\${L1}\", file_size: 1MiB, block_size: 64KiB}\n" >l1.yaml
+		rc=0
+		"$IOTRIAL" run -q l1.yaml -o l1.out --force 2>l1.err || rc=$?
+		cat l1.err
+		expect_eq "$rc" 1
+		grep "$L1.*$L0.*mounted (on .*mnt).*refusing to write" l1.err
+		sha256sum fs.img >l1.after
+		diff l1.before l1.after
+	'
+	test_expect_success 'the image file of a mounted loop device is refused, even with --force' '
+		sha256sum fs.img >l2.before
+		printf "jobs:\n  - {name: w, workload: write, target: fs.img, file_size: 1MiB, block_size: 64KiB}\n" >l2.yaml
+		rc=0
+		"$IOTRIAL" run -q l2.yaml -o l2.out --force 2>l2.err || rc=$?
+		cat l2.err
+		expect_eq "$rc" 1
+		grep "fs.img.*backing file of $L0.*mounted (on .*mnt).*refusing to write" l2.err
+		sha256sum fs.img >l2.after
+		diff l2.before l2.after
+	'
+	test_expect_success 'an unmounted loop device is still written with --force' '
+		umount mnt
+		printf "jobs:\n  - {name: w, workload: write, target: \"\${L1}\", file_size: 1MiB, block_size: 64KiB}\n" >l3.yaml
+		"$IOTRIAL" run -q l3.yaml -o l3.out --force
+		expect_eq "$(jq .jobs[0].trials[0].bytes l3.out/results.json)" 1048576
+	'
+	umount mnt 2>/dev/null || true
+	losetup -d "$L0" "$L1"
+	trap - EXIT
+else
+	test_skip 'a second loop device on a mounted image is refused' 'losetup, mkfs.ext4 or mount does not work here'
+	test_skip 'the image file of a mounted loop device is refused' 'losetup, mkfs.ext4 or mount does not work here'
+	test_skip 'an unmounted loop device is still written with --force' 'losetup, mkfs.ext4 or mount does not work here'
+fi
 
 test_done
