@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -221,7 +222,7 @@ static int copytree(const struct worker_job *w, const struct loads_tree *t, char
 static int run_command(const struct worker_job *w, const char *cmd, char *err, size_t errlen)
 {
 	struct timespec tick = {0, 10 * 1000 * 1000};
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	int status = 0;
 	uint64_t killed = 0;
 
@@ -231,6 +232,9 @@ static int run_command(const struct worker_job *w, const char *cmd, char *err, s
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}

@@ -259,6 +259,8 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		uint64_t off, len;
 		s->run = r;
 		s->worker = w;
+		s->stop_user = e->stop;
+		s->stop_fwd = &sync->stop;
 		s->sh = alloc_shared(sizeof(*s->sh), processes);
 		s->data_path = files_worker_path(in->data.path, j, w);
 		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
@@ -285,7 +287,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
 				       inst * 1024 + w, index),
 		    .random_map = j->random_map,
-		    .stop = e->stop,
+		    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
 		    .stop_bg = r->background ? &sync->bg_stop : NULL,
 		    .stop_sw =
 			stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,

@@ -35,6 +35,10 @@ struct slot {
 	struct shared *sh;
 	pthread_t thread;
 	pid_t pid;
+	/* A worker process watches `stop_fwd` (shared), which its coordinator raises once the
+	 * user's `stop_user` is: a signal to iotrial alone reaches no worker process. */
+	const volatile sig_atomic_t *stop_user;
+	volatile sig_atomic_t *stop_fwd;
 	bool started;
 	bool topup;		  /* this start is a wear_out top-up: into sh->top */
 	uint64_t stonewall_bytes; /* its bytes before a top-up */
@@ -61,6 +65,7 @@ struct inst_run {
 struct sync_area {
 	pthread_barrier_t ready, barrier;
 	volatile sig_atomic_t bg_stop;
+	volatile sig_atomic_t stop;   /* the user's interrupt, for worker processes */
 	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
 	/* Stonewall: instance k's measured workers stop when flag stonewall_index(k) is raised. */
 	volatile sig_atomic_t sw_stop[64];

@@ -1,6 +1,7 @@
-/* A worker's slot in a trial (see trial_internal.h): started as a thread or as a process,
- * its files opened through the run's ledger, the worker loop (or a copytree or command)
- * run, and waited for. */
+/* A worker's slot in a trial (see trial_internal.h): started as a thread or as a process
+ * that never outlives iotrial, its files opened through the run's ledger, the worker loop
+ * (or a copytree or command) run, and waited for, passing the user's interrupt on to a
+ * worker process. */
 #include "engine/trial_internal.h"
 
 #include <errno.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/cacheline.h"
@@ -102,10 +105,15 @@ fail:
 int trial_slot_start(struct slot *s)
 {
 	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		pid_t parent = getpid();
 		s->pid = fork();
 		if (s->pid < 0)
 			return -errno;
 		if (s->pid == 0) {
+			/* Never outlive iotrial: a SIGKILL or a second Ctrl-C ends the workers
+			 * too. A parent already gone before the signal was set: leave now. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(1);
 			slot_main(s);
 			_exit(0);
 		}
@@ -118,13 +126,20 @@ int trial_slot_start(struct slot *s)
 
 void trial_slot_finish(struct slot *s)
 {
-	int status;
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	int status = 0;
+	pid_t got;
 
 	if (!s->started)
 		return;
 	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
-		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-			;
+		/* Poll, so that the user's interrupt is passed on while the worker runs. */
+		while ((got = waitpid(s->pid, &status, WNOHANG)) == 0 ||
+		       (got < 0 && errno == EINTR)) {
+			if (s->stop_user && *s->stop_user && s->stop_fwd)
+				*s->stop_fwd = 1;
+			nanosleep(&tick, NULL);
+		}
 		if (!WIFEXITED(status) && !s->sh->ret) {
 			s->sh->ret = -ECHILD;
 			snprintf(s->sh->err, sizeof(s->sh->err), "worker process died (signal %d)",

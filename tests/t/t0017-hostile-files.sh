@@ -1,8 +1,8 @@
 #!/bin/bash
 # Hostile files: iotrial creates with O_EXCL, never follows a symlink it did not create,
 # deletes only what it created in this run (by inode), refuses a loop device or image
-# file behind a mounted file system. Every case plants foreign files and symlinks, and
-# checks them byte for byte afterwards (docs/safety.md).
+# file behind a mounted file system, and leaves no worker process behind. Every case plants
+# foreign files and symlinks, and checks them byte for byte afterwards (docs/safety.md).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 export IOTRIAL
@@ -30,6 +30,45 @@ wait_for() {
 		sleep 0.01
 	done
 	echo "timed out waiting for $1"
+	return 1
+}
+
+# alive PID: the process exists and is not a zombie.
+alive() {
+	[ -e /proc/"$1"/stat ] || return 1
+	[ "$(sed 's/.*) \(.\).*/\1/' /proc/"$1"/stat 2>/dev/null)" != Z ]
+}
+
+# gone PID...: each has ended within 3 s.
+gone() {
+	for i in $(seq 300); do
+		still=
+		for p in "$@"; do
+			if alive "$p"; then
+				still="$still $p"
+			fi
+		done
+		if [ -z "$still" ]; then
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo "still running:$still"
+	ps -o pid,ppid,stat,args -p "$(echo $still | tr " " ,)" || true
+	return 1
+}
+
+# workers_of PID: its child processes, once there are N of them (5 s at most).
+workers_of() {
+	for i in $(seq 500); do
+		kids=$(cat /proc/"$1"/task/*/children 2>/dev/null || true)
+		if [ "$(echo $kids | wc -w)" -ge "$2" ]; then
+			echo $kids
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo "no $2 workers under $1" >&2
 	return 1
 }
 
@@ -291,5 +330,69 @@ else
 	test_skip 'the image file of a mounted loop device is refused' 'losetup, mkfs.ext4 or mount does not work here'
 	test_skip 'an unmounted loop device is still written with --force' 'losetup, mkfs.ext4 or mount does not work here'
 fi
+
+# Item 8: worker processes never outlive iotrial.
+printf "jobs:\n  - {name: p, workload: write, target: p, worker_mode: process, threads: 2, file_size: 1MiB, block_size: 4KiB, runtime: 30s}\n" >p.yaml
+mkdir p
+
+test_expect_success 'SIGKILL of iotrial ends its worker processes' '
+	"$IOTRIAL" run -q p.yaml -o k.out 2>k.err &
+	pid=$!
+	w=$(workers_of $pid 2)
+	trap "kill -9 $w 2>/dev/null || true" EXIT
+	# Past their start barrier: writing (or, for slow.yaml, in their first I/O).
+	sleep 0.5
+	kill -9 $pid
+	gone $w
+	rm -f p/*
+'
+
+# Workers that cannot stop at once: each I/O first sleeps 20 s (the fault backend).
+printf "jobs:\n  - {name: p, workload: write, backend: fault, fault_delay: 20s, target: p, worker_mode: process, threads: 2, file_size: 1MiB, block_size: 4KiB, runtime: 30s}\n" >slow.yaml
+
+test_expect_success 'a double SIGINT ends the worker processes at once' '
+	"$IOTRIAL" run -q slow.yaml -o i2.out 2>i2.err &
+	pid=$!
+	w=$(workers_of $pid 2)
+	trap "kill -9 $w 2>/dev/null || true" EXIT
+	# Past their start barrier: writing (or, for slow.yaml, in their first I/O).
+	sleep 0.5
+	kill -INT $pid
+	# Two signals sent at once may merge into one: the second comes once the first is seen.
+	sleep 0.3
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 130
+	gone $w
+	rm -f p/*
+'
+
+# The shell of a command job gets the signal; "exec" makes the command that shell.
+test_expect_success 'SIGKILL of iotrial ends a command job'"'"'s shell' '
+	printf "jobs:\n  - {name: cmd, workload: command, command: \"exec sleep 30\"}\n" >cmd.yaml
+	"$IOTRIAL" run -q cmd.yaml -o cmd.out 2>cmd.err &
+	pid=$!
+	w=$(workers_of $pid 1)
+	trap "kill -9 $w 2>/dev/null || true" EXIT
+	kill -9 $pid
+	gone $w
+'
+
+test_expect_success 'one SIGINT stops worker processes within seconds, results written' '
+	"$IOTRIAL" run -q p.yaml -o i1.out 2>i1.err &
+	pid=$!
+	w=$(workers_of $pid 2)
+	trap "kill -9 $w 2>/dev/null || true" EXIT
+	# Past their start barrier: writing (or, for slow.yaml, in their first I/O).
+	sleep 0.5
+	kill -INT $pid
+	gone $w
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 130
+	expect_eq "$(jq .complete i1.out/results.json)" false
+	expect_eq "$(ls p | wc -l)" 0
+'
 
 test_done
