@@ -180,7 +180,8 @@ fuzz:
 		fi; \
 	done; exit $$st
 
-# Opt-in: mixed jobs on every backend, interrupted at random, for SOAK_SECONDS (600).
+# Opt-in: 1,000 (SOAK_RUNS) mixed runs on every backend, interrupted at random, among planted
+# foreign files that must come out byte-identical (docs/safety.md#the-soak-test).
 soak: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	tests/soak.sh

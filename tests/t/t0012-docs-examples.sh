@@ -38,7 +38,8 @@ make bench       # bench/vs-fio.sh: iotrial against fio on the same workloads	mi
 make fuzz        # libFuzzer over the job-file parser and the results.json reader	a clang build and a minute per target: t0009-fuzz-regressions.sh replays what the fuzzers found
 make fuzz                     # each target for 60 s	as make fuzz above: t0009-fuzz-regressions.sh
 make fuzz FUZZ_SECONDS=600    # longer	as make fuzz above: t0009-fuzz-regressions.sh
-make soak        # ten minutes of mixed, randomly interrupted runs	ten minutes by design: the test "make soak, scaled down" runs tests/soak.sh for 3 s
+make soak        # 1,000 randomly interrupted runs among planted foreign files (~25 min)	25 minutes by design: the test "make soak, scaled down" runs tests/soak.sh for 3 s
+make soak                       # 1,000 interrupted runs, about 25 minutes	as make soak above: the test "make soak, scaled down"
 make MPI=1       # the distributed build (Open MPI: scripts/install-deps.sh mpi)	t0011-mpi.sh builds the MPI build and runs it under mpirun
 make B=build-mpi/ MPI=1 build-mpi/iotrial	t0011-mpi.sh runs this very build
 make B=build-mpi-asan/ MPI=1 SANITIZE=1 build-mpi-asan/iotrial	t0011-mpi.sh runs this very build under make test-asan
@@ -309,7 +310,7 @@ else
 fi
 
 test_expect_success 'make soak, scaled down: tests/soak.sh for 3 s' '
-	SOAK_SECONDS=3 IOTRIAL="$IOTRIAL" sh "$SRC/tests/soak.sh" >soak.out 2>&1 || { cat soak.out; false; }
+	SOAK_SECONDS=3 IOTRIAL="$IOTRIAL" bash "$SRC/tests/soak.sh" >soak.out 2>&1 || { cat soak.out; false; }
 '
 
 test_done
