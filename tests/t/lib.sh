@@ -110,6 +110,17 @@ expect_code() {
 	return 1
 }
 
+# check_results FILE: every figure of results.json FILE that follows from its trials (rates,
+# status, summary STATs, required runs, comparisons) is what tests/t/results-check.jq
+# re-derives; prints what was checked and fails naming each figure that is not.
+check_results() {
+	jq -L "$SRC/tests/t" -f "$SRC/tests/t/results-check.jq" "$1" >"$TRASH/.check"
+	jq -r '.problems[]' "$TRASH/.check"
+	jq -r --arg f "$1" '"\($f): checked \(.trials) trials, \(.summaries) summaries, \(.comparisons) comparisons"' "$TRASH/.check"
+	expect_eq "$(jq '.problems | length' "$TRASH/.check")" 0 "figures of $1 that do not follow from its trials"
+	expect_eq "$(jq '.trials > 0' "$TRASH/.check")" true "trials in $1"
+}
+
 # not CMD...: fail when CMD succeeds (errexit ignores `! CMD`, so tests use this instead).
 not() {
 	if "$@"; then
