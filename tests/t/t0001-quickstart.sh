@@ -53,9 +53,16 @@ test_expect_success 'every job instance and trial carries the contract keys' '
 
 test_expect_success 'three runs kept and one warm-up per job, numbers are numbers' '
 	expect_eq "$(jq "[.jobs[].summary.kept] | unique" -c out/results.json)" "[3]"
-	expect_eq "$(jq "[.jobs[].trials[] | select(.warmup)] | length" out/results.json)" 5
+	expect_eq "$(jq "[.jobs[].summary.runs] | unique" -c out/results.json)" "[3]"
+	expect_eq "$(jq -c "[.jobs[] | [.trials[] | [.index, .warmup, .kept]]] | unique" out/results.json)" \
+		"[[[0,true,false],[1,false,true],[2,false,true],[3,false,true]]]"
 	expect_eq "$(jq "[.jobs[].trials[] | .seconds, .bw_bytes, .iops | type] | unique" -c out/results.json)" "[\"number\"]"
-	expect_eq "$(jq "[.jobs[].summary.seconds | .ci_low < .mean and .mean < .ci_high] | all" out/results.json)" true
+	expect_eq "$(jq "[.jobs[].summary.seconds | .ci_low, .mean, .ci_high | type] | unique" -c out/results.json)" "[\"number\"]"
+	expect_eq "$(jq "[.jobs[].summary.seconds | .ci_low < .mean and .mean < .ci_high] | unique" -c out/results.json)" "[true]"
+'
+
+test_expect_success 'rates, status and summaries follow from the trials' '
+	check_results out/results.json
 '
 
 test_expect_success 'trials.csv has a header and one row per trial' '
@@ -63,7 +70,31 @@ test_expect_success 'trials.csv has a header and one row per trial' '
 	expect_eq "$(($(wc -l <out/trials.csv) - 1))" "$(jq "[.jobs[].trials[]] | length" out/results.json)"
 '
 
+# The columns of trials.csv named in $1 (comma list), one row per line, from the header.
+csv_cols() {
+	awk -F, -v want="$1" "NR == 1 { n = split(want, w, \",\"); for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ line = \"\"; for (k = 1; k <= n; k++) line = line (k > 1 ? \",\" : \"\") \$col[w[k]]; print line }" "$2"
+}
+
+test_expect_success 'each trials.csv row has the figures of its trial in results.json' '
+	csv_cols job,trial,warmup,kept,failed,bytes,ios,errors out/trials.csv >csv.rows
+	jq -r ".jobs[] | .job as \$j | .trials[] | [\$j, .index, .warmup, .kept, .failed, .bytes, .ios, .errors] | join(\",\")" \
+		out/results.json >json.rows
+	test -s json.rows
+	cmp csv.rows json.rows
+	# Numbers in the CSV have 9 significant digits.
+	csv_cols seconds,iops,bw_bytes,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns out/trials.csv >csv.num
+	jq -r ".jobs[].trials[] | [.seconds, .iops, .bw_bytes, .lat_ns.mean, .lat_ns.p50, .lat_ns.p99, .lat_ns.p99_9, .lat_ns.max] | join(\",\")" \
+		out/results.json >json.num
+	paste -d, csv.num json.num >both.num
+	awk -F, "{ for (i = 1; i <= 8; i++) { d = \$i - \$(i + 8); if (d < 0) d = -d; if (d > 1e-7 * \$(i + 8)) { print NR \": column \" i \": \" \$i \" vs \" \$(i + 8); bad = 1 } } }
+		END { exit bad }" both.num
+'
+
 test_expect_success 'no scratch file or folder is left behind' '
+	# The run did work in a scratch folder here, so its absence means it was removed.
+	jq -r ".env.targets[].path" out/results.json >targets
+	grep "^$TRASH/iotrial-scratch\.[0-9]*$" targets
 	expect_eq "$(ls -d iotrial-scratch.* 2>/dev/null | wc -l)" 0
 '
 
