@@ -2,6 +2,7 @@
 # Bad input: one clear line naming file:line:col, exit 2 for job-file errors and 1 for what
 # the machine refuses; nothing run, no results written, nothing overwritten.
 . "$(dirname "$0")/lib.sh"
+need_cmd jq
 
 test_expect_success 'an unknown key exits 2 with file:line:col and a suggestion' '
 	printf "jobs:\n  - name: a\n    workload: read\n    blok_size: 4KiB\n" >bad.yaml
@@ -61,7 +62,7 @@ test_expect_success 'a read job reads an existing file and leaves it alone' '
 	printf "jobs:\n  - {name: a, workload: read, target: data.bin, block_size: 4KiB}\n" >rd.yaml
 	"$IOTRIAL" run -q rd.yaml -o out 2>err
 	cmp data.bin data.orig
-	grep -q "\"bytes\": 65536" out/results.json
+	expect_eq "$(jq -c "[.jobs[0].trials[] | [.bytes, .ios, .failed]]" out/results.json)" "[[65536,16,false]]"
 '
 
 if [ "$(id -u)" = 0 ] && mkdir -p ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2>/dev/null; then
@@ -85,16 +86,22 @@ test_expect_success 'an unset variable exits 2 and names it' '
 	grep -q "variable .NOPE_DIR. is not set" err
 '
 
-test_expect_success 'usage errors exit 2' '
+test_expect_success 'usage errors exit 2, each with its reason' '
 	rc=0
 	"$IOTRIAL" run 2>err || rc=$?
 	expect_eq "$rc" 2
+	expect_eq "$(head -1 err)" "iotrial: no job file given"
 	rc=0
 	"$IOTRIAL" frobnicate 2>err || rc=$?
 	expect_eq "$rc" 2
+	expect_eq "$(head -1 err)" "iotrial: unknown command '"'"'frobnicate'"'"'"
+	# A job file that exists, so that only the format is wrong.
+	printf "jobs:\n  - {name: a, workload: read, backend: null}\n" >ok.yaml
 	rc=0
-	"$IOTRIAL" run -f pdf x.yaml 2>err || rc=$?
+	"$IOTRIAL" run -f pdf ok.yaml -o pdf 2>err || rc=$?
 	expect_eq "$rc" 2
+	grep "^iotrial: unknown format .pdf." err
+	test ! -e pdf
 '
 
 test_expect_success 'a stonewall on a time-bound job or a copy exits 2' '
