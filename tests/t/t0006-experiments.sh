@@ -66,7 +66,13 @@ test_expect_success 'a 10% difference is found significant and said in a sentenc
 
 test_expect_success 'a 1% difference at 10% noise and 40 runs is not significant; paired test named' '
 	expect_eq "$(jq -r ".comparisons[1] | [.significant, .test] | @csv" sim/results.json)" "false,\"paired-t\""
-	grep -q "no significant difference" sim.txt
+	grep -q "^s\[sim_mean=10000000\] vs s\[sim_mean=10100000\] (seconds): no significant difference ([0-9.]*% ± [0-9.]*%, 95% confidence, paired-t)$" sim.txt
+'
+
+test_expect_success 'summaries and comparisons follow from the trials (Welch and paired)' '
+	check_results sim/results.json
+	expect_eq "$(jq "[.jobs[].summary.kept]" -c sim/results.json)" "[40,40,40]"
+	expect_eq "$(jq "[.comparisons[] | .n_a, .n_b]" -c sim/results.json)" "[40,40,40,40]"
 '
 
 test_expect_success 'the required-runs estimate lands within 15% of the analytic n' '
@@ -101,6 +107,7 @@ test_expect_success 'trim, IQR and MAD drop every injected outlier and keep the 
 	expect_eq "$(jq ".jobs[0].summary.kept" outl/results.json)" 80
 	jq -e "[.jobs[1,2].summary.kept] | all(. >= 90)" outl/results.json
 	expect_eq "$(jq ".jobs[3].summary.kept" outl/results.json)" 100
+	check_results outl/results.json
 '
 
 test_expect_success 'the summary shows the COV before and after the policy' '
@@ -113,7 +120,9 @@ test_expect_success 'a precision target runs the pilot, then stops by precision'
 	printf "seed: 5\nreplication: {target: {confidence: 0.95, error: 0.02, pilot: 10, max: 500}}\njobs:\n  - {name: t, workload: read, backend: synthetic, file_size: 4KiB, sim_mean: 10ms, sim_stddev: 1ms}\n" >t.yaml
 	"$IOTRIAL" run -q t.yaml -o t
 	expect_eq "$(jq -r .jobs[0].summary.stopped_by t/results.json)" precision
+	expect_eq "$(jq -r ".jobs[0].summary.required_runs.n | type" t/results.json)" number
 	jq -e ".jobs[0].summary | .kept >= .required_runs.n and .runs > 10 and .runs < 500" t/results.json
+	check_results t/results.json
 '
 
 test_expect_success 'a precision target that cannot be met stops at max' '
@@ -123,13 +132,25 @@ test_expect_success 'a precision target that cannot be met stops at max' '
 '
 
 test_expect_success 'random order is recorded and replays from its seed' '
-	printf "replication: {runs: 5, order: random}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n  - {name: b, workload: read, backend: null, file_size: 4KiB}\n" >o.yaml
+	# Two instances of one job share a stage, so their trials can be shuffled together
+	# (separate jobs run one after the other whatever the order).
+	printf "replication: {runs: 5, order: random}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB, matrix: {block_size: [1KiB, 4KiB]}}\n" >o.yaml
 	"$IOTRIAL" run -q o.yaml -o o1
 	seed=$(jq .order_seed o1/results.json)
 	expect_eq "$(jq -r .order o1/results.json)" random
 	"$IOTRIAL" run -q o.yaml -o o2 --set replication.seed=$seed
-	order() { jq -r "[.jobs[] | .name as \$n | .trials[] | {n: \$n, s: .start_ns}] | sort_by(.s) | map(.n) | join(\",\")" "$1"; }
-	expect_eq "$(order o2/results.json)" "$(order o1/results.json)"
+	order() { jq -r "[.jobs[] | .params.block_size as \$n | .trials[] | {n: \$n, s: .start_ns}] | sort_by(.s) | map(.n) | join(\",\")" "$1"; }
+	order o1/results.json >o1.order
+	order o2/results.json >o2.order
+	expect_eq "$(tr , "\n" <o1.order | sort | uniq -c | awk "{print \$1 \"x\" \$2}" | tr "\n" " ")" "5x1024 5x4096 "
+	cmp o1.order o2.order
+	# Shuffled, not a fixed order: two given seeds give two different orders.
+	"$IOTRIAL" run -q o.yaml -o o3 --set replication.seed=1
+	"$IOTRIAL" run -q o.yaml -o o4 --set replication.seed=2
+	order o3/results.json >o3.order
+	order o4/results.json >o4.order
+	cat o1.order o3.order o4.order
+	not cmp o3.order o4.order
 '
 
 test_expect_success 'bad replication settings are refused at validate time' '
@@ -154,7 +175,8 @@ test_expect_success 'one run: what cannot be computed is null in JSON and n/a in
 	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB}\n" >one.yaml
 	"$IOTRIAL" run one.yaml -o one >txt 2>/dev/null
 	expect_eq "$(jq -c ".jobs[0].summary.seconds | [.stddev, .cov, .ci_low, .ci_high]" one/results.json)" "[null,null,null,null]"
-	grep -q "n/a" txt
+	expect_eq "$(jq -c ".jobs[0].summary.required_runs.n" one/results.json)" null
+	grep -q "^a  *read  *1/1  .* n/a  .* n/a  .* n/a$" txt
 '
 
 test_expect_success 'the copy experiment runs at a small scale with its comparison per buffer size' '
@@ -163,6 +185,7 @@ test_expect_success 'the copy experiment runs at a small scale with its comparis
 	expect_eq "$(jq ".comparisons | length" uvs/results.json)" 8
 	expect_eq "$(jq "[.jobs[].summary.kept] | unique" -c uvs/results.json)" "[2]"
 	grep -q "COV all" uvs.txt
+	check_results uvs/results.json
 	grep -q "copy\[device=usb,buffer_size=32768\] vs copy\[device=sata,buffer_size=32768\]\|copy\[device=.*,buffer_size=32768\] is faster" uvs.txt
 '
 
