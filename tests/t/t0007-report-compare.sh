@@ -43,6 +43,12 @@ test_expect_success 'report -f json -o FILE round-trips, leaving no temporary fi
 
 need_cmd jq
 
+test_expect_success 'the two runs: 20 kept trials each, figures that follow from them' '
+	expect_eq "$(jq -c "[.jobs[].summary.kept]" a/results.json b/results.json | tr "\n" " ")" "[20] [20] "
+	check_results a/results.json
+	check_results b/results.json
+'
+
 test_expect_success 'report -f json is the same JSON document (jq -S)' '
 	"$IOTRIAL" report -f json b/results.json >b.json
 	jq -S . b.json >b1
@@ -60,6 +66,22 @@ test_expect_success 'compare: B (12 ms) is slower than A (10 ms), by Welch' '
 	grep -q "^s: B is faster than A by" cmp.txt
 '
 
+test_expect_success 'compare: the difference and its interval, relative to A, follow from the trials' '
+	"$IOTRIAL" compare a/results.json b/results.json >cmp.txt
+	sed -n "s/^s: B is slower than A by \([0-9.]*\)% ± \([0-9.]*\)% .*/\1 \2/p" cmp.txt >got
+	# Welch: mean(B) - mean(A) and t(0.975, df) * se, in percent of mean(A).
+	jq -L "$SRC/tests/t" -n -r --slurpfile a a/results.json --slurpfile b b/results.json "include \"stats\";
+		[\$a[0].jobs[0].trials[] | select(.kept) | .seconds] as \$x |
+		[\$b[0].jobs[0].trials[] | select(.kept) | .seconds] as \$y |
+		(\$x | length) as \$nx | (\$y | length) as \$ny |
+		(\$x | sd | . * . / \$nx) as \$vx | (\$y | sd | . * . / \$ny) as \$vy |
+		((\$vx + \$vy) * (\$vx + \$vy) / (\$vx * \$vx / (\$nx - 1) + \$vy * \$vy / (\$ny - 1))) as \$df |
+		\"\(100 * ((\$y | mean) - (\$x | mean)) / (\$x | mean)) \(100 * t975(\$df) * (\$vx + \$vy | sqrt) / (\$x | mean))\"" >want
+	paste -d" " got want >both
+	cat both
+	awk "{ n++; if (NF != 4 || (\$1 - \$3) ^ 2 > 0.0501 ^ 2 || (\$2 - \$4) ^ 2 > 0.0501 ^ 2) bad = 1 } END { exit bad || n != 1 }" both
+'
+
 test_expect_success 'compare --paired, --confidence and --metric say what they used' '
 	"$IOTRIAL" compare a/results.json b/results.json --paired --confidence 0.99 >p.txt
 	grep -q "^s: .*(seconds, 99% confidence, paired-t)$" p.txt
@@ -71,7 +93,8 @@ test_expect_success 'compare lists the instances only one file has' '
 	printf "  - {name: t, workload: read, backend: synthetic, file_size: 4KiB}\n" >>sim.yaml
 	"$IOTRIAL" run -q sim.yaml -o c
 	"$IOTRIAL" compare a/results.json c/results.json >only.txt
-	grep -q "^s: no significant difference\|^s: B is" only.txt
+	# The same seed and settings: s is the same in both.
+	grep -q "^s: no significant difference (0.0% ± [0-9.]*%, seconds, 95% confidence, welch)$" only.txt
 	grep -q "^t: only in B$" only.txt
 	"$IOTRIAL" compare c/results.json a/results.json >cmp.txt
 	grep -q "^t: only in A$" cmp.txt
@@ -113,6 +136,7 @@ test_expect_success 'usage errors exit 2' '
 	rc=0
 	"$IOTRIAL" report 2>err || rc=$?
 	expect_eq "$rc" 2
+	expect_eq "$(head -1 err)" "iotrial: report takes one results file"
 	rc=0
 	"$IOTRIAL" report -f pdf a/results.json 2>err || rc=$?
 	expect_eq "$rc" 2
@@ -120,6 +144,7 @@ test_expect_success 'usage errors exit 2' '
 	rc=0
 	"$IOTRIAL" compare a/results.json 2>err || rc=$?
 	expect_eq "$rc" 2
+	expect_eq "$(head -1 err)" "iotrial: compare takes two results files"
 	rc=0
 	"$IOTRIAL" compare a/results.json b/results.json --metric speed 2>err || rc=$?
 	expect_eq "$rc" 2
