@@ -34,6 +34,7 @@ test_expect_success 'jobs run with each other overlap in time, trial by trial' '
 '
 
 test_expect_success 'after is honoured: last starts when c (listed after it) has ended' '
+	expect_eq "$(jq -c "[.jobs[] | .name, (.trials | length)]" g/results.json)" "[\"a\",2,\"b\",2,\"last\",2,\"c\",2,\"load\",2]"
 	jq -e "(.jobs[] | select(.name == \"c\") | [.trials[].end_ns] | max) as \$c |
 		(.jobs[] | select(.name == \"last\") | [.trials[].start_ns] | min) > \$c" g/results.json
 '
@@ -47,6 +48,7 @@ test_expect_success 'background load ran during the measured job and stopped aft
 	done
 	expect_eq "$(jq "[.jobs[] | select(.background) | .name]" -c g/results.json)" "[\"load\"]"
 	grep -q "^background load" g/summary.txt
+	check_results g/results.json
 '
 
 cat >w.yaml <<'JOB'
@@ -64,6 +66,7 @@ test_expect_success 'two processes writing at once: both finish, the trial sums 
 	expect_eq "$(jq ".jobs[1].trials[0].bytes" w/results.json)" 33554432
 	jq -e ".jobs[1].trials[0] | [.workers[].seconds] | all(. > 0)" w/results.json
 	jq -e ".jobs[1].trials[0] | .seconds >= ([.workers[].seconds] | max) - 0.001" w/results.json
+	check_results w/results.json
 '
 
 test_expect_success 'workers sharing a file split a sequential workload into halves' '
@@ -84,6 +87,30 @@ test_expect_success 'a record log has one line per I/O; its latencies agree with
 		jq -e --argjson m "$mean" ".jobs[0].trials[$t].lat_ns.mean as \$h | ((\$m - \$h) / \$h | fabs) < 0.01" r/results.json
 	done
 	expect_eq "$(cut -d, -f2 r/records/r.csv | sort -u | tr "\n" " ")" "0 1 worker "
+'
+
+# The nearest-rank value (docs/statistics.md) of the sorted numbers in file $2 at percentile $1.
+rank_value() {
+	awk -v p="$1" "{ v[NR] = \$1 } END { r = p / 100 * NR; k = int(r); if (k < r) k++; if (k < 1) k = 1; print v[k] }" "$2"
+}
+
+test_expect_success 'latency figures agree with the record log: exact min, max, mean; percentiles within 1/128' '
+	for t in 0 1; do
+		awk -F, -v t=$t "NR > 1 && \$1 == t {print \$7}" r/records/r.csv | sort -n >lat$t
+		expect_eq "$(wc -l <lat$t)" 2048
+		jq -r ".jobs[0].trials[$t].lat_ns | .min, .max, .p50, .p90, .p95, .p99, .p99_9, .p99_99" r/results.json >got$t
+		expect_eq "$(sed -n 1p got$t)" "$(head -1 lat$t)" "trial $t min"
+		expect_eq "$(sed -n 2p got$t)" "$(tail -1 lat$t)" "trial $t max"
+		i=3
+		for p in 50 90 95 99 99.9 99.99; do
+			want=$(rank_value $p lat$t)
+			got=$(sed -n ${i}p got$t)
+			echo "trial $t p$p: $got (records: $want)"
+			awk -v g="$got" -v w="$want" "BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w / 128 + 0.5) }"
+			i=$((i + 1))
+		done
+	done
+	check_results r/results.json
 '
 
 test_expect_success 'interval logs add up to the trial: bytes per interval sum to the total' '
@@ -151,6 +178,7 @@ test_expect_success 'threads 0 or absurd, and a shared file too small, are refus
 	rc=0
 	"$IOTRIAL" validate t2.yaml 2>err || rc=$?
 	expect_eq "$rc" 2
+	grep -q "^t2.yaml:2:.*must be between 1 and 1024, got .100000." err
 	printf "jobs:\n  - {name: a, workload: read, threads: 4, file_per_thread: false, file_size: 8KiB, block_size: 4KiB}\n" >t3.yaml
 	rc=0
 	"$IOTRIAL" validate t3.yaml 2>err || rc=$?
