@@ -5,6 +5,10 @@
 # `iotrial report` (0 or 2).
 . "$(dirname "$0")/lib.sh"
 
+test_expect_success 'there are regression inputs to run' '
+	ls "$SRC"/tests/fuzz/regressions/jobfile-* >/dev/null
+'
+
 for f in "$SRC"/tests/fuzz/regressions/*; do
 	[ -e "$f" ] || continue
 	name=$(basename "$f")
