@@ -26,9 +26,12 @@ test_expect_success 'EIO is counted, named by path and offset, and the run goes 
 	expect_eq "$rc" 1
 	expect_eq "$(jq "[.jobs[0].trials[] | .failed] | all" eio/results.json)" true
 	expect_eq "$(jq "[.jobs[0].trials[] | .errors] | add" eio/results.json)" 2
-	expect_eq "$(jq "[.jobs[1].trials[] | .kept] | all" eio/results.json)" true
+	expect_eq "$(jq -c "[.jobs[1].trials[] | .kept]" eio/results.json)" "[true,true]"
 	expect_eq "$(jq .complete eio/results.json)" true
 	grep -q "read .*iotrial.bad.dat.* at offset 262144 (65536 bytes): Input/output error" err
+	expect_eq "$(jq -r "[.jobs[0].trials[].error] | unique[]" eio/results.json | sed "s/.* at offset/at offset/")" \
+		"at offset 262144 (65536 bytes): Input/output error"
+	check_results eio/results.json
 '
 
 test_expect_success 'on_error: stop ends the run at the first failure and says so' '
@@ -52,21 +55,32 @@ test_expect_success 'ENOSPC stops the trial, says the disk is full and how much 
 # A run long enough to interrupt: 60 trials of 300 ms (18 s; every test stops it sooner).
 printf "replication: {runs: 60}\njobs:\n  - {name: long, workload: read, file_size: 4MiB, block_size: 4KiB, runtime: 300ms}\n" >long.yaml
 
-interrupt() { # signal, output folder -> exit status
-	"$IOTRIAL" run -q long.yaml -o "$2" 2>/dev/null &
+# Wait up to 20 s for file $1 to exist and hold a line matching $2 (any line when empty).
+wait_for() {
+	for i in $(seq 200); do
+		if grep -q -- "${2:-}" "$1" 2>/dev/null; then return 0; fi
+		sleep 0.1
+	done
+	echo "waited 20 s for ${2:+\"$2\" in }$1"
+	return 1
+}
+
+# interrupt SIGNAL FOLDER: start the long run, send SIGNAL once two trials are done (the
+# progress lines say so), and set rc to its exit status; FOLDER.ms gets how long it took to
+# exit. kill fails, and so the test, if the run is no longer there to be signalled.
+interrupt() {
+	"$IOTRIAL" run -q long.yaml -o "$2" --progress always 2>"$2.err" &
 	pid=$!
-	sleep 1.5
+	wait_for "$2.err" "^\[2/60\] long trial 1: "
 	kill -"$1" $pid
 	start=$(date +%s%N)
-	wait $pid
-	rc=$?
+	rc=0
+	wait $pid || rc=$?
 	echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$2.ms"
-	return $rc
 }
 
 test_expect_success 'SIGINT: exit 130 within seconds, results written with complete false' '
-	rc=0
-	interrupt INT int || rc=$?
+	interrupt INT int
 	expect_eq "$rc" 130
 	# Workers stop within a second; the exit also writes and syncs three result files,
 	# which a loaded machine can make slow: allow 3 s for all of it.
@@ -74,27 +88,36 @@ test_expect_success 'SIGINT: exit 130 within seconds, results written with compl
 	[ "$(cat int.ms)" -lt 3000 ]
 	expect_eq "$(jq .complete int/results.json)" false
 	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" int/results.json
+	# A trial cut short (none when the signal came between two) is marked interrupted.
+	expect_eq "$(jq -c "[.jobs[0].trials[] | select(.kept | not) | .error] - [\"interrupted\"]" int/results.json)" "[]"
+	check_results int/results.json
 	test -s int/trials.csv
 	test -s int/summary.txt
+	# The run had its file in a scratch folder here, and removed it.
+	jq -r ".env.targets[].path" int/results.json >target
+	grep "^$TRASH/iotrial-scratch\.[0-9]*$" target
 	expect_eq "$(ls -d iotrial-scratch.* 2>/dev/null | wc -l)" 0
 '
 
 test_expect_success 'SIGTERM: exit 143, results written' '
-	rc=0
-	interrupt TERM term || rc=$?
+	interrupt TERM term
 	expect_eq "$rc" 143
 	expect_eq "$(jq .complete term/results.json)" false
+	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" term/results.json
 '
 
-test_expect_success 'SIGKILL mid-run never leaves a truncated results.json' '
+test_expect_success 'SIGKILL mid-run leaves the last checkpoint, never a truncated results.json' '
 	"$IOTRIAL" run -q long.yaml -o kill 2>/dev/null &
 	pid=$!
-	sleep 6.5
+	# A checkpoint is written after 5 s; kill the run once it is there (kill fails, and so
+	# the test, if the run already ended).
+	wait_for kill/results.json
 	kill -9 $pid
-	wait $pid || true
-	# After more than 5 s a checkpoint exists; whatever is there must parse.
-	test -e kill/results.json
-	jq -e ".complete == false" kill/results.json >/dev/null
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 137
+	jq -e ".complete == false" kill/results.json
+	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 1" kill/results.json
 	for f in kill/*; do case "$f" in *.json) jq . "$f" >/dev/null;; esac; done
 	rm -rf iotrial-scratch.*
 '
@@ -110,6 +133,8 @@ test_expect_success 'an existing file reached through ${VAR} is refused like any
 	expect_eq "$(cat keep.dat)" precious
 	"$IOTRIAL" run -q var.yaml -o var2 --force 2>err
 	expect_eq "$(jq .overrides.allow_overwrite var2/results.json)" "\"true\""
+	expect_eq "$(jq .jobs[0].trials[0].bytes var2/results.json)" 4096
+	not grep -q precious keep.dat
 '
 
 if command -v chattr >/dev/null 2>&1 && head -c 65536 /dev/urandom >ro.dat && chattr +i ro.dat 2>/dev/null; then
