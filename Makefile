@@ -180,6 +180,12 @@ fuzz:
 		fi; \
 	done; exit $$st
 
+# Opt-in: the shell tests against falsified results, one mutant at a time (tests/mutants.sh,
+# docs/testing.md); fails unless every mutant is caught. MUTANTS_FLAGS=--all lists every catch.
+test-mutants: deps
+	$(Q)$(MAKE) --no-print-directory iotrial
+	tests/mutants.sh $(MUTANTS_FLAGS)
+
 # Opt-in: 1,000 (SOAK_RUNS) mixed runs on every backend, interrupted at random, among planted
 # foreign files that must come out byte-identical (docs/safety.md#the-soak-test).
 soak: deps
@@ -200,8 +206,8 @@ clean-objs:
 	$(Q)rm -f $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-mutants
 
-.PHONY: all deps demo test test-asan fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line
+.PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line
 
 -include $(DEPS)
