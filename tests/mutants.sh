@@ -1,7 +1,7 @@
 #!/bin/bash
 # make test-mutants: shows that the shell tests catch wrong results. For each mutant listed by
 # tests/mutant-iotrial.sh (a wrong figure, status, exit status, message or file), runs the
-# shell tests tests/t/t*.sh (but t0000, the harness's own, and t0020, which runs this) with
+# shell tests tests/t/t*.sh (but t0000, the harness's own, and t0021, which runs this) with
 # $IOTRIAL pointing at that wrapper, which runs the real ./iotrial and then falsifies what
 # it wrote. A mutant is caught when at least one test fails. Prints, per mutant, the tests
 # that caught it, and a total; exits 1 when a mutant survived (or was never applied: no test
@@ -19,7 +19,7 @@
 #
 # Usage: tests/mutants.sh [--all] [--scripts "tNNNN-topic ..."] [MUTANT...]   (default: all)
 #        tests/mutants.sh --list
-# --scripts runs those scripts only (controls included), as tests/t/t0020-mutants.sh does.
+# --scripts runs those scripts only (controls included), as tests/t/t0021-mutants.sh does.
 # The binary is $IOTRIAL_REAL (default ./iotrial); the work files (trash folders and logs,
 # kept for reading after a run) go to $MUTANTS_WORK (default build-mutants/).
 set -u
@@ -29,8 +29,8 @@ WRAPPER=$SRC/tests/mutant-iotrial.sh
 WORK=${MUTANTS_WORK:-$SRC/build-mutants}
 REAL=${IOTRIAL_REAL:-$SRC/iotrial}
 all=
-# The harness's own tests run no iotrial; t0020 runs this script.
-scripts=$(ls tests/t/t[0-9]*.sh | grep -v -e '/t0000-' -e '/t0020-mutants')
+# The harness's own tests run no iotrial; t0021 runs this script.
+scripts=$(ls tests/t/t[0-9]*.sh | grep -v -e '/t0000-' -e '/t0021-mutants')
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) MUTANT_LIST=1 "$WRAPPER"; exit 0 ;;

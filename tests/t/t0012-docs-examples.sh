@@ -34,7 +34,7 @@ make demo        # installs what is missing, builds, runs jobs/quickstart.yaml i
 make test        # installs what is missing, builds, runs every test	this test is part of make test
 make test-asan   # the tests under AddressSanitizer and UndefinedBehaviorSanitizer	make test-asan runs this test (on the ASan build)
 make test-asan	make test-asan runs this test (on the ASan build)
-make test-mutants  # the shell tests against falsified results; every mutant must be caught	half an hour by design: t0020-mutants.sh runs tests/mutants.sh on two scripts with its controls and three mutants
+make test-mutants  # the shell tests against falsified results; every mutant must be caught	half an hour by design: t0021-mutants.sh runs tests/mutants.sh on two scripts with its controls and three mutants
 make bench       # bench/vs-fio.sh: iotrial against fio on the same workloads	minutes of fio and iotrial: the test "make bench, scaled down" runs bench/vs-fio.sh on one pair, one round of 1 s
 make fuzz        # libFuzzer over the job-file parser and the results.json reader	a clang build and a minute per target: t0009-fuzz-regressions.sh replays what the fuzzers found
 make fuzz                     # each target for 60 s	as make fuzz above: t0009-fuzz-regressions.sh
