@@ -14,74 +14,110 @@ else
 Q := @
 endif
 
-CFLAGS ?= -O2 -g
+# The user's variables (CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS) are theirs alone: `make CFLAGS=-O0`
+# changes the optimisation, never the language, the warnings or the libraries. What the
+# project needs lives in IOTRIAL_CFLAGS, IOTRIAL_LDFLAGS and IOTRIAL_LDLIBS, which come first
+# on every command line, so a user's flag can still override one of them.
 ifeq ($(SANITIZE),1)
-CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-LDFLAGS += -fsanitize=address,undefined
+CFLAGS ?= -O1 -g
+IOTRIAL_CFLAGS := -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+IOTRIAL_LDFLAGS := -fsanitize=address,undefined
 endif
 # The fuzz build (make fuzz-build): the library instrumented for libFuzzer, linked by clang.
 ifeq ($(SANITIZE),fuzz)
-CFLAGS += -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+CFLAGS ?= -O1 -g
+IOTRIAL_CFLAGS := -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined
-LDFLAGS += -fsanitize=address,undefined
+IOTRIAL_LDFLAGS := -fsanitize=address,undefined
 endif
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -pthread -I.
+CFLAGS ?= -O2 -g
+IOTRIAL_CFLAGS += -std=c11 -D_GNU_SOURCE -pthread -I. \
+	-Wall -Wextra -Wshadow -Wno-unused-parameter
 ifneq ($(filter 1 true,$(DEVELOPER) $(CI)),)
-CFLAGS += -Werror
+IOTRIAL_CFLAGS += -Werror
 endif
-LDLIBS += -pthread -lm
+IOTRIAL_LDLIBS := -pthread -lm
 
+# Required libraries, each with the Debian package that brings its .pc file. A missing one
+# stops any build that compiles (the .required-libs check below), naming the package; it
+# does not stop `make deps` or `make clean`, and `make test` installs it before it builds.
 REQ_PC := yaml-0.1 jansson libcrypto zlib
-CFLAGS += $(shell $(PKG_CONFIG) --cflags $(REQ_PC) 2>/dev/null)
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(REQ_PC) 2>/dev/null)
+PC_PACKAGE_yaml-0.1 := libyaml-dev
+PC_PACKAGE_jansson := libjansson-dev
+PC_PACKAGE_libcrypto := libssl-dev
+PC_PACKAGE_zlib := zlib1g-dev
+PC_PACKAGE_cmocka := libcmocka-dev
+HAVE_PKG_CONFIG := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && echo 1)
+pc_exists = $(if $(HAVE_PKG_CONFIG),$(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo 1))
+pc_missing = $(foreach m,$(1),$(if $(call pc_exists,$(m)),,$(m)))
+MISSING_PC := $(if $(call pc_exists,$(REQ_PC)),,$(call pc_missing,$(REQ_PC)))
+ifeq ($(MISSING_PC),)
+IOTRIAL_CFLAGS += $(shell $(PKG_CONFIG) --cflags $(REQ_PC))
+IOTRIAL_LDLIBS += $(shell $(PKG_CONFIG) --libs $(REQ_PC))
+endif
+# Printed by .required-libs and .test-libs: "pkg-config finds no M (apt-get install P)".
+pc_report = $(if $(HAVE_PKG_CONFIG),,echo "iotrial: '$(PKG_CONFIG)' not found: apt-get install pkg-config (or make deps)" >&2;) \
+	$(foreach m,$(1),echo "iotrial: pkg-config finds no '$(m)': apt-get install $(PC_PACKAGE_$(m)) (or make deps)" >&2;) \
+	exit 1
 
 # Optional backends: pkg-config for liburing; libaio has no .pc file, so a two-line probe.
+# A backend's file is compiled only when its library is; engine/backends/registry.c is the
+# one C file that asks which (HAVE_LIBURING, HAVE_LIBAIO).
 BACKENDS := sync null synthetic fault
+OMIT_SRC :=
 ifneq ($(WITH_LIBURING),no)
-HAVE_LIBURING := $(shell $(PKG_CONFIG) --exists liburing 2>/dev/null && echo 1)
+HAVE_LIBURING := $(call pc_exists,liburing)
+endif
 ifeq ($(HAVE_LIBURING),1)
-CFLAGS += -DHAVE_LIBURING $(shell $(PKG_CONFIG) --cflags liburing)
-LDLIBS += $(shell $(PKG_CONFIG) --libs liburing)
+IOTRIAL_CFLAGS += -DHAVE_LIBURING $(shell $(PKG_CONFIG) --cflags liburing)
+IOTRIAL_LDLIBS += $(shell $(PKG_CONFIG) --libs liburing)
 BACKENDS += io_uring
 else ifeq ($(WITH_LIBURING),yes)
 $(error WITH_LIBURING=yes but liburing was not found: apt-get install liburing-dev)
-endif
+else
+OMIT_SRC += engine/backends/io_uring.c
 endif
 ifneq ($(WITH_LIBAIO),no)
 HAVE_LIBAIO := $(shell echo 'int main(void){io_context_t c = 0; return io_setup(1, &c);}' | \
 	$(CC) -include libaio.h -x c - -laio -o /dev/null 2>/dev/null && echo 1)
+endif
 ifeq ($(HAVE_LIBAIO),1)
-CFLAGS += -DHAVE_LIBAIO
-LDLIBS += -laio
+IOTRIAL_CFLAGS += -DHAVE_LIBAIO
+IOTRIAL_LDLIBS += -laio
 BACKENDS += libaio
 else ifeq ($(WITH_LIBAIO),yes)
 $(error WITH_LIBAIO=yes but libaio was not found: apt-get install libaio-dev)
-endif
+else
+OMIT_SRC += engine/backends/libaio.c
 endif
 
 # Distributed runs: `make MPI=1` builds against the MPI pkg-config finds (mpi-c, or Open MPI's
 # own ompi-c; MPI_PC=NAME names another .pc file). engine/dist_mpi.c is then the transport,
-# engine/dist_serial.c otherwise; a plain `make` needs no MPI at all.
+# engine/dist_serial.c otherwise (the other one is left out of the build); a plain `make`
+# needs no MPI at all.
 ifeq ($(MPI),1)
-MPI_PC ?= $(firstword $(foreach p,mpi-c ompi-c,$(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo $(p))))
+MPI_PC ?= $(firstword $(foreach p,mpi-c ompi-c,$(if $(call pc_exists,$(p)),$(p))))
 ifeq ($(MPI_PC),)
 $(error MPI=1 but pkg-config finds no MPI (mpi-c or ompi-c): scripts/install-deps.sh mpi, or set MPI_PC)
 endif
-ifneq ($(shell $(PKG_CONFIG) --exists $(MPI_PC) 2>/dev/null && echo 1),1)
+ifneq ($(call pc_exists,$(MPI_PC)),1)
 $(error MPI=1 but pkg-config knows no '$(MPI_PC)' (MPI_PC))
 endif
-CFLAGS += -DIOTRIAL_MPI $(shell $(PKG_CONFIG) --cflags $(MPI_PC))
-LDLIBS += $(shell $(PKG_CONFIG) --libs $(MPI_PC))
+IOTRIAL_CFLAGS += -DIOTRIAL_MPI $(shell $(PKG_CONFIG) --cflags $(MPI_PC))
+IOTRIAL_LDLIBS += $(shell $(PKG_CONFIG) --libs $(MPI_PC))
 TRANSPORT := mpi
 TRANSPORT_LINE := ; distributed runs: MPI ($(MPI_PC))
+OMIT_SRC += engine/dist_serial.c
 else
 TRANSPORT := serial
 TRANSPORT_LINE :=
+OMIT_SRC += engine/dist_mpi.c
 endif
 
 # B is where a build goes: the tree itself by default, build-asan/ for the sanitizer build.
 B ?=
-LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c plot/*.c))
+ALL_LIB_SRC := $(sort $(wildcard engine/*.c engine/backends/*.c parsers/*.c reporters/*.c plot/*.c))
+LIB_SRC := $(filter-out $(OMIT_SRC),$(ALL_LIB_SRC))
 LIB_OBJ := $(addprefix $(B),$(LIB_SRC:.c=.o))
 # The command line: iotrial.c and cli/, linked into the binary only.
 CLI_SRC := $(sort $(wildcard cli/*.c))
@@ -106,13 +142,24 @@ $(B)engine/dist_serial.o $(B)engine/dist_mpi.o $(B)iotrial.o: $(TRANSPORT_STAMP)
 $(B)engine/backends/registry.o $(B)engine/backends/io_uring.o: $(TRANSPORT_STAMP)
 $(B)engine/backends/libaio.o: $(TRANSPORT_STAMP)
 
+# Stop before compiling anything when a required library is missing (see REQ_PC), naming
+# the package; cmocka only for the unit tests.
+.required-libs:
+	@$(if $(MISSING_PC),$(call pc_report,$(MISSING_PC)),:)
+
+.test-libs: .required-libs
+	@$(if $(call pc_exists,cmocka),:,$(call pc_report,cmocka))
+
+$(LIB_OBJ) $(CLI_OBJ) $(B)iotrial.o: | .required-libs
+$(UNIT_BIN): | .test-libs
+
 # Print once which backends this build carries (the build's one line of news).
 .backends-line:
 	@echo "iotrial: backends compiled in: $(BACKENDS)$(TRANSPORT_LINE)"
 
 $(B)%.o: %.c
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@) && $(CC) $(IOTRIAL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)libiotrial.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -120,12 +167,14 @@ $(B)libiotrial.a: $(LIB_OBJ)
 
 $(B)iotrial: $(B)iotrial.o $(CLI_OBJ) $(B)libiotrial.a $(TRANSPORT_STAMP) | .backends-line
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(filter-out $(TRANSPORT_STAMP),$^) $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(IOTRIAL_CFLAGS) $(CFLAGS) $(IOTRIAL_LDFLAGS) $(LDFLAGS) -o $@ \
+		$(filter-out $(TRANSPORT_STAMP),$^) $(IOTRIAL_LDLIBS) $(LDLIBS)
 
 $(B)tests/unit/test_%: tests/unit/test_%.c $(B)libiotrial.a
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -MMD -MP \
-		-o $@ $< $(B)libiotrial.a $(LDFLAGS) $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(IOTRIAL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) \
+		$(CPPFLAGS) $(CFLAGS) -MMD -MP -o $@ $< $(B)libiotrial.a $(IOTRIAL_LDFLAGS) $(LDFLAGS) \
+		$(IOTRIAL_LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka) $(LDLIBS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -134,9 +183,10 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	./iotrial run jobs/quickstart.yaml
 
+# B=DIR/ tests the build in DIR/ (as CI does for WITH_LIBURING=no WITH_LIBAIO=no).
 test: deps
-	$(Q)$(MAKE) --no-print-directory iotrial $(UNIT_BIN)
-	$(Q)tests/run-tests.sh $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory $(B)iotrial $(UNIT_BIN)
+	$(Q)$(if $(B),IOTRIAL=$(abspath $(B)iotrial)) tests/run-tests.sh $(UNIT_BIN)
 
 # Same tests, built with AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/
 # (the normal build in the tree is left alone).
@@ -149,8 +199,8 @@ test-asan: deps
 
 $(B)tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(B)libiotrial.a
 	@$(if $(Q),echo "  CC      $@")
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
-		$(B)libiotrial.a $(LDFLAGS) $(LDLIBS)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(IOTRIAL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< \
+		$(B)libiotrial.a $(IOTRIAL_LDFLAGS) $(LDFLAGS) $(IOTRIAL_LDLIBS) $(LDLIBS)
 
 # libFuzzer targets over the job-file parser + planner and the results.json reader, built with
 # clang into build-fuzz/. `make fuzz FUZZ_SECONDS=N` runs each for N seconds from its seed
@@ -203,11 +253,13 @@ install: iotrial
 	install -m 644 jobs/*.yaml $(DESTDIR)$(PREFIX)/share/iotrial/jobs/
 
 clean-objs:
-	$(Q)rm -f $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
+	$(Q)rm -f $(addprefix $(B),$(ALL_LIB_SRC:.c=.o) $(ALL_LIB_SRC:.c=.d)) $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-mutants
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-mutants build-clang \
+		build-nobackends
 
-.PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line
+.PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line \
+	.required-libs .test-libs
 
 -include $(DEPS)
