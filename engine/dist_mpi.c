@@ -1,10 +1,7 @@
-/* The MPI transport (see dist.h), the only file that includes mpi.h. Compiled to nothing
- * unless `make MPI=1` defines IOTRIAL_MPI: the Makefile compiles every C file in engine/, and
- * engine/dist_serial.c is the transport otherwise. Only the coordinating thread calls MPI
- * (MPI_THREAD_FUNNELED); workers never do. */
+/* The MPI transport (see dist.h), the only file that includes mpi.h. Built only by
+ * `make MPI=1`; engine/dist_serial.c is the transport otherwise. Only the coordinating thread
+ * calls MPI (MPI_THREAD_FUNNELED); workers never do. */
 #include "engine/dist.h"
-
-#ifdef IOTRIAL_MPI
 
 #include <errno.h>
 #include <limits.h>
@@ -208,5 +205,3 @@ _Noreturn void dist_abort(int status, const char *fmt, ...)
 	MPI_Abort(MPI_COMM_WORLD, status);
 	_exit(status); /* MPI_Abort does not return; the compiler cannot know */
 }
-
-#endif /* IOTRIAL_MPI */

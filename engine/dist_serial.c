@@ -1,11 +1,6 @@
 /* The serial transport (see dist.h): one rank of one, every collective a copy or nothing.
- * The Makefile compiles every C file in engine/, so this file and engine/dist_mpi.c each compile
- * to nothing unless theirs is the chosen transport (IOTRIAL_MPI set by `make MPI=1`);
- * choosing by #ifdef here keeps the Makefile's one wildcard and needs no mpi.h in a serial
- * build. */
+ * The Makefile builds this file or engine/dist_mpi.c, never both: this one unless `make MPI=1`. */
 #include "engine/dist.h"
-
-#ifndef IOTRIAL_MPI
 
 #include <errno.h>
 #include <stdarg.h>
@@ -109,5 +104,3 @@ _Noreturn void dist_abort(int status, const char *fmt, ...)
 	fputc('\n', stderr);
 	exit(status);
 }
-
-#endif /* !IOTRIAL_MPI */

@@ -1,10 +1,7 @@
 /* The io_uring backend (liburing): one ring per worker, I/Os prepared by queue(), pushed to
  * the kernel by commit(), collected in batches by reap(), which hands over what is still
  * prepared in the same io_uring_enter as its wait.
- * The Makefile compiles every .c file under engine/backends/, so this file's body is wrapped in
- * HAVE_LIBURING: the one allowed exception to "only registry.c tests HAVE_LIBURING". */
-#ifdef HAVE_LIBURING
-
+ * Built only when the Makefile finds liburing (WITH_LIBURING). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -304,5 +301,3 @@ const struct be_ops be_io_uring = {
     .close = be_plain_close,
     .cleanup = uring_cleanup,
 };
-
-#endif /* HAVE_LIBURING */

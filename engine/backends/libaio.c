@@ -1,10 +1,7 @@
 /* The libaio backend: Linux native AIO (io_submit/io_getevents), up to iodepth I/Os in
  * flight. queue() only prepares an iocb; commit() submits the pending batch in one call, and
  * reap() submits what is still pending before it waits.
- * The body is compiled only with HAVE_LIBAIO, because the Makefile builds every .c file
- * in engine/backends/ whether or not libaio was found. */
-#ifdef HAVE_LIBAIO
-
+ * Built only when the Makefile finds libaio (WITH_LIBAIO). */
 #include "engine/backends/backend.h"
 
 #include <errno.h>
@@ -229,5 +226,3 @@ const struct be_ops be_libaio = {
     .close = be_plain_close,
     .cleanup = aio_cleanup,
 };
-
-#endif /* HAVE_LIBAIO */
