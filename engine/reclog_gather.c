@@ -41,9 +41,10 @@ int reclog_spool_open(void)
 	if (fd < 0) {
 		fd = -errno;
 	} else if (unlink(path) < 0) {
-		fd = -errno;
+		int err = -errno;
+
 		close(fd);
-		fd = fd < 0 ? fd : -EIO;
+		fd = err;
 	}
 	free(path);
 	return fd;
