@@ -226,6 +226,8 @@ static int probe(const struct outdir *o)
 static int open_folder(struct outdir *o, const char *path)
 {
 	o->lock_fd = -1;
+	/* path is never NULL: the default-name loop returns first on -ENOMEM. */
+	/* cppcheck-suppress[nullPointer,ctunullpointer] */
 	if (!(o->path = strdup(path)))
 		return -ENOMEM;
 	o->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

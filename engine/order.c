@@ -91,7 +91,7 @@ int plan_order(struct plan *p)
 
 ssize_t plan_add_round(struct plan *p, const uint32_t *more, size_t st, size_t at)
 {
-	size_t before = p->ntrials, cap = p->ntrials, n;
+	size_t before = p->ntrials, cap = before, n;
 	struct plan_trial *tmp;
 
 	if (add(p, &cap, more, false, st) < 0)

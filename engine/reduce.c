@@ -231,6 +231,7 @@ static void keep_workers(struct trial_result *tr, const struct blob *all, int n,
 int reduce_trial(struct trial_result *tr, const struct reduce_local *mine, uint64_t base_ns)
 {
 	int n = dist_size(), ret;
+	bool root = dist_rank() == 0;
 	struct blob *me, *all = NULL;
 	struct worker_result *rows = NULL;
 
@@ -240,18 +241,18 @@ int reduce_trial(struct trial_result *tr, const struct reduce_local *mine, uint6
 		dist_abort(1, "out of memory");
 	blob_fill(me, mine);
 	/* Rank 0 receives every blob; a rank 0 without memory cannot take part. */
-	if (dist_rank() == 0 && !(all = calloc((size_t)n, sizeof(*all))))
+	if (root && !(all = calloc((size_t)n, sizeof(*all))))
 		dist_abort(1, "out of memory gathering %d ranks' figures", n);
 	ret = dist_gather(me, all, sizeof(*me));
 	free(me);
 	/* The same on every rank: maxworkers comes from the plan. */
 	if (ret == 0 && mine->maxworkers)
 		ret = gather_workers(mine, &rows);
-	if (ret == 0 && dist_rank() == 0) {
+	if (ret == 0 && root) {
 		keep_workers(tr, all, n, &rows, mine->maxworkers);
 		ret = merge_ranks(tr, all, n, base_ns);
 	}
-	if (ret < 0 && dist_rank() == 0) {
+	if (ret < 0 && root) {
 		tr->failed = true;
 		tr->kept = false;
 	}
