@@ -236,6 +236,20 @@ test-mutants: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	tests/mutants.sh $(MUTANTS_FLAGS)
 
+# Checks of the source itself (CI runs them; scripts/install-deps.sh lint installs the tools).
+# format-check: every C file and header as .clang-format writes it; format rewrites them.
+CLANG_FORMAT ?= clang-format
+FORMAT_SRC := $(sort $(wildcard *.[ch] cli/*.[ch] engine/*.[ch] engine/backends/*.[ch] \
+	parsers/*.[ch] reporters/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]))
+
+format-check:
+	$(Q)scripts/install-deps.sh lint
+	$(Q)CLANG_FORMAT=$(CLANG_FORMAT) scripts/check-format.sh $(FORMAT_SRC)
+
+format:
+	$(Q)scripts/install-deps.sh lint
+	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
 # Opt-in: 1,000 (SOAK_RUNS) mixed runs on every backend, interrupted at random, among planted
 # foreign files that must come out byte-identical (docs/safety.md#the-soak-test).
 soak: deps
@@ -260,6 +274,6 @@ clean: clean-objs
 		build-nobackends
 
 .PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line \
-	.required-libs .test-libs
+	.required-libs .test-libs format format-check
 
 -include $(DEPS)

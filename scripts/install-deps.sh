@@ -1,18 +1,28 @@
 #!/bin/sh
 # The one place that installs what iotrial needs to build, test and benchmark, from
 # Debian's packages. Does nothing when everything is present. Usage:
-#   scripts/install-deps.sh          build + test dependencies
-#   scripts/install-deps.sh bench    also fio (bench/vs-fio.sh) and perf (bench/io-trace.sh)
-#   scripts/install-deps.sh fuzz     also clang and its libFuzzer runtime, for make fuzz
-#   scripts/install-deps.sh mpi      also Open MPI, for make MPI=1 and tests/t/t0011-mpi.sh
+#   scripts/install-deps.sh [GROUP]...   build + test dependencies, and each GROUP's:
+#     bench    fio (bench/vs-fio.sh) and perf (bench/io-trace.sh)
+#     fuzz     clang and its libFuzzer runtime, for make fuzz (and CC=clang builds)
+#     mpi      Open MPI, for make MPI=1 and tests/t/t0011-mpi.sh
+#     lint     clang-format, clang-tidy and cppcheck, for make format-check and make lint
 set -e
 
 # chromium: tests/t/t0020-html-report.sh renders report.html headless (and
 # scripts/report-screenshots.sh takes the README's pictures with it).
 pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium"
-[ "${1:-}" = bench ] && pkgs="$pkgs fio linux-perf"
-[ "${1:-}" = fuzz ] && pkgs="$pkgs clang libclang-rt-14-dev"
-[ "${1:-}" = mpi ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
+for group in "$@"; do
+	case $group in
+	bench) pkgs="$pkgs fio linux-perf" ;;
+	fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+	mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
+	lint) pkgs="$pkgs clang-format clang-tidy cppcheck" ;;
+	*)
+		echo "install-deps: unknown group '$group' (bench, fuzz, mpi, lint)" >&2
+		exit 2
+		;;
+	esac
+done
 
 missing=""
 for p in $pkgs; do
