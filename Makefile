@@ -239,6 +239,8 @@ test-mutants: deps
 # Checks of the source itself (CI runs them; scripts/install-deps.sh lint installs the tools).
 # format-check: every C file and header as .clang-format writes it; format rewrites them.
 CLANG_FORMAT ?= clang-format
+CLANG_TIDY ?= clang-tidy
+CPPCHECK ?= cppcheck
 FORMAT_SRC := $(sort $(wildcard *.[ch] cli/*.[ch] engine/*.[ch] engine/backends/*.[ch] \
 	parsers/*.[ch] reporters/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]))
 
@@ -249,6 +251,38 @@ format-check:
 format:
 	$(Q)scripts/install-deps.sh lint
 	$(Q)$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+# lint: cppcheck over every C file (any configuration), clang-tidy (.clang-tidy) over the
+# files of this build, each file its own job (make -jN lint); any finding fails.
+CPPCHECK_FLAGS := --std=c11 --library=posix --library=scripts/cppcheck-linux.cfg \
+	--enable=warning,portability,performance --inline-suppr \
+	--suppressions-list=scripts/cppcheck-suppressions.txt --error-exitcode=1 --quiet \
+	--template='{file}:{line}:{column}: {severity}: {message} [{id}]'
+# TIDY_LATER: files left out of clang-tidy for now, each with findings listed for its owner
+# (engine/run.c: fds closed before they were set when calloc fails, a leak on -ENOMEM, two
+# paths the analyzer cannot rule out; engine/trial.c: `ready` without `tr`). Other branches
+# are editing both; once they land and the findings are fixed, empty this.
+TIDY_LATER := engine/run.c engine/trial.c
+TIDY_SRC := iotrial.c $(CLI_SRC) $(filter-out $(TIDY_LATER),$(LIB_SRC))
+
+lint:
+	$(Q)scripts/install-deps.sh lint
+	$(Q)$(MAKE) --no-print-directory --output-sync=target lint-cppcheck lint-tidy
+
+lint-cppcheck:
+	@$(if $(Q),echo "  CPPCHECK $(words $(filter %.c,$(FORMAT_SRC))) files")
+	$(Q)$(CPPCHECK) $(CPPCHECK_FLAGS) -D_GNU_SOURCE -I. \
+		$(filter %.c,$(FORMAT_SRC))
+
+lint-tidy: $(addprefix build-lint/,$(TIDY_SRC:.c=.tidy))
+	@:
+
+# A file's stamp is remade when it or any header changed.
+build-lint/%.tidy: %.c .clang-tidy $(filter %.h,$(FORMAT_SRC)) | .required-libs
+	@$(if $(Q),echo "  TIDY    $<")
+	$(Q)mkdir -p $(dir $@) && $(CLANG_TIDY) --quiet $< -- $(IOTRIAL_CFLAGS) $(CPPFLAGS) \
+		>$@.log 2>&1 || { grep -v '^[0-9]* warnings\? generated' $@.log; exit 1; }
+	$(Q)touch $@
 
 # Opt-in: 1,000 (SOAK_RUNS) mixed runs on every backend, interrupted at random, among planted
 # foreign files that must come out byte-identical (docs/safety.md#the-soak-test).
@@ -270,10 +304,10 @@ clean-objs:
 	$(Q)rm -f $(addprefix $(B),$(ALL_LIB_SRC:.c=.o) $(ALL_LIB_SRC:.c=.d)) $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-mutants build-clang \
-		build-nobackends
+	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-clang \
+		build-nobackends build-lint
 
 .PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line \
-	.required-libs .test-libs format format-check
+	.required-libs .test-libs format format-check lint lint-cppcheck lint-tidy
 
 -include $(DEPS)
