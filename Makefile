@@ -307,7 +307,8 @@ install: iotrial
 	install -m 644 jobs/*.yaml $(DESTDIR)$(PREFIX)/share/iotrial/jobs/
 
 clean-objs:
-	$(Q)rm -f $(addprefix $(B),$(ALL_LIB_SRC:.c=.o) $(ALL_LIB_SRC:.c=.d)) $(LIB_OBJ) $(CLI_OBJ) iotrial.o libiotrial.a iotrial $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
+	$(Q)rm -f $(addprefix $(B),$(ALL_LIB_SRC:.c=.o) $(ALL_LIB_SRC:.c=.d) iotrial.o libiotrial.a \
+		iotrial) $(CLI_OBJ) $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
 	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-clang \

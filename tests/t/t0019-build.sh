@@ -37,8 +37,17 @@ test_expect_success 'a required library pkg-config cannot find stops the build, 
 	test ! -e nolib/engine/hist.o
 '
 
-test_expect_success 'without the libraries, make clean-objs still works' '
+test_expect_success 'without the libraries, make clean-objs B=DIR/ still works, in DIR/ only' '
+	ls -i "$SRC/Makefile" >before
+	if [ -e "$SRC/iotrial" ]; then ls -i "$SRC/iotrial" >>before; fi
+	mkdir -p nolib/engine
+	touch nolib/iotrial nolib/iotrial.o nolib/libiotrial.a nolib/engine/hist.o
 	PKG_CONFIG_LIBDIR="$TRASH/no-pc" PKG_CONFIG_PATH= mk -s B="$TRASH/nolib/" clean-objs
+	ls nolib >left
+	expect_eq "$(cat left)" engine
+	test ! -e nolib/engine/hist.o
+	awk "{ print \$2 }" before | xargs ls -i >after
+	expect_eq "$(cat after)" "$(cat before)" "the tree'"'"'s own files"
 '
 
 test_expect_success 'WITH_LIBURING=no WITH_LIBAIO=no: io_uring.c and libaio.c are left out' '
