@@ -242,7 +242,7 @@ CLANG_FORMAT ?= clang-format
 CLANG_TIDY ?= clang-tidy
 CPPCHECK ?= cppcheck
 FORMAT_SRC := $(sort $(wildcard *.[ch] cli/*.[ch] engine/*.[ch] engine/backends/*.[ch] \
-	parsers/*.[ch] reporters/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]))
+	parsers/*.[ch] plot/*.[ch] reporters/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]))
 
 format-check:
 	$(Q)scripts/install-deps.sh lint

@@ -11,7 +11,8 @@
 cd "$(dirname "$0")/.." || exit 2
 
 # Today's folders, by DESIGN.md's layers: the command line on top; parsers, engine and
-# reporters side by side, none including another; backends inside the engine. The model
+# reporters side by side, none including another; backends inside the engine, the plots
+# (SVG figures of report.html) under the reporters. The model
 # (spec, key table, results) and the shared helpers (diagnostics, units, expansion) still
 # live in engine/ and parsers/, so every include of them from a side unit shows here until
 # they move to folders of their own below the three (then: a line for each, and their
@@ -21,9 +22,10 @@ LAYERS='
 engine/backends/
 engine/            engine/backends/
 parsers/
-reporters/
-cli/               engine/ engine/backends/ parsers/ reporters/
-iotrial.c          cli/ engine/ engine/backends/ parsers/ reporters/
+plot/
+reporters/         plot/
+cli/               engine/ engine/backends/ parsers/ plot/ reporters/
+iotrial.c          cli/ engine/ engine/backends/ parsers/ plot/ reporters/
 '
 
 if [ $# -eq 0 ]; then
