@@ -501,7 +501,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 		struct inst_run *r = &runs[k];
 		if (dist && (e->agreed & DIST_SETUP) && r->tr && !r->tr->failed && !r->background)
 			trial_error(r->tr, "not run: a rank could not set up the trial");
-		if (r->ready && !r->tr->failed && ret == 0)
+		if (r->ready && r->tr && !r->tr->failed && ret == 0)
 			r->tr->kept = !r->tr->warmup && !r->background;
 		if (r->tr && r->tr->failed && !r->background && ret == 0)
 			ret = -EIO;
