@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/backends/backend.h"
-#include "engine/jobkeys.h"
-#include "engine/plan.h"
-#include "parsers/units.h"
+#include "engine/io/backends/backend.h"
+#include "model/jobkeys.h"
+#include "engine/plan/plan.h"
+#include "lib/units.h"
 
 void cli_print_plan(const struct plan *p)
 {

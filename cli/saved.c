@@ -1,4 +1,4 @@
-/* iotrial report and iotrial compare: saved runs read back (parsers/results_json.c) and
+/* iotrial report and iotrial compare: saved runs read back (model/results_json.c) and
  * written again by a reporter, or compared instance by instance. */
 #include "cli/cli.h"
 
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/diag.h"
-#include "engine/results.h"
-#include "parsers/results_json.h"
+#include "lib/diag.h"
+#include "model/results.h"
+#include "model/results_json.h"
 #include "reporters/compare_text.h"
 #include "reporters/reporter.h"
 

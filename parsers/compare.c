@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/units.h"
+#include "lib/units.h"
 #include "parsers/yp.h"
 
 static const char *const compare_keys[] = {"a", "b", "metric", "confidence", "paired", NULL};

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "engine/jobkeys.h"
+#include "model/jobkeys.h"
 #include "parsers/yp.h"
-#include "engine/sha256.h"
-#include "parsers/units.h"
+#include "lib/sha256.h"
+#include "lib/units.h"
 
 #define MAX_JOBS    4096
 #define MAX_DEVICES 256

@@ -1,14 +1,14 @@
 /* The YAML job-file parser: job file text → struct exp_spec, every value resolved, or every
  * error in the file as one line each (`FILE:LINE:COL: key 'K': ...`). libyaml does the YAML;
- * the job key table (engine/jobkeys.h) says what each key means. */
+ * the job key table (model/jobkeys.h) says what each key means. */
 #ifndef IOTRIAL_JOBFILE_H
 #define IOTRIAL_JOBFILE_H
 
 #include <stddef.h>
 
-#include "engine/diag.h"
-#include "engine/spec.h"
-#include "parsers/expand.h"
+#include "lib/diag.h"
+#include "model/spec.h"
+#include "lib/expand.h"
 
 struct yp_options {
 	const struct spec_override *overrides; /* --set KEY=VALUE, applied last */

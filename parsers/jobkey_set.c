@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/jobkeys.h"
-#include "parsers/units.h"
+#include "model/jobkeys.h"
+#include "lib/units.h"
 #include "parsers/yp.h"
 
 int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,

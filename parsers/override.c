@@ -10,7 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "engine/jobkeys.h"
+#include "model/jobkeys.h"
 #include "parsers/yp.h"
 
 /* What KEY addresses: every job (job NULL) or the job named by its first part, and the

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/jobkeys.h"
+#include "model/jobkeys.h"
 #include "parsers/yp.h"
 
 static const char *const report_keys[] = {"table", NULL};

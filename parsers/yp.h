@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <yaml.h>
 
-#include "engine/diag.h"
-#include "engine/spec.h"
+#include "lib/diag.h"
+#include "model/spec.h"
 #include "parsers/jobfile.h"
 
 /* How deep lists and mappings may nest in a job file; the deepest real one needs 5. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/jobkeys.h"
+#include "model/jobkeys.h"
 
 struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n)
 {

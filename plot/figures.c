@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/jobkeys.h"
-#include "parsers/units.h"
+#include "model/jobkeys.h"
+#include "lib/units.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine/results.h"
+#include "model/results.h"
 
 /* The metric of job `job`'s instances against its matrix key `key`, with confidence
  * interval error bars, one line per combination of its other matrix keys. id "sweep-N". */

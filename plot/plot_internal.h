@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/results.h"
+#include "model/results.h"
 #include "plot/svg.h"
 
 /* A size with three significant digits in the job file's units: "32.8 kB", "1.21 GB". */

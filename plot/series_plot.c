@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "parsers/units.h"
+#include "lib/units.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine/results.h"
+#include "model/results.h"
 
 /*
  * Write to `out` a header line naming the files (A = `a_path`, B = `b_path`), then one line

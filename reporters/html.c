@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/outliers.h"
-#include "parsers/units.h"
+#include "engine/stats/outliers.h"
+#include "lib/units.h"
 #include "plot/figures.h"
 #include "plot/svg.h"
 #include "reporters/reporter.h"

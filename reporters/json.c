@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "engine/outliers.h"
+#include "engine/stats/outliers.h"
 #include "reporters/reporter.h"
 
 #define SCHEMA "iotrial.results/1"

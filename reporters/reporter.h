@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine/results.h"
+#include "model/results.h"
 
 struct rep_ops {
 	const char *name; /* as given to -f */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/outliers.h"
-#include "parsers/units.h"
+#include "engine/stats/outliers.h"
+#include "lib/units.h"
 #include "reporters/reporter.h"
 #include "reporters/words.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parsers/units.h"
+#include "lib/units.h"
 
 bool words_lower_is_better(const char *metric)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/results.h"
+#include "model/results.h"
 
 /* "a is faster than b by 32.4% ± 2.1% (seconds, 95% confidence, welch)", or that there is
  * no significant difference, or n/a; into buf (len bytes, cut short if need be). */

@@ -3,29 +3,33 @@
 # The table below gives each unit of the tree (a folder, or one file) and the units its files
 # may include; a file belongs to the unit of the longest prefix that matches its path, and a
 # file of no unit is an error, so a new folder gets a line here. A module is a .c file, its
-# .h and its _internal.h (engine/trial.c, engine/trial.h and engine/trial_internal.h are
+# .h and its _internal.h (engine/run/trial.c, engine/run/trial.h and engine/run/trial_internal.h are
 # module engine/trial); any include cycle between modules is an error, even within a unit.
 # Prints one line per include against the table and, per cycle, its modules and the
 # includes that close it; exits 1 when it found any, 0 otherwise.
 # Usage: scripts/check-layers.sh [FILE...]   (default: every .c and .h outside tests/)
 cd "$(dirname "$0")/.." || exit 2
 
-# Today's folders, by DESIGN.md's layers: the command line on top; parsers, engine and
-# reporters side by side, none including another; backends inside the engine, the plots
-# (SVG figures of report.html) under the reporters. The model
-# (spec, key table, results) and the shared helpers (diagnostics, units, expansion) still
-# live in engine/ and parsers/, so every include of them from a side unit shows here until
-# they move to folders of their own below the three (then: a line for each, and their
-# names in the lines of the units above).
+# The folders, bottom layer first (docs/architecture.md): lib/ knows nothing of iotrial;
+# model/ is what a job and a result are; parsers/, engine/ and reporters/ sit side by side
+# on the model, none including another; the command line sits on top. Inside the engine,
+# statistics and the distributed transport are below the I/O path, and the I/O path knows
+# neither the planner nor the runner. plot/ draws the figures of report.html.
 # unit             may include (besides itself)
 LAYERS='
-engine/backends/
-engine/            engine/backends/
-parsers/
-plot/
-reporters/         plot/
-cli/               engine/ engine/backends/ parsers/ plot/ reporters/
-iotrial.c          cli/ engine/ engine/backends/ parsers/ plot/ reporters/
+lib/
+model/              lib/
+parsers/            lib/ model/
+engine/stats/       lib/ model/
+engine/dist/        lib/ model/ engine/stats/
+engine/io/backends/ lib/ model/
+engine/io/          lib/ model/ engine/stats/ engine/io/backends/
+engine/plan/        lib/ model/ engine/stats/ engine/dist/ engine/io/ engine/io/backends/
+engine/run/         lib/ model/ engine/stats/ engine/dist/ engine/io/ engine/io/backends/ engine/plan/
+plot/               lib/ model/
+reporters/          lib/ model/ plot/
+cli/                lib/ model/ parsers/ engine/stats/ engine/dist/ engine/io/ engine/io/backends/ engine/plan/ engine/run/ plot/ reporters/
+iotrial.c           cli/ lib/ model/ parsers/ engine/stats/ engine/dist/ engine/io/ engine/io/backends/ engine/plan/ engine/run/ plot/ reporters/
 '
 
 if [ $# -eq 0 ]; then

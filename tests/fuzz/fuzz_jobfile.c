@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/plan.h"
+#include "engine/plan/plan.h"
 #include "parsers/jobfile.h"
 
 #define FUZZ_SCRATCH  "/nonexistent-iotrial-fuzz"

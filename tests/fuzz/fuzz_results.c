@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "parsers/results_json.h"
+#include "model/results_json.h"
 #include "reporters/reporter.h"
 
 static int fuzz_fd = -1;

@@ -14,14 +14,14 @@ mk() {
 }
 
 test_expect_success 'make CFLAGS=-O0 keeps -std=c11 -D_GNU_SOURCE -I., -pthread and the warnings' '
-	mk -n CFLAGS=-O0 B="$TRASH/o0/" "$TRASH/o0/engine/hist.o" >cmd
+	mk -n CFLAGS=-O0 B="$TRASH/o0/" "$TRASH/o0/engine/stats/hist.o" >cmd
 	grep -F -- "-std=c11 -D_GNU_SOURCE -pthread -I. -Wall -Wextra" cmd
 	grep -F -- " -O0 " cmd
 	not grep -F -- "-O2" cmd
 '
 
 test_expect_success 'CFLAGS come after the project flags, so a user flag can override one' '
-	mk -n CFLAGS="-O1 -Wno-shadow" B="$TRASH/o1/" "$TRASH/o1/engine/hist.o" >cmd
+	mk -n CFLAGS="-O1 -Wno-shadow" B="$TRASH/o1/" "$TRASH/o1/engine/stats/hist.o" >cmd
 	grep -E -- "-Wshadow .* -O1 -Wno-shadow" cmd
 '
 
@@ -34,40 +34,40 @@ test_expect_success 'a required library pkg-config cannot find stops the build, 
 	grep -F "apt-get install libjansson-dev" err
 	grep -F "apt-get install libssl-dev" err
 	grep -F "apt-get install zlib1g-dev" err
-	test ! -e nolib/engine/hist.o
+	test ! -e nolib/engine/stats/hist.o
 '
 
 test_expect_success 'without the libraries, make clean-objs B=DIR/ still works, in DIR/ only' '
 	ls -i "$SRC/Makefile" >before
 	if [ -e "$SRC/iotrial" ]; then ls -i "$SRC/iotrial" >>before; fi
-	mkdir -p nolib/engine
-	touch nolib/iotrial nolib/iotrial.o nolib/libiotrial.a nolib/engine/hist.o
+	mkdir -p nolib/engine/stats
+	touch nolib/iotrial nolib/iotrial.o nolib/libiotrial.a nolib/engine/stats/hist.o
 	PKG_CONFIG_LIBDIR="$TRASH/no-pc" PKG_CONFIG_PATH= mk -s B="$TRASH/nolib/" clean-objs
 	ls nolib >left
 	expect_eq "$(cat left)" engine
-	test ! -e nolib/engine/hist.o
+	test ! -e nolib/engine/stats/hist.o
 	awk "{ print \$2 }" before | xargs ls -i >after
 	expect_eq "$(cat after)" "$(cat before)" "the tree'"'"'s own files"
 '
 
 test_expect_success 'WITH_LIBURING=no WITH_LIBAIO=no: io_uring.c and libaio.c are left out' '
 	mk -n WITH_LIBURING=no WITH_LIBAIO=no B="$TRASH/nob/" "$TRASH/nob/iotrial" >cmds
-	grep -F "engine/backends/sync.c" cmds
-	grep -F "engine/backends/registry.c" cmds
+	grep -F "engine/io/backends/sync.c" cmds
+	grep -F "engine/io/backends/registry.c" cmds
 	not grep -F "io_uring" cmds
 	not grep -F "libaio" cmds
 '
 
 test_expect_success 'a serial build compiles dist_serial.c, not dist_mpi.c' '
 	mk -n B="$TRASH/ser/" "$TRASH/ser/iotrial" >cmds
-	grep -F "engine/dist_serial.c" cmds
-	not grep -F "engine/dist_mpi.c" cmds
+	grep -F "engine/dist/dist_serial.c" cmds
+	not grep -F "engine/dist/dist_mpi.c" cmds
 '
 
 if pkg-config --exists liburing; then
 	test_expect_success 'with liburing found, io_uring.c is built' '
 		mk -n B="$TRASH/uring/" "$TRASH/uring/iotrial" >cmds
-		grep -F "engine/backends/io_uring.c" cmds
+		grep -F "engine/io/backends/io_uring.c" cmds
 	'
 else
 	test_skip 'with liburing found, io_uring.c is built' 'liburing is not installed'
@@ -75,15 +75,15 @@ fi
 
 # A small tree for scripts/check-layers.sh: a unit of each kind, every include allowed.
 tree="$TRASH/tree"
-mkdir -p "$tree/scripts" "$tree/engine/backends" "$tree/parsers" "$tree/cli"
+mkdir -p "$tree/scripts" "$tree/engine/run" "$tree/engine/io/backends" "$tree/parsers" "$tree/cli"
 cp "$SRC/scripts/check-layers.sh" "$tree/scripts/"
-printf '#include "engine/backends/backend.h"\n' >"$tree/engine/trial.h"
-printf '#include "engine/trial.h"\n#include "engine/trial_internal.h"\n' >"$tree/engine/trial.c"
-printf '#include "engine/trial.h"\n' >"$tree/engine/trial_internal.h"
-printf '#include "engine/trial.h"\n' >"$tree/engine/stonewall.h"
-printf '/* empty */\n' >"$tree/engine/backends/backend.h"
+printf '#include "engine/io/backends/backend.h"\n' >"$tree/engine/run/trial.h"
+printf '#include "engine/run/trial.h"\n#include "engine/run/trial_internal.h"\n' >"$tree/engine/run/trial.c"
+printf '#include "engine/run/trial.h"\n' >"$tree/engine/run/trial_internal.h"
+printf '#include "engine/run/trial.h"\n' >"$tree/engine/run/stonewall.h"
+printf '/* empty */\n' >"$tree/engine/io/backends/backend.h"
 printf '/* empty */\n' >"$tree/parsers/yp.h"
-printf '#include "engine/trial.h"\n#include "parsers/yp.h"\n' >"$tree/cli/cli.c"
+printf '#include "engine/run/trial.h"\n#include "parsers/yp.h"\n' >"$tree/cli/cli.c"
 printf '#include "cli/cli.h"\n' >"$tree/iotrial.c"
 printf '/* empty */\n' >"$tree/cli/cli.h"
 
@@ -93,39 +93,39 @@ test_expect_success 'check-layers: a tree whose includes all point down passes' 
 '
 
 test_expect_success 'check-layers: an include cycle between two modules fails, both named' '
-	cp "$tree/engine/trial_internal.h" saved.h
-	printf "#include \"engine/stonewall.h\"\n" >>"$tree/engine/trial_internal.h"
+	cp "$tree/engine/run/trial_internal.h" saved.h
+	printf "#include \"engine/run/stonewall.h\"\n" >>"$tree/engine/run/trial_internal.h"
 	rc=0
 	"$tree/scripts/check-layers.sh" >out || rc=$?
-	cp saved.h "$tree/engine/trial_internal.h"
+	cp saved.h "$tree/engine/run/trial_internal.h"
 	cat out
 	expect_eq "$rc" 1
-	grep -F "include cycle between 2 modules: engine/trial, engine/stonewall" out
-	grep -F "engine/trial_internal.h:2: #include \"engine/stonewall.h\"" out
-	grep -F "engine/stonewall.h:1: #include \"engine/trial.h\"" out
+	grep -F "include cycle between 2 modules: engine/run/trial, engine/run/stonewall" out
+	grep -F "engine/run/trial_internal.h:2: #include \"engine/run/stonewall.h\"" out
+	grep -F "engine/run/stonewall.h:1: #include \"engine/run/trial.h\"" out
 '
 
 test_expect_success 'check-layers: an include against the layers fails, file and line named' '
-	printf "#include \"engine/trial.h\"\n" >>"$tree/parsers/yp.h"
+	printf "#include \"engine/run/trial.h\"\n" >>"$tree/parsers/yp.h"
 	rc=0
 	"$tree/scripts/check-layers.sh" >out || rc=$?
 	printf "/* empty */\n" >"$tree/parsers/yp.h"
 	cat out
 	expect_eq "$rc" 1
-	grep -F "parsers/yp.h:2: #include \"engine/trial.h\": parsers/ may not include engine/" out
+	grep -F "parsers/yp.h:2: #include \"engine/run/trial.h\": parsers/ may not include engine/run/" out
 '
 
 test_expect_success 'check-layers: a folder missing from the table fails' '
-	mkdir -p "$tree/lib"
-	printf "/* empty */\n" >"$tree/lib/x.h"
-	printf "#include \"lib/x.h\"\n" >"$tree/cli/cli.h"
+	mkdir -p "$tree/extra"
+	printf "/* empty */\n" >"$tree/extra/x.h"
+	printf "#include \"extra/x.h\"\n" >"$tree/cli/cli.h"
 	rc=0
 	"$tree/scripts/check-layers.sh" >out || rc=$?
 	printf "/* empty */\n" >"$tree/cli/cli.h"
-	rm -r "$tree/lib"
+	rm -r "$tree/extra"
 	cat out
 	expect_eq "$rc" 1
-	grep -F "lib/x.h is in no unit of the layer table" out
+	grep -F "extra/x.h is in no unit of the layer table" out
 '
 
 cp "$SRC/.clang-format" .

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Reference values for the statistics tests, computed independently of engine/stats.c with
+"""Reference values for the statistics tests, computed independently of lib/stats.c with
 the Python standard library only (no scipy, no mpmath). Not run by make test; rerun it when a
 reference in tests/unit/test_stats.c or tests/t/t0013-statistics.sh is in doubt.
 
   stats_reference.py t                 Student-t quantiles: regularized incomplete beta by
-                                       tanh-sinh quadrature of its integrand (engine/stats.c
+                                       tanh-sinh quadrature of its integrand (lib/stats.c
                                        uses a continued fraction), and for whole df the closed
                                        trigonometric series of Abramowitz & Stegun 26.7.3-4
   stats_reference.py mutations         exact coverage of the 95% t interval for normal data

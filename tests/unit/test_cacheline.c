@@ -2,7 +2,7 @@
  * Unit tests for engine/cacheline: every allocation starts on a cache line, is zeroed over
  * whole lines, and no two allocations share a line, whatever their sizes.
  */
-#include "engine/cacheline.h"
+#include "lib/cacheline.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

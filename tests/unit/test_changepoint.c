@@ -3,7 +3,7 @@
  * in heavy noise) are found within 2% of the true position, and flat, drifting and briefly
  * disturbed series raise no alarm, over many seeds each.
  */
-#include "engine/changepoint.h"
+#include "engine/stats/changepoint.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "engine/rng.h"
+#include "lib/rng.h"
 
 #define N     1000
 #define SEEDS 40

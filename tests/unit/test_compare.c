@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "engine/compare.h"
-#include "engine/outliers.h"
+#include "engine/stats/compare.h"
+#include "engine/stats/outliers.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

@@ -1,9 +1,9 @@
 /*
- * Unit tests for the distributed layer as a run of one rank sees it (engine/dist.h) and for
+ * Unit tests for the distributed layer as a run of one rank sees it (engine/dist/dist.h) and for
  * the `ranks:` values the planner accepts (plan_ranks): table-driven, with the launch check
  * fed a fake launcher's environment.
  */
-#include "engine/dist.h"
+#include "engine/dist/dist.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "engine/plan.h"
+#include "engine/plan/plan.h"
 
 static void test_plan_ranks(void **state)
 {

@@ -1,6 +1,6 @@
-/* Unit tests for engine/env.c: machine capture against uname/sysconf, and target capture
+/* Unit tests for lib/env.c: machine capture against uname/sysconf, and target capture
  * against an independent reading of /proc/self/mountinfo on this machine's real mounts. */
-#include "engine/env.h"
+#include "lib/env.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
-/* Unit tests for parsers/expand.c: ${NAME} expansion against an injected environment and a
+/* Unit tests for lib/expand.c: ${NAME} expansion against an injected environment and a
  * builtin table, every error message exactly, and {name} placeholders. Table-driven. */
-#include "parsers/expand.h"
+#include "lib/expand.h"
 
 #include <errno.h>
 #include <setjmp.h>

@@ -2,7 +2,7 @@
  * Unit tests for engine/hist: bucket layout covers uint64 without gaps, midpoints stay within
  * the 1/128 error bound, percentiles are clamped to the exact extremes, merging is lossless.
  */
-#include "engine/hist.h"
+#include "engine/stats/hist.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -4,7 +4,7 @@
  * restarting keep the sequence, seeds and passes decide the order, and the order looks
  * like a uniform shuffle (position, neighbours, the first half of a pass).
  */
-#include "engine/randmap.h"
+#include "engine/io/randmap.h"
 
 #include <math.h>
 #include <setjmp.h>

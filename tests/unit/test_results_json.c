@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "parsers/results_json.h"
+#include "model/results_json.h"
 #include "reporters/reporter.h"
 
 /* Equal, or both NAN: an unmeasured value must stay unmeasured. */

@@ -2,7 +2,7 @@
  * Unit tests for engine/stats: quantiles against published tables and high-precision values,
  * summaries on hand-worked samples, NAN rules, Welford accuracy and merging, required runs.
  */
-#include "engine/stats.h"
+#include "lib/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* Unit tests for parsers/units.c: every unit, every rejection with its exact message, and the
+/* Unit tests for lib/units.c: every unit, every rejection with its exact message, and the
  * formatting the text reporter relies on. Table-driven; one row per case. */
-#include "parsers/units.h"
+#include "lib/units.h"
 
 #include <errno.h>
 #include <inttypes.h>

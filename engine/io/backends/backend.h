@@ -1,0 +1,112 @@
+/* The backend ops table: how the worker loop talks to an I/O interface. One file per
+ * backend under engine/io/backends/, ending in a `static const struct be_ops`; registry.c lists
+ * them. skeleton.c is the annotated guide for writing the next one.
+ *
+ * Every hook returns 0, a count >= 0, or -errno. An I/O's outcome is one field, io->result:
+ * bytes done or -errno; short transfers and retries are the core's business, not the
+ * backend's, so there is one completion path for every backend. */
+#ifndef IOTRIAL_BACKEND_H
+#define IOTRIAL_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+enum be_opcode { BE_READ, BE_WRITE, BE_FSYNC };
+
+struct be_io {
+	enum be_opcode op;
+	int fd;
+	void *buf;
+	uint32_t len;
+	uint64_t offset;
+	int64_t result;	 /* set by the backend on completion: bytes done, or -errno */
+	uint64_t sim_ns; /* BE_F_VIRTUAL backends: how long the I/O took, in simulated time */
+	/* Below: the core's own bookkeeping, never touched by a backend. */
+	uint64_t start_ns;
+	uint64_t seq;
+	void *base_buf;	      /* the slot's buffer, where the whole transfer starts */
+	uint64_t base_offset; /* where the whole transfer starts in the file */
+	uint64_t done;	      /* bytes of the whole transfer done so far */
+	uint32_t full_len;
+	int phase;   /* copy: 0 reading the source, 1 writing the destination */
+	bool unsent; /* refused with BE_BUSY before it ever reached the backend */
+};
+
+/* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */
+#define BE_DONE	  0 /* completed inside queue(); io->result is set */
+#define BE_QUEUED 1 /* in flight; it comes back through reap() */
+#define BE_BUSY	  2 /* no room now: reap something, then queue it again */
+
+/* Capability flags, fixed at compile time. */
+#define BE_F_ASYNC   (1u << 0) /* can keep iodepth > 1 I/Os in flight */
+#define BE_F_DIRECT  (1u << 1) /* can take O_DIRECT */
+#define BE_F_NOIO    (1u << 2) /* touches no device: no files are laid out or opened */
+#define BE_F_VIRTUAL (1u << 3) /* reports simulated time in be_io.sim_ns; no clock is read */
+
+struct job_spec;
+
+struct be_config {
+	uint32_t iodepth;
+	bool direct;
+	const struct job_spec *job; /* the whole job, for backends with keys of their own */
+	uint64_t seed;		    /* this trial's seed, for backends that draw numbers */
+};
+
+struct be_ops {
+	const char *name;
+	const char *help; /* one line for `iotrial backends` */
+	unsigned flags;
+	uint32_t max_iodepth;
+	size_t priv_size; /* zeroed state per worker, on cache lines of its own (core's) */
+
+	/* Can this backend work on this machine? 0, or -errno with the reason in `why`
+	 * (e.g. "io_uring_setup: Operation not permitted (seccomp?)"). Optional. */
+	int (*probe)(char *why, size_t len);
+	/* Set up per-worker state before a trial's files are opened. */
+	int (*init)(void *priv, const struct be_config *cfg);
+	/* Open `path` relative to the folder `dirfd` (or AT_FDCWD), like openat(2) with its
+	 * flags; returns the fd to put in be_io.fd, or -errno. The core opens iotrial's own
+	 * files relative to a folder it holds, with O_NOFOLLOW, and checks the fd it gets. */
+	int (*open)(void *priv, int dirfd, const char *path, int flags, mode_t mode);
+	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
+	int (*queue)(void *priv, struct be_io *io);
+	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno;
+	 * -EAGAIN and -EBUSY mean "no room now", and reap() tries again. The core calls it after
+	 * every few I/Os it queues (a small batch reaches the device sooner than a big one) and
+	 * before it sleeps, never just before reap(). */
+	int (*commit)(void *priv);
+	/* Hand the kernel whatever queue() prepared and commit() did not push (in the same call
+	 * as the wait where the interface allows, as io_uring does), then wait for at least `min`
+	 * and return at most `max` completed I/Os in `out`; returns the count or -errno. With
+	 * `timeout` (relative) set, wait no longer than that and return what completed by then,
+	 * possibly fewer than `min`, possibly 0; -EOPNOTSUPP when the backend cannot time its
+	 * wait. Only called when I/Os are in flight; optional for sync backends. */
+	int (*reap)(void *priv, unsigned min, unsigned max, struct be_io **out,
+		    const struct timespec *timeout);
+	/* Close an fd returned by open. */
+	int (*close)(void *priv, int fd);
+	/* Release per-worker state; called once after init succeeded. */
+	void (*cleanup)(void *priv);
+};
+
+/* open and close hooks for backends that work on plain file descriptors: openat(2) with
+ * O_CLOEXEC, EINTR retried; close(2). Point .open and .close at them. */
+int be_plain_open(void *priv, int dirfd, const char *path, int flags, mode_t mode);
+int be_plain_close(void *priv, int fd);
+
+/* The compiled-in backends, NULL-terminated (registry.c). */
+extern const struct be_ops *const be_registry[];
+
+/* The backend called `name`, or NULL. "direct" is an alias of sync with O_DIRECT. */
+const struct be_ops *be_find(const char *name);
+
+/* A space-separated list of compiled-in backend names, for messages. */
+const char *be_names(void);
+
+/* Whether `name` is a known backend that this build left out, with the library it needs. */
+const char *be_missing_library(const char *name);
+
+#endif

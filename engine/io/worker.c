@@ -1,0 +1,369 @@
+/* The worker loop (see worker.h). Hot path: per I/O one offset, one queue call, one clock
+ * read at its start, one histogram record; one clock read per batch of completions. A copy
+ * is a read followed by a write of the same chunk; its latency spans both. */
+#include "engine/io/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "lib/cacheline.h"
+#include "engine/io/randmap.h"
+#include "engine/io/reclog.h"
+#include "lib/rng.h"
+#include "engine/io/verify.h"
+#include "engine/io/worker_internal.h"
+
+#define BUF_ALIGN 4096
+
+
+bool worker_gate(const struct worker_job *w)
+{
+	if (w->ready)
+		pthread_barrier_wait(w->ready);
+	if (w->barrier)
+		pthread_barrier_wait(w->barrier);
+	return !(w->cancel && *w->cancel);
+}
+
+uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+
+static void cpu_now(double *user, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Where an offset of the worker's region lies in the file: there, or in a strided file,
+ * in this rank's chunks. */
+static inline uint64_t place(const struct worker_job *w, uint64_t off)
+{
+	if (w->stride_n < 2)
+		return off;
+	return ((off / w->chunk) * w->stride_n + w->stride_i) * w->chunk + off % w->chunk;
+}
+
+/* Point `io` at `len` bytes at region offset `off`, as a new I/O. */
+static void io_fill(struct loop *l, struct be_io *io, uint64_t off, uint64_t len)
+{
+	const struct worker_job *w = l->w;
+
+	io->offset = io->base_offset = place(w, w->region_off + off);
+	io->buf = io->base_buf;
+	io->len = (uint32_t)len;
+	io->full_len = (uint32_t)len;
+	io->done = 0;
+	io->phase = 0;
+	if (w->wl == WL_COPY) {
+		io->op = BE_READ;
+		io->fd = w->src_fd;
+	} else {
+		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
+		io->fd = w->fd;
+	}
+	if (w->verify && io->op == BE_WRITE)
+		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
+}
+
+/* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
+static bool next_io(struct loop *l, struct be_io *io)
+{
+	const struct worker_job *w = l->w;
+	uint64_t off, len = w->chunk;
+
+	if (l->deadline || l->ramp_end) {
+		/* time-bound, or ramping up: keep going around the file */
+	} else if (l->issued >= l->total) {
+		return false;
+	}
+	if (l->nblocks && w->random_map) {
+		off = randmap_next(&l->map) * w->chunk;
+	} else if (l->nblocks) {
+		/* With replacement: a block may come again before every other has come once. */
+		uint64_t r = rng_next(&l->rng);
+		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * w->chunk;
+	} else {
+		if (l->pos >= w->region_len)
+			l->pos = 0;
+		off = l->pos;
+		if (len > w->region_len - off)
+			len = w->region_len - off;
+		l->pos += len;
+	}
+	l->issued += len;
+	io->seq = l->seq++;
+	io_fill(l, io, off, len);
+	return true;
+}
+
+double worker_bytes_at(const struct worker_out *o, uint64_t t)
+{
+	uint64_t t0 = o->start_ns, b0 = 0;
+
+	if (t <= o->start_ns)
+		return 0;
+	if (t >= o->end_ns || o->nprog == 0)
+		return t >= o->end_ns ? (double)o->bytes : 0;
+	for (uint32_t i = 0; i < o->nprog; i++) {
+		if (o->prog_t[i] >= t) {
+			double f = o->prog_t[i] > t0 ? (double)(t - t0) / (double)(o->prog_t[i] - t0) : 1;
+			return (double)b0 + f * (double)(o->prog_b[i] - b0);
+		}
+		t0 = o->prog_t[i];
+		b0 = o->prog_b[i];
+	}
+	/* After the last sample and before the end: on toward the total. */
+	return (double)b0 + (double)(t - t0) / (double)(o->end_ns - t0) * (double)(o->bytes - b0);
+}
+
+/* The ramp is over: measurement starts now, from a clean slate. */
+static void start_window(struct loop *l, uint64_t now)
+{
+	l->ramp_end = 0;
+	l->window = now;
+	l->issued = 0;
+	l->o->start_ns = now;
+	l->deadline = l->w->runtime_ns ? now + l->w->runtime_ns : 0;
+	l->cap = l->w->cap_ns ? now + l->w->cap_ns : 0;
+	if (l->ivl) {
+		l->ivl_start = now;
+		l->ivl_end = now + l->w->interval_ns;
+	}
+}
+
+/* The I/O that opened the measured window is its first: it counts toward the size bound.
+ * With a random map it becomes draw 0 of a pass of the window's own, so that a size-bound
+ * window visits every block once, whatever the ramp drew. */
+static void window_first(struct loop *l, struct be_io *io)
+{
+	l->issued = io->len;
+	if (l->nblocks && l->w->random_map) {
+		randmap_unnext(&l->map);
+		randmap_restart(&l->map);
+		io_fill(l, io, randmap_next(&l->map) * l->w->chunk, io->len);
+	}
+}
+
+/* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
+ * latency counts from when they were due, not from when they were issued: a stalled
+ * device then shows in the tail instead of vanishing into a late start (no coordinated
+ * omission). */
+static uint64_t issue_time(struct loop *l, const struct be_io *io)
+{
+	const struct worker_job *w = l->w;
+	uint64_t now;
+
+	if (l->vclock)
+		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
+	if (w->think_ns && l->any_done)
+		worker_pause_until(l, worker_now_ns() + w->think_ns);
+	if (!l->pace_ns)
+		return worker_now_ns();
+	now = worker_now_ns();
+	if (l->sched == 0)
+		l->sched = now;
+	if (l->sched > now)
+		worker_pause_until(l, l->sched);
+	now = l->sched;
+	l->sched += w->rate ? l->pace_ns * io->len / 1000000 : l->pace_ns;
+	return now;
+}
+
+static int loop_run(struct loop *l)
+{
+	const struct worker_job *w = l->w;
+	int r;
+
+	for (;;) {
+		/* Retries and copy writes first, then new I/Os while there is room. */
+		while (l->nready > 0) {
+			struct be_io *io = l->ready[--l->nready];
+			if (io->unsent) {
+				/* Its latency starts when the backend takes it, not while it
+				 * waited. */
+				io->start_ns = worker_now_ns();
+				io->unsent = false;
+			}
+			if (!worker_submit(l, io)) {
+				l->ready[l->nready++] = io;
+				break;
+			}
+			worker_push_batch(l, l->nready > 0 || (l->nfree > 0 && !l->stopping));
+		}
+		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
+			struct be_io *io = l->free_list[l->nfree - 1];
+			bool sw = w->stop_sw && *w->stop_sw;
+			if (*w->stop || (w->stop_bg && *w->stop_bg) || sw || !next_io(l, io)) {
+				/* Told to stop with its size not yet done: stonewalled. */
+				if (sw && (l->deadline || l->ramp_end || l->issued < l->total))
+					l->o->stopped = true;
+				l->stopping = true;
+				break;
+			}
+			l->nfree--;
+			io->start_ns = issue_time(l, io);
+			if (l->ramp_end && io->start_ns >= l->ramp_end) {
+				start_window(l, io->start_ns);
+				window_first(l, io);
+			}
+			if ((l->deadline && io->start_ns >= l->deadline) ||
+			    (l->cap && io->start_ns >= l->cap)) {
+				/* Not issued: a top-up (wear_out) starts again from here. */
+				l->issued -= io->len;
+				if (!l->nblocks)
+					l->pos -= io->len;
+				else if (w->random_map)
+					randmap_unnext(&l->map);
+				if (!l->deadline)
+					l->o->stopped = true;
+				l->free_list[l->nfree++] = io;
+				l->stopping = true;
+				break;
+			}
+			if (!worker_submit(l, io)) {
+				io->unsent = true;
+				l->ready[l->nready++] = io;
+				break;
+			}
+			worker_push_batch(l, l->nfree > 0);
+		}
+		if (l->fatal)
+			return l->fatal;
+		if (l->inflight == 0) {
+			if (l->nready == 0 && (l->stopping || l->nfree == 0))
+				break;
+			/* Busy with nothing in flight: nothing will ever free a slot. */
+			if (l->busy_spins > 1000)
+				return -EAGAIN;
+			continue;
+		}
+		/* What is still queued goes to the kernel with the wait (one io_uring_enter). */
+		if ((r = worker_reap(l, 1, NULL)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int worker_run(const struct worker_job *w, struct worker_out *o)
+{
+	struct loop l = {.w = w, .o = o};
+	unsigned depth = w->iodepth ? w->iodepth : 1;
+	char *bufs = NULL;
+	double u0, s0;
+	int ret = -ENOMEM;
+	bool barrier_done = false;
+
+	memset(o, 0, sizeof(*o));
+	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
+	hist_init(&o->hist);
+	welford_init(&o->lat);
+	/* Written on every I/O: on cache lines of this worker's own. */
+	l.slots = cacheline_zalloc(depth * sizeof(*l.slots));
+	l.free_list = cacheline_zalloc(depth * sizeof(*l.free_list));
+	l.ready = cacheline_zalloc(depth * sizeof(*l.ready));
+	l.reaped = cacheline_zalloc(depth * sizeof(*l.reaped));
+	if (!l.slots || !l.free_list || !l.ready || !l.reaped ||
+	    posix_memalign((void **)&bufs, BUF_ALIGN, depth * w->chunk))
+		goto out;
+	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
+	l.rng = w->seed ^ 0x5bd1e995u;
+	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
+		uint64_t v = rng_next(&l.rng);
+		memcpy(bufs + i, &v, 8);
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		l.slots[i].buf = l.slots[i].base_buf = bufs + (size_t)i * w->chunk;
+		l.free_list[l.nfree++] = &l.slots[depth - 1 - i];
+	}
+	l.rng = w->seed;
+	l.total = w->region_len;
+	if (spec_workload_random(w->wl)) {
+		l.nblocks = w->region_len / w->chunk;
+		l.total = l.nblocks * w->chunk;
+	}
+	if (w->limit)
+		l.total = w->limit;
+	l.pos = w->start_pos;
+	if (l.nblocks && w->random_map)
+		randmap_init(&l.map, l.nblocks, w->seed, w->start_pos);
+
+	/* Random offsets: no readahead, as fio's default (fadvise_hint) asks. Else each buffered
+	 * read of a missing block brings in its neighbours too, and about half of a pass of
+	 * 4 KiB reads then finds its block in the page cache. Advice only: a file system that
+	 * ignores it is not an error. */
+	if (l.nblocks && !(w->be->flags & BE_F_NOIO))
+		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
+	if (w->rec_fd >= 0 && (l.rec = cacheline_zalloc(sizeof(*l.rec))))
+		reclog_init(l.rec, w->rec_fd, w->trial, w->worker, w->rank);
+	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = cacheline_zalloc(sizeof(*l.ivl))))
+		reclog_init(l.ivl, w->int_fd, w->trial, w->worker, w->rank);
+	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
+	if (w->rate)
+		l.pace_ns = (uint64_t)(1e15 / (double)w->rate);
+	else if (w->rate_iops)
+		l.pace_ns = 1000000000ull / w->rate_iops;
+	barrier_done = true;
+	if (!worker_gate(w)) {
+		ret = 0; /* cancelled before the start: nothing measured, nothing wrong here */
+		goto out;
+	}
+
+	cpu_now(&u0, &s0);
+	uint64_t vclock = 0;
+	if (w->be->flags & BE_F_VIRTUAL)
+		l.vclock = &vclock;
+	start_window(&l, worker_now_ns());
+	if (w->ramp_ns) {
+		l.ramp_end = o->start_ns + w->ramp_ns;
+		l.window = UINT64_MAX; /* nothing counts until the ramp ends */
+		l.deadline = 0;
+	}
+	ret = loop_run(&l);
+	if (ret < 0 && !worker_drain(&l)) {
+		/* The kernel may still write into these buffers: leak them rather than free. */
+		bufs = NULL;
+		l.slots = NULL;
+	}
+	if (ret == 0 && w->fsync_end && !o->err)
+		ret = worker_fsync_end(&l);
+	o->end_ns = l.vclock ? o->start_ns + vclock : worker_now_ns();
+	o->pos = l.nblocks && w->random_map ? randmap_drawn(&l.map) : l.pos;
+	if (l.ivl) {
+		if (l.ivl_ios || l.ivl_start < o->end_ns) {
+			l.ivl_end = o->end_ns;
+			worker_interval_close(&l);
+		}
+		o->log_err = reclog_flush(l.ivl);
+	}
+	if (l.rec && reclog_flush(l.rec) < 0 && !o->log_err)
+		o->log_err = l.rec->err;
+	cpu_now(&o->cpu_user_s, &o->cpu_sys_s);
+	o->cpu_user_s -= u0;
+	o->cpu_sys_s -= s0;
+	if (ret == 0 && o->err)
+		ret = o->err;
+out:
+	if (!barrier_done)
+		worker_gate(w); /* the others must not wait for us forever */
+	free(l.rec);
+	free(l.ivl);
+	free(bufs);
+	free(l.slots);
+	free(l.free_list);
+	free(l.ready);
+	free(l.reaped);
+	return ret;
+}

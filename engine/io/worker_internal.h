@@ -1,0 +1,72 @@
+/* The worker loop's parts (worker.c, worker_io.c): its state, and the calls that hand I/Os
+ * to the backend and take back their completions. Only for engine/worker*.c. */
+#ifndef IOTRIAL_WORKER_INTERNAL_H
+#define IOTRIAL_WORKER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "engine/io/randmap.h"
+#include "engine/io/reclog.h"
+#include "engine/io/worker.h"
+
+/* One worker's run of one trial. */
+struct loop {
+	const struct worker_job *w;
+	struct worker_out *o;
+	struct be_io *slots;
+	struct be_io **free_list, **ready, **reaped;
+	unsigned nfree, nready, inflight;
+	uint64_t pos;	    /* sequential: next offset within the region */
+	uint64_t nblocks;   /* random: whole chunks in the region */
+	struct randmap map; /* random with random_map: the order of the blocks */
+	uint64_t issued;    /* bytes started (size bound) */
+	uint64_t total;	    /* bytes a size-bound trial moves */
+	uint64_t deadline;  /* time bound; 0: none */
+	uint64_t cap;	    /* a size bound's time cap (stonewall); 0: none */
+	uint64_t rng;
+	uint64_t seq;
+	unsigned unpushed; /* queued to the backend since its last commit */
+	int fatal;	   /* a commit or a pause's reap failed for good (-errno); 0: none */
+	unsigned busy_spins;
+	bool stopping;
+	uint64_t *vclock;  /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
+	uint64_t ramp_end; /* while running: the end of the ramp; 0 once measuring */
+	uint64_t window;   /* I/Os issued before this are ramp, not measurement */
+	uint64_t pace_ns; /* rate, rate_iops: the time between two I/O starts (per byte for rate) */
+	uint64_t sched;	  /* when the next I/O is due to start (rate-limited) */
+	bool any_done;	  /* think_time: an I/O has completed, so pause before the next */
+	struct reclog *rec, *ivl;
+	uint64_t ivl_start, ivl_end, ivl_bytes, ivl_ios; /* the current log interval */
+	uint64_t prog_next;				 /* when the next progress sample is due */
+	double ivl_lat;
+};
+
+/* Start `io` through the backend: false when it is busy (the io is then kept for later).
+ * An I/O done at once is completed here. */
+bool worker_submit(struct loop *l, struct be_io *io);
+
+/* After a successful worker_submit(): push a full batch when more I/Os follow in this round
+ * (`more`). The last batch of a round is left for worker_reap(), which hands it over with
+ * its wait. */
+void worker_push_batch(struct loop *l, bool more);
+
+/* Wait for at least `min` completions (at most `timeout` when set, then maybe fewer) and
+ * handle them. Returns how many, or -errno. */
+int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout);
+
+/* Wait until `when` (CLOCK_MONOTONIC ns), for a rate's schedule or think_time, handling
+ * completions meanwhile. */
+void worker_pause_until(struct loop *l, uint64_t when);
+
+/* fsync the data file after the last write, as one more backend operation: 0 or -errno. */
+int worker_fsync_end(struct loop *l);
+
+/* After an error, wait for what is still in flight; false when the backend cannot say. */
+bool worker_drain(struct loop *l);
+
+/* Write the current log interval and open the next. */
+void worker_interval_close(struct loop *l);
+
+#endif

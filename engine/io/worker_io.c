@@ -1,0 +1,285 @@
+/* The worker loop's side of the backend (see worker_internal.h): I/Os handed over two at a
+ * time, the last ones with the wait; completions taken in batches, one clock read each;
+ * pauses that go on handling completions; the final fsync and the drain after an error. */
+#include "engine/io/worker_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "engine/io/verify.h"
+
+/* The most I/Os handed to the kernel in one call while more are being queued. Linux holds
+ * back a submission of three or more block I/Os until it has built every one of them (a
+ * block plug, io_uring's and aio's threshold is 2), so none reaches the device before the
+ * last is ready, and adjacent ones merge into bigger requests. Two at a time reach the device
+ * as they are built, in the sizes the job asked for. See docs/performance.md. */
+#define SUBMIT_BATCH 2
+
+/* A pause (rate, think_time) looks at the stop flags at least this often. */
+#define PAUSE_SLICE_NS 100000000ull
+
+static void note_error(struct loop *l, const struct be_io *io, int err, bool eof)
+{
+	struct worker_out *o = l->o;
+
+	o->errors++;
+	if (!o->err) {
+		o->err = err;
+		o->err_op = io->op;
+		o->err_offset = io->offset;
+		o->err_len = io->len;
+		o->err_eof = eof;
+	}
+	l->stopping = true;
+}
+
+/* Note (t, bytes so far) for first-done figures across ranks; thin out when full. */
+static void progress(struct loop *l, uint64_t t)
+{
+	struct worker_out *o = l->o;
+
+	if (o->nprog == WORKER_PROGRESS) {
+		for (uint32_t i = 0; i < WORKER_PROGRESS / 2; i++) {
+			o->prog_t[i] = o->prog_t[2 * i + 1];
+			o->prog_b[i] = o->prog_b[2 * i + 1];
+		}
+		o->nprog = WORKER_PROGRESS / 2;
+		o->prog_step *= 2;
+	}
+	o->prog_t[o->nprog] = t;
+	o->prog_b[o->nprog++] = o->bytes;
+	l->prog_next = t + o->prog_step;
+}
+
+void worker_interval_close(struct loop *l)
+{
+	uint64_t t0 = l->o->start_ns;
+
+	reclog_interval(l->ivl, l->ivl_start - t0, l->ivl_end - t0, l->ivl_bytes, l->ivl_ios,
+			l->ivl_lat);
+	l->ivl_start = l->ivl_end;
+	l->ivl_end += l->w->interval_ns;
+	l->ivl_bytes = l->ivl_ios = 0;
+	l->ivl_lat = 0;
+}
+
+static bool stop_asked(const struct worker_job *w)
+{
+	return *w->stop || (w->stop_bg && *w->stop_bg);
+}
+
+/* Sleep until `when` (CLOCK_MONOTONIC ns), in slices of at most PAUSE_SLICE_NS so that a
+ * stop request is seen within that. */
+static void sleep_until(const struct worker_job *w, uint64_t when)
+{
+	for (;;) {
+		uint64_t now = worker_now_ns(), until = when;
+		if (now >= when || stop_asked(w))
+			return;
+		if (until - now > PAUSE_SLICE_NS)
+			until = now + PAUSE_SLICE_NS;
+		struct timespec ts = {(time_t)(until / 1000000000ull),
+				      (long)(until % 1000000000ull)};
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* Hand the kernel the I/Os queued since the last commit. Done after every SUBMIT_BATCH of
+ * them and before any sleep: an I/O must not wait in the backend while the worker sleeps,
+ * its clock running. The backend's reap() hands over whatever is left, with its wait. A
+ * kernel without room now (-EAGAIN, -EBUSY) is no error: reap() tries again. */
+static void push(struct loop *l)
+{
+	int r = 0;
+
+	if (l->unpushed && l->w->be->commit)
+		r = l->w->be->commit(l->w->priv);
+	l->unpushed = 0;
+	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->fatal)
+		l->fatal = r;
+}
+
+/* Handle a finished submission that was seen complete at `now` (CLOCK_MONOTONIC ns):
+ * retry a short transfer, move a copy on to its write, or count the I/O and free its slot. */
+static void complete(struct loop *l, struct be_io *io, uint64_t now)
+{
+	struct worker_out *o = l->o;
+	uint64_t t;
+
+	if (io->result < 0 || (io->result == 0 && io->len > 0)) {
+		note_error(l, io, io->result < 0 ? (int)io->result : -ENODATA, io->result == 0);
+		l->free_list[l->nfree++] = io;
+		return;
+	}
+	io->done += (uint64_t)io->result;
+	if (io->done < io->full_len) {
+		/* A short transfer: go on from where it stopped, within the same I/O. */
+		io->buf = (char *)io->base_buf + io->done;
+		io->offset = io->base_offset + io->done;
+		io->len = io->full_len - (uint32_t)io->done;
+		l->ready[l->nready++] = io;
+		return;
+	}
+	io->buf = io->base_buf;
+	io->offset = io->base_offset;
+	io->len = io->full_len;
+	if (l->w->verify && io->op == BE_READ) {
+		uint64_t bad;
+		const char *why;
+		if (verify_check(io->buf, io->len, io->offset, l->w->verify_seed,
+				 l->w->verify_check_seed, &bad, &why) < 0) {
+			struct be_io at = *io;
+			at.offset = bad;
+			at.len = VERIFY_UNIT;
+			if (!o->err)
+				o->verify_why = why;
+			note_error(l, &at, -EILSEQ, false);
+			l->free_list[l->nfree++] = io;
+			return;
+		}
+	}
+	if (l->w->wl == WL_COPY && io->phase == 0) {
+		io->phase = 1;
+		io->op = BE_WRITE;
+		io->fd = l->w->fd;
+		io->done = 0;
+		l->ready[l->nready++] = io;
+		return;
+	}
+	if (l->vclock) {
+		/* Simulated time, counted from the trial's start: the backend says how long the
+		 * I/O took. */
+		t = o->start_ns + (*l->vclock += io->sim_ns);
+		io->start_ns = t - io->sim_ns;
+	} else {
+		t = now;
+	}
+	l->any_done = true;
+	l->free_list[l->nfree++] = io;
+	if (io->start_ns < l->window)
+		return; /* issued during the ramp: not measured */
+	hist_record(&o->hist, t - io->start_ns);
+	welford_add(&o->lat, (double)(t - io->start_ns));
+	o->bytes += io->full_len;
+	if (t >= l->prog_next)
+		progress(l, t);
+	o->ios++;
+	if (l->rec)
+		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,
+			      io->start_ns - o->start_ns, t - io->start_ns);
+	if (l->ivl) {
+		while (t >= l->ivl_end)
+			worker_interval_close(l);
+		l->ivl_bytes += io->full_len;
+		l->ivl_ios++;
+		l->ivl_lat += (double)(t - io->start_ns);
+	}
+}
+
+bool worker_submit(struct loop *l, struct be_io *io)
+{
+	int r = l->w->be->queue(l->w->priv, io);
+
+	if (r == BE_BUSY) {
+		l->busy_spins++;
+		return false;
+	}
+	l->busy_spins = 0;
+	if (r == BE_QUEUED) {
+		l->inflight++;
+		l->unpushed++;
+		return true;
+	}
+	if (r != BE_DONE)
+		io->result = r;
+	complete(l, io, l->vclock ? 0 : worker_now_ns());
+	return true;
+}
+
+void worker_push_batch(struct loop *l, bool more)
+{
+	if (l->unpushed >= SUBMIT_BATCH && more)
+		push(l);
+}
+
+/* The backend hands the kernel what is still queued first. One clock read for the batch:
+ * its I/Os were seen complete together. */
+int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
+{
+	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
+	uint64_t now;
+
+	l->unpushed = 0;
+	if (n <= 0)
+		return n;
+	now = l->vclock ? 0 : worker_now_ns();
+	l->inflight -= (unsigned)n;
+	for (int i = 0; i < n; i++)
+		complete(l, l->reaped[i], now);
+	return n;
+}
+
+/* What is queued goes to the kernel first, and the completions of the I/Os in flight are
+ * handled as they come, so that their latency ends when they complete, not when the pause
+ * does. With nothing in flight, or a backend that cannot time its wait, it sleeps. */
+void worker_pause_until(struct loop *l, uint64_t when)
+{
+	push(l);
+	while (l->inflight > 0 && !l->fatal) {
+		uint64_t now = worker_now_ns(), left;
+		struct timespec ts;
+		int r;
+
+		if (now >= when || stop_asked(l->w))
+			return;
+		left = when - now < PAUSE_SLICE_NS ? when - now : PAUSE_SLICE_NS;
+		ts.tv_sec = (time_t)(left / 1000000000ull);
+		ts.tv_nsec = (long)(left % 1000000000ull);
+		r = worker_reap(l, 1, &ts);
+		if (r == -EOPNOTSUPP)
+			break;
+		if (r < 0)
+			l->fatal = r;
+	}
+	sleep_until(l->w, when);
+}
+
+int worker_fsync_end(struct loop *l)
+{
+	struct be_io io = {.op = BE_FSYNC, .fd = l->w->fd};
+	struct be_io *out;
+	int r, tries = 0;
+
+	while ((r = l->w->be->queue(l->w->priv, &io)) == BE_BUSY && ++tries < 1000)
+		if (l->w->be->commit)
+			l->w->be->commit(l->w->priv);
+	if (r == BE_BUSY) {
+		r = -EAGAIN;
+		io.result = r;
+	} else if (r == BE_QUEUED) {
+		/* worker_reap() submits it and waits for it. */
+		r = l->w->be->reap(l->w->priv, 1, 1, &out, NULL);
+		if (r < 0)
+			return r;
+	} else if (r < 0) {
+		io.result = r;
+	}
+	if (io.result < 0) {
+		note_error(l, &io, (int)io.result, false);
+		return (int)io.result;
+	}
+	return 0;
+}
+
+/* After an error, wait for what is still in flight: its buffers must outlive it. Returns
+ * false when the backend cannot say, and the buffers must then be left alone. */
+bool worker_drain(struct loop *l)
+{
+	while (l->inflight > 0) {
+		int n = l->w->be->reap(l->w->priv, 1, l->inflight, l->reaped, NULL);
+		if (n < 0)
+			return false;
+		l->inflight -= (unsigned)n;
+	}
+	return true;
+}

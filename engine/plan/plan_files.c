@@ -1,0 +1,456 @@
+/* The planner's files: where each instance reads and writes — a scratch file in a folder,
+ * an existing file or block device, a tree for copytree — checked against the machine
+ * (exists, writable, room, mounted, O_DIRECT sizes) and shared between instances that
+ * name the same path. Reads the file system; writes nothing. */
+#include "engine/plan/plan_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "engine/dist/dist.h"
+#include "lib/env.h"
+#include "engine/run/files.h"
+#include "model/jobkeys.h"
+#include "lib/safety.h"
+
+bool plan_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
+}
+
+void plan_name_fits(struct planner *pl, const struct instance *in)
+{
+	size_t n = strlen(in->name);
+
+	/* Caught here, not by every trial failing with ENAMETOOLONG. */
+	if (n > PLAN_FILE_NAME_MAX)
+		plan_fail(
+		    pl, PLAN_ESPEC, &in->job.loc,
+		    "key 'name': instance '%.48s...' has a name of %zu bytes, too long for the file names made from it (scratch files, record logs: at most %d); shorten the job's name or its matrix values",
+		    in->name, n, PLAN_FILE_NAME_MAX);
+}
+
+/* A file name iotrial's own files carry, so a user can tell them apart. The last part
+ * keeps runs apart: the process; in a distributed run the rank too (ranks on several hosts
+ * may share a folder), or the run's id for the one file all ranks share. */
+static char *scratch_name(struct planner *pl, const char *dir, const struct instance *in,
+			  const char *what)
+{
+	const char *inst = in->name;
+	char *name = NULL, *c;
+	int n;
+
+	plan_name_fits(pl, in);
+
+	if (dist_size() == 1)
+		n = asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid());
+	else if (in->job.layout != RANK_LAYOUT_PER_RANK)
+		n = asprintf(&name, "%s/iotrial.%s.%s.shared.%ld", dir, inst, what, dist_run_id());
+	else
+		n = asprintf(&name, "%s/iotrial.%s.%s.r%d.%ld", dir, inst, what, dist_rank(),
+			     (long)getpid());
+	if (n < 0)
+		return NULL;
+	for (c = name + strlen(dir) + 1; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-' || *c == '_'))
+			*c = '_';
+	return name;
+}
+
+/* Is there room for `bytes` more in the file system holding `dir`? */
+static void check_space(struct planner *pl, const struct src_loc *loc, const char *key,
+			const char *dir, uint64_t bytes)
+{
+	struct statvfs v;
+
+	if (statvfs(dir, &v) < 0)
+		return;
+	if (v.f_flag & ST_RDONLY) {
+		plan_fail(pl, PLAN_EENV, loc, "key '%s': '%s' is on a read-only file system", key,
+			  dir);
+		return;
+	}
+	if ((uint64_t)v.f_bavail * v.f_frsize < bytes)
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key '%s': not enough free space in '%s': %llu bytes needed, %llu available",
+		    key, dir, (unsigned long long)bytes,
+		    (unsigned long long)v.f_bavail * v.f_frsize);
+}
+
+/* The directory that will hold a created file: must exist (or be under the scratch folder,
+ * which the run creates) and be writable. */
+static void check_dir(struct planner *pl, const struct src_loc *loc, const char *key,
+		      const char *dir, uint64_t bytes)
+{
+	struct stat st;
+
+	if (plan_under(dir, pl->p->scratch)) {
+		pl->p->scratch_used = true;
+		return;
+	}
+	if (stat(dir, &st) < 0) {
+		plan_fail(pl, PLAN_EENV, loc, "key '%s': target folder '%s' does not exist", key,
+			  dir);
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		plan_fail(pl, PLAN_EENV, loc, "key '%s': '%s' is not a folder", key, dir);
+		return;
+	}
+	check_space(pl, loc, key, dir, bytes);
+	if (access(dir, W_OK) < 0 && errno != EROFS)
+		plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot write in '%s': %s", key, dir,
+			  strerror(errno));
+}
+
+static uint64_t existing_size(const char *path, const struct stat *st)
+{
+	uint64_t size = (uint64_t)st->st_size;
+	int fd;
+
+	if (S_ISBLK(st->st_mode) && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+			size = 0;
+		close(fd);
+	}
+	return size;
+}
+
+/* A target the job file means as a folder is missing: iotrial makes files in a folder,
+ * never the folder itself (a mistyped mount point would become a file on the root disk). */
+static void missing_folder(struct planner *pl, const struct instance *in,
+			   const struct src_loc *loc, const char *path)
+{
+	const struct job_spec *j = &in->job;
+
+	if (j->device && j->key_loc[JK_TARGET].file && path[strlen(path) - 1] != '/')
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key 'target': folder '%s' of device '%s' does not exist; create it first, or point the device at a folder that exists",
+		    path, j->device);
+	else
+		plan_fail(pl, PLAN_EENV, loc,
+			  "key 'target': folder '%s' does not exist; create it first", path);
+}
+
+/* Resolve one file of an instance: `path` is a folder (a scratch file goes inside), an
+ * existing file or block device, or a file to create. */
+static void resolve_file(struct planner *pl, struct instance *in, enum job_key_id key,
+			 const char *path, const char *what, bool writes, struct plan_file *f)
+{
+	struct job_spec *j = &in->job;
+	const struct src_loc *loc = plan_where(j, key);
+	const char *kname = job_keys[key].name;
+	struct stat st;
+
+	/* Under the scratch folder nothing exists yet: a target there is a folder to create, a
+	 * source a file. */
+	bool folder = plan_under(path, pl->p->scratch)
+			  ? key == JK_TARGET
+			  : stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+
+	if (folder && key == JK_SOURCE) {
+		plan_fail(pl, PLAN_ESPEC, loc,
+			  "key 'source': '%s' is a folder; name the file to copy", path);
+		return;
+	}
+	if (plan_under(path, pl->p->scratch) && !folder) {
+		pl->p->scratch_used = true;
+		f->path = strdup(path);
+		f->create = true;
+		return;
+	}
+	if (folder) {
+		if (!plan_under(path, pl->p->scratch) || strcmp(path, pl->p->scratch))
+			check_dir(pl, loc, kname, path, j->file_size);
+		else
+			pl->p->scratch_used = true;
+		f->path = scratch_name(pl, path, in, what);
+		f->create = true;
+		return;
+	}
+	if (stat(path, &st) < 0 && errno == ENOENT && key == JK_TARGET && in->target_folder) {
+		missing_folder(pl, in, loc, path);
+		return;
+	}
+	if (stat(path, &st) < 0) {
+		char *dir = files_dirname(path);
+		if (errno != ENOENT) {
+			plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
+				  strerror(errno));
+		} else if (dir && !plan_under(dir, pl->p->scratch) && access(dir, F_OK) < 0) {
+			plan_fail(pl, PLAN_EENV, loc,
+				  "key '%s': '%s' does not exist, nor does its folder '%s'", kname,
+				  path, dir);
+		} else if (dir) {
+			check_dir(pl, loc, kname, dir, j->file_size);
+		}
+		free(dir);
+		f->path = strdup(path);
+		f->create = true;
+		return;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		plan_fail(pl, PLAN_EENV, loc,
+			  "key '%s': '%s' is neither a file, a folder nor a block device", kname,
+			  path);
+		return;
+	}
+	f->path = strdup(path);
+	/* A copy makes its destination new; allow_overwrite cannot change that, so it is not
+	 * suggested. */
+	if (key == JK_TARGET && (j->workload == WL_COPY || j->workload == WL_COPYTREE)) {
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key 'target': '%s' exists, and a %s; name a folder to make it in, or a path that does not exist yet",
+		    path,
+		    j->workload == WL_COPY ? "copy writes a new file" : "copytree makes a new folder");
+		return;
+	}
+	if (j->threads > 1 && j->file_per_thread) {
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_THREADS),
+		    "key 'threads': with file_per_thread each worker needs a file of its own, and '%s' is one existing file (name a folder, or set file_per_thread: false)",
+		    path);
+		return;
+	}
+	if (writes) {
+		char why[PATH_MAX + 600];
+		/* Even allow_overwrite cannot make this safe: it would destroy a live file
+		 * system (on the device, or on a loop device the file or device stands for). */
+		if (safety_in_use(&st, why, sizeof(why))) {
+			plan_fail(
+			    pl, PLAN_EENV, loc,
+			    "key '%s': '%s' %s: refusing to write to it, whatever allow_overwrite says",
+			    kname, path, why);
+			return;
+		}
+	}
+	if (writes && !j->allow_overwrite) {
+		plan_fail(
+		    pl, PLAN_EENV, loc,
+		    "key '%s': '%s' exists and iotrial did not create it: refusing to write over it (set allow_overwrite: true to allow)",
+		    kname, path);
+		return;
+	}
+	uint64_t size = existing_size(path, &st);
+	/* A write may extend a file; a read needs the bytes to be there. */
+	if (size < j->file_size && (!writes || S_ISBLK(st.st_mode))) {
+		if (j->key_loc[JK_FILE_SIZE].file)
+			plan_fail(pl, PLAN_EENV, plan_where(j, JK_FILE_SIZE),
+				  "key 'file_size': %llu bytes, but '%s' holds only %llu",
+				  (unsigned long long)j->file_size, path, (unsigned long long)size);
+		else if (size == 0)
+			plan_fail(pl, PLAN_EENV, loc, "key '%s': '%s' is empty", kname, path);
+		else
+			j->file_size = size;
+	}
+	if (writes) {
+		char *dir = files_dirname(path);
+		check_space(pl, loc, kname, dir ? dir : ".", 0);
+		free(dir);
+	}
+}
+
+/* Several instances may name one file (a copy source shared by a matrix): the first one
+ * owns it, lays it out big enough for all, and removes it. */
+static void share_file(struct planner *pl, struct instance *in, struct plan_file *f)
+{
+	struct plan_file *owner = NULL;
+
+	if (!f->create || !f->path)
+		return;
+	/* A file the ranks share holds every rank's region. */
+	f->size = in->job.file_size *
+		  (f == &in->data && in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1);
+	for (size_t i = 0; i < pl->p->ninst && !owner; i++) {
+		struct instance *o = &pl->p->inst[i];
+		struct plan_file *cand[2] = {o->job.workload == WL_COPY ? NULL : &o->data, &o->src};
+		for (int k = 0; k < 2 && !owner; k++)
+			if (cand[k] && cand[k] != f && cand[k]->path && !cand[k]->owner &&
+			    cand[k]->create && !strcmp(cand[k]->path, f->path))
+				owner = cand[k];
+	}
+	if (!owner)
+		return;
+	f->owner = owner;
+	if (f->size > owner->size)
+		owner->size = f->size;
+	if (f->layout == LAYOUT_FILL)
+		owner->layout = LAYOUT_FILL;
+}
+
+/* `path` absolute, its existing part resolved (symlinks, `..`), the rest appended as
+ * written; NULL when even its first folder cannot be resolved. */
+static char *resolve_partly(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *up, *out = NULL;
+	const char *base = strrchr(path, '/');
+
+	if (real || (errno != ENOENT && errno != ENOTDIR))
+		return real;
+	if (!(dir = files_dirname(path)) || !strcmp(dir, path)) {
+		free(dir);
+		return NULL;
+	}
+	up = resolve_partly(dir);
+	base = base ? base + 1 : path;
+	if (up && asprintf(&out, "%s/%s", strcmp(up, "/") ? up : "", base) < 0)
+		out = NULL;
+	free(up);
+	free(dir);
+	return out;
+}
+
+/* A copytree whose new folder is inside its source would copy its own copy, folder in
+ * folder, until the depth limit stops it. */
+static void check_tree_apart(struct planner *pl, struct instance *in)
+{
+	char *src = in->src.path ? resolve_partly(in->src.path) : NULL;
+	char *dst = in->data.path ? resolve_partly(in->data.path) : NULL;
+
+	if (src && dst && plan_under(dst, src))
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(&in->job, JK_TARGET),
+		    "key 'target': the copy '%s' would be inside the source '%s', and copy itself; name a folder outside the source",
+		    in->data.path, in->src.path);
+	free(src);
+	free(dst);
+}
+
+/* A copytree's source: an existing folder, used as it is, or a tree iotrial lays out. */
+static void plan_tree_source(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	struct plan_file *f = &in->src;
+	struct stat st;
+
+	f->layout = LAYOUT_TREE;
+	if (!j->source) {
+		f->path = scratch_name(pl, pl->p->scratch, in, "tree");
+		f->create = pl->p->scratch_used = true;
+		return;
+	}
+	f->path = strdup(j->source);
+	if (!plan_under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_SOURCE),
+				  "key 'source': a copytree copies a folder, and '%s' is not one",
+				  j->source);
+		f->layout = LAYOUT_NONE;
+		return;
+	}
+	f->create = true;
+	if (plan_under(j->source, pl->p->scratch)) {
+		pl->p->scratch_used = true;
+	} else {
+		char *dir = files_dirname(j->source);
+		if (dir)
+			check_dir(pl, plan_where(j, JK_SOURCE), "source", dir, j->file_size);
+		free(dir);
+	}
+}
+
+void plan_files(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	const char *target = j->target ? j->target : pl->p->scratch;
+
+	if (j->workload == WL_COMMAND) {
+		if (!j->command)
+			plan_fail(pl, PLAN_ESPEC, &j->loc,
+				  "key 'command': a command workload needs the command to run");
+		in->data.path = strdup("(command)");
+		return;
+	}
+	if (in->be->flags & BE_F_NOIO) {
+		in->data.path = strdup("(null)");
+		in->src.path = j->workload == WL_COPY ? strdup("(null)") : NULL;
+		return;
+	}
+	if (j->workload == WL_COPYTREE) {
+		plan_tree_source(pl, in);
+		share_file(pl, in, &in->src);
+		resolve_file(pl, in, JK_TARGET, target, "copy", true, &in->data);
+		if (in->data.create)
+			check_tree_apart(pl, in);
+		return;
+	}
+	if (j->workload == WL_COPY) {
+		if (j->source) {
+			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
+		} else {
+			in->src.path = scratch_name(pl, pl->p->scratch, in, "src");
+			in->src.create = true;
+			pl->p->scratch_used = true;
+		}
+		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;
+		share_file(pl, in, &in->src);
+		resolve_file(pl, in, JK_TARGET, target, "dat", true, &in->data);
+		return;
+	}
+	resolve_file(pl, in, JK_TARGET, target, "dat", spec_workload_writes(j->workload),
+		     &in->data);
+	/* With verify, every block holds the pattern before the first trial, so a block no
+	 * write reached still checks out. */
+	if (in->data.create)
+		in->data.layout =
+		    spec_workload_writes(j->workload) && !j->verify ? LAYOUT_ALLOC : LAYOUT_FILL;
+	share_file(pl, in, &in->data);
+}
+
+/* O_DIRECT moves whole logical blocks of the device: check sizes against the target's. */
+void plan_direct(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	struct env_target t;
+	uint32_t lbs = 512;
+
+	if (!j->direct || (in->be->flags & BE_F_NOIO))
+		return;
+	if (env_target_info(in->data.path, &t) == 0) {
+		if (t.logical_block_size)
+			lbs = t.logical_block_size;
+		env_target_release(&t);
+	}
+	if (in->chunk % lbs)
+		plan_fail(
+		    pl, PLAN_ESPEC,
+		    plan_where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
+		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    j->workload == WL_COPY ? "buffer_size" : "block_size",
+		    (unsigned long long)in->chunk, lbs, in->data.path);
+	else if (j->file_size % lbs)
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_FILE_SIZE),
+		    "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    (unsigned long long)j->file_size, lbs, in->data.path);
+}
+
+void plan_dist_files(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+
+	if (j->layout == RANK_LAYOUT_PER_RANK || in->rank_n < 2 || !in->data.path ||
+	    (in->be->flags & BE_F_NOIO))
+		return;
+	if (plan_under(in->data.path, pl->p->scratch)) {
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(j, JK_LAYOUT),
+		    "key 'layout': the ranks share one file, so it cannot be in a rank's own scratch folder: set target to a folder every rank can reach");
+		return;
+	}
+	if (in->data.create && dist_rank() != (int)in->rank_lo)
+		in->data.create = false;
+}

@@ -1,0 +1,47 @@
+/* What the planner's files share (plan.c, plan_files.c): its working state and the way it
+ * reports a problem at a job key. Not for use outside the planner. */
+#ifndef IOTRIAL_PLAN_INTERNAL_H
+#define IOTRIAL_PLAN_INTERNAL_H
+
+#include "engine/plan/plan.h"
+
+struct planner {
+	const struct exp_spec *s;
+	struct plan *p;
+	struct diag *d;
+	int status; /* 0, PLAN_EENV or PLAN_ESPEC; a spec error wins */
+	bool oom;   /* an allocation failed: planning stops */
+};
+
+/* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */
+void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* An allocation failed: report it once (PLAN_EENV), and stop planning. */
+void plan_oom(struct planner *pl);
+
+/* Where key `k` of job `j` was set; the job itself when the key was defaulted. */
+const struct src_loc *plan_where(const struct job_spec *j, enum job_key_id k);
+
+/* Is `path` `dir` or inside it? */
+bool plan_under(const char *path, const char *dir);
+
+/* The longest instance name iotrial puts into a file name: a scratch file
+ * (iotrial.NAME.dat.PID, .shared.RUNID, .rN.PID) or a record log (NAME.intervals.csv),
+ * with room left under the file systems' 255 bytes for every suffix. */
+#define PLAN_FILE_NAME_MAX 200
+
+/* Refuse (a spec error at the job) an instance whose name would make a file name too long;
+ * called where a scratch file or a record log is planned. */
+void plan_name_fits(struct planner *pl, const struct instance *in);
+
+/* The files an instance reads and writes: resolved, checked, shared (plan_files.c). */
+void plan_files(struct planner *pl, struct instance *in);
+
+/* O_DIRECT size rules against the target's logical block size (plan_files.c). */
+void plan_direct(struct planner *pl, struct instance *in);
+
+/* A shared file across ranks: one rank creates it (plan_files.c). */
+void plan_dist_files(struct planner *pl, struct instance *in);
+
+#endif

@@ -1,0 +1,295 @@
+/* copytree and command workloads (see loads.h). */
+#include "engine/run/loads.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/run/ledger.h"
+
+static bool stopped(const struct worker_job *w)
+{
+	return *w->stop || (w->stop_bg && *w->stop_bg);
+}
+
+static void record(struct worker_out *o, uint64_t t0, uint64_t bytes)
+{
+	uint64_t t = worker_now_ns();
+
+	hist_record(&o->hist, t - t0);
+	welford_add(&o->lat, (double)(t - t0));
+	o->bytes += bytes;
+	o->ios++;
+}
+
+/* Copy one file like cp -p: contents in `chunk`-byte steps, then mode and times. The copy
+ * is made with O_EXCL in a folder the copy made, and noted in the tree's log. */
+static int copy_file(const struct worker_job *w, int from_dir, int to_dir, const char *name,
+		     const char *from, const char *to, const struct stat *st, char *buf, int log,
+		     struct worker_out *o, char *err, size_t errlen)
+{
+	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out;
+	uint64_t off = 0;
+	int ret = 0;
+
+	if (in < 0) {
+		snprintf(err, errlen, "copytree: cannot open '%s': %s", from, strerror(errno));
+		return -errno;
+	}
+	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     st->st_mode & 07777);
+	if (out < 0 || (ret = ledger_tree_note(log, out)) < 0) {
+		ret = ret < 0 ? ret : -errno;
+		snprintf(err, errlen, "copytree: cannot create '%s': %s", to, strerror(-ret));
+		if (out >= 0)
+			close(out);
+		close(in);
+		return ret;
+	}
+	while (!stopped(w)) {
+		uint64_t t0 = worker_now_ns();
+		ssize_t n = pread(in, buf, w->chunk, (off_t)off), done = 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			snprintf(err, errlen, "copytree: read '%s' at offset %llu: %s", from,
+				 (unsigned long long)off, strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		while (done < n) {
+			ssize_t m = pwrite(out, buf + done, (size_t)(n - done), (off_t)(off + (uint64_t)done));
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0) {
+				ret = m < 0 ? -errno : -EIO;
+				snprintf(err, errlen, "copytree: write '%s' at offset %llu: %s%s", to,
+					 (unsigned long long)(off + (uint64_t)done), strerror(-ret),
+					 ret == -ENOSPC ? " (the disk is full)" : "");
+				goto out;
+			}
+			done += m;
+		}
+		record(o, t0, (uint64_t)n);
+		off += (uint64_t)n;
+	}
+	if (ret == 0 && w->fsync_end && fsync(out) < 0)
+		ret = -errno;
+out:
+	if (ret == 0) {
+		struct timespec times[2] = {st->st_atim, st->st_mtim};
+		futimens(out, times);
+	}
+	close(out);
+	close(in);
+	return ret;
+}
+
+struct walk;
+static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+		    const char *tp, int depth);
+
+struct walk {
+	const struct worker_job *w;
+	char *buf;
+	int log;
+	struct worker_out *o;
+	char *err;
+	size_t errlen;
+};
+
+/* Copy what the folder open as `from` holds into the folder open as `to`, depth first,
+ * never following a symlink on either side; `fp` and `tp` are their paths, for messages. */
+static int copy_tree(struct walk *k, int from, int to, const char *fp, const char *tp, int depth)
+{
+	int rd = openat(from, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = rd < 0 ? NULL : fdopendir(rd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (depth > 64) {
+		snprintf(k->err, k->errlen, "copytree: '%s' is nested too deep", fp);
+		ret = -ELOOP;
+	} else if (!d) {
+		ret = -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
+	}
+	if (!d) {
+		if (rd >= 0)
+			close(rd);
+		return ret;
+	}
+	while (ret == 0 && !stopped(k->w) && (e = readdir(d))) {
+		char *a = NULL, *b = NULL;
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (asprintf(&a, "%s/%s", fp, e->d_name) < 0 ||
+		    asprintf(&b, "%s/%s", tp, e->d_name) < 0)
+			ret = -ENOMEM;
+		else if (fstatat(from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			ret = 0; /* gone while we looked: rsync would say so and go on */
+		else if (S_ISDIR(st.st_mode))
+			ret = copy_dir(k, from, to, e->d_name, a, b, depth);
+		else if (S_ISREG(st.st_mode))
+			ret = copy_file(k->w, from, to, e->d_name, a, b, &st, k->buf, k->log, k->o,
+					k->err, k->errlen);
+		free(a);
+		free(b);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Make the folder `name` in `to` (O_EXCL: it must be new) and copy `from`'s into it. */
+static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+		    const char *tp, int depth)
+{
+	int src = -1, dst = -1, ret = 0;
+
+	if (mkdirat(to, name, 0755) < 0 ||
+	    (dst = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (ret = ledger_tree_note(k->log, dst)) < 0) {
+		ret = ret < 0 ? ret : -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot create '%s': %s", tp, strerror(-ret));
+	} else if ((src = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
+		   0) {
+		ret = -errno;
+		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
+	} else {
+		ret = copy_tree(k, src, dst, fp, tp, depth + 1);
+	}
+	if (src >= 0)
+		close(src);
+	if (dst >= 0)
+		close(dst);
+	return ret;
+}
+
+static int copytree(const struct worker_job *w, const struct loads_tree *t, char *err,
+		    size_t errlen, struct worker_out *o)
+{
+	struct walk k = {w, malloc(w->chunk), t->dst_log, o, err, errlen};
+	int ret = 0;
+
+	if (!k.buf)
+		return -ENOMEM;
+	if (t->src_fd < 0 || t->dst_fd < 0) {
+		if (t->src_fd < 0)
+			snprintf(err, errlen, "copytree: cannot read '%s': %s", t->src,
+				 strerror(-t->src_fd));
+		else
+			snprintf(err, errlen, "copytree: the folder '%s' was not made", t->dst);
+		free(k.buf);
+		return t->src_fd < 0 ? t->src_fd : -ENOENT;
+	}
+	o->start_ns = worker_now_ns();
+	do {
+		ret = copy_tree(&k, t->src_fd, t->dst_fd, t->src, t->dst, 0);
+		/* The deepest path would fill the message; the tree's top says where. */
+		if (ret == -ELOOP)
+			snprintf(err, errlen, "copytree: folders in '%s' nest more than 64 deep",
+				 t->src);
+		/* As load, copy again from scratch until told to stop: empty the copy first,
+		 * removing only what it made. */
+		if (ret == 0 && w->stop_bg && !stopped(w) &&
+		    (ret = ledger_tree_clear(t->dst_fd, t->dst_log, t->dst, err, errlen)) < 0 &&
+		    ret == -ENOTEMPTY) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "copytree: emptying '%s' for the next round: %s",
+				 t->dst, why);
+		}
+	} while (ret == 0 && w->stop_bg && !stopped(w));
+	o->end_ns = worker_now_ns();
+	free(k.buf);
+	return ret;
+}
+
+/* Run `cmd` once; stop it (its whole process group) when told to. Returns its exit
+ * status, or -errno. */
+static int run_command(const struct worker_job *w, const char *cmd, char *err, size_t errlen)
+{
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	pid_t parent = getpid(), pid = fork();
+	int status = 0;
+	uint64_t killed = 0;
+
+	if (pid < 0) {
+		snprintf(err, errlen, "command: cannot start: %s", strerror(errno));
+		return -errno;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (stopped(w)) {
+			/* TERM first; KILL if it has not gone within a second. */
+			if (!killed) {
+				kill(-pid, SIGTERM);
+				killed = worker_now_ns();
+			} else if (worker_now_ns() - killed > 1000000000ull) {
+				kill(-pid, SIGKILL);
+			}
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (killed)
+		return 0; /* stopped on purpose */
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int command(const struct worker_job *w, const char *cmd, char *err, size_t errlen,
+		   struct worker_out *o)
+{
+	int ret;
+
+	o->start_ns = worker_now_ns();
+	do {
+		uint64_t t0 = worker_now_ns();
+		ret = run_command(w, cmd, err, errlen);
+		if (ret > 0 && !w->stop_bg) {
+			snprintf(err, errlen, "command exited with status %d: %s", ret, cmd);
+			o->errors++;
+			ret = -EIO;
+		}
+		record(o, t0, 0);
+	} while (ret >= 0 && w->stop_bg && !stopped(w));
+	o->end_ns = worker_now_ns();
+	return ret < 0 ? ret : 0;
+}
+
+int loads_run(const struct worker_job *w, const struct job_spec *j, const struct loads_tree *t,
+	      char *err, size_t errlen, struct worker_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	hist_init(&o->hist);
+	welford_init(&o->lat);
+	if (!worker_gate(w))
+		return 0; /* cancelled before the start */
+	if (j->workload == WL_COMMAND)
+		return command(w, j->command, err, errlen, o);
+	return copytree(w, t, err, errlen, o);
+}

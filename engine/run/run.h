@@ -1,0 +1,38 @@
+/* The runner: executes a plan's trials in order and fills the results structure. It lays
+ * out files, drops caches, opens targets through the backend, runs the worker loop and
+ * removes what it created. It never formats a report. */
+#ifndef IOTRIAL_RUN_H
+#define IOTRIAL_RUN_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "engine/plan/plan.h"
+#include "model/results.h"
+
+struct run_opts {
+	FILE *progress;			   /* one line per trial, or NULL */
+	const volatile sig_atomic_t *stop; /* set by a signal handler: finish what is measured */
+	const char *dir; /* the result folder: record logs go to DIR/records/; NULL: none */
+	/* Called every few seconds with the results so far (complete false), so a killed run
+	 * leaves them behind; may be NULL. The engine never formats them itself. */
+	void (*checkpoint)(const struct results *r, void *arg);
+	void *checkpoint_arg;
+};
+
+/* Fill in the parts of `r` known before any trial: experiment, job file, seed, environment,
+ * one instance per plan instance with its params. */
+int run_results_init(const struct plan *p, struct results *r);
+
+/* Checks that need the machine's answer before any trial: that each O_DIRECT target takes
+ * O_DIRECT (by opening it, or a probe file created and removed in its folder). Returns 0,
+ * or 1 with the reasons in `d`. */
+int run_preflight(const struct plan *p, struct diag *d);
+
+/* Run every trial of `p` into `r` (prepared by run_results_init). Returns 0 when all trials
+ * ran without error, 1 when a trial failed or the run stopped early (messages in `d`); the
+ * results hold everything measured either way, with `complete` set accordingly. */
+int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct diag *d);
+
+#endif

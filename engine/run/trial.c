@@ -1,0 +1,525 @@
+/* One trial of one unit (see trial.h): files prepared, workers started together on one
+ * barrier as threads or processes, stonewalled across ranks when the job asks, background
+ * load stopped once the measured workers are done, figures merged per instance, written data
+ * read back when verify asks. */
+#include "engine/run/trial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cacheline.h"
+#include "engine/dist/dist.h"
+#include "engine/run/stonewall.h"
+#include "engine/run/trial_internal.h"
+#include "engine/io/verify.h"
+#include "engine/io/worker.h"
+
+uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
+{
+	uint64_t z = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int trial_results_grow(struct instance_result *ir, size_t n)
+{
+	struct trial_result *nt;
+
+	if (n <= ir->ntrials)
+		return 0;
+	if (!(nt = realloc(ir->trials, n * sizeof(*nt))))
+		return -ENOMEM;
+	ir->trials = nt;
+	for (size_t t = ir->ntrials; t < n; t++) {
+		struct trial_result *tr = &nt[t];
+		memset(tr, 0, sizeof(*tr));
+		tr->lat =
+		    (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		tr->index = (uint32_t)t;
+		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = tr->cached_after = NAN;
+		tr->cpu_user_s = tr->cpu_sys_s = NAN;
+		tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	}
+	ir->ntrials = n;
+	return 0;
+}
+
+void trial_error(struct trial_result *tr, const char *fmt, ...)
+{
+	va_list ap;
+
+	tr->failed = true;
+	tr->kept = false;
+	if (tr->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&tr->error, fmt, ap) < 0)
+		tr->error = NULL;
+	va_end(ap);
+}
+
+int trial_open_flags(const struct job_spec *j, bool writes)
+{
+	int fl = writes ? O_WRONLY : O_RDONLY;
+
+	if (j->direct)
+		fl |= O_DIRECT;
+	if (writes && j->sync == SYNC_OSYNC)
+		fl |= O_SYNC;
+	if (writes && j->sync == SYNC_ODSYNC)
+		fl |= O_DSYNC;
+	return fl;
+}
+
+/* The seed of the verify pattern a file is laid out with: one per path (without a
+ * worker's suffix), so instances and workers that share a file agree on it. */
+uint64_t trial_layout_seed(const struct plan *p, const char *path)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return trial_seed(p->seed, h, 0xf11e);
+}
+
+/* The part of the file worker w covers: its own file, all of a shared file for random
+ * workloads, or its slice of a shared file for sequential ones. */
+static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_t *off,
+		   uint64_t *len)
+{
+	uint64_t slice;
+
+	*off = 0;
+	*len = j->file_size;
+	if (j->threads <= 1 || j->file_per_thread || spec_workload_random(j->workload))
+		return;
+	slice = j->file_size / j->threads / chunk * chunk;
+	*off = slice * w;
+	*len = w + 1 == j->threads ? j->file_size - *off : slice;
+}
+
+/* A copy's destinations, new every trial: made here (O_EXCL, through the ledger) before
+ * the workers open them. One left from an earlier trial (kept as the last, before a
+ * precision target added trials) goes first. */
+static int make_destinations(struct trial_env *e, struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	int ret = 0;
+
+	for (uint32_t w = 0; w < r->n; w++)
+		if (ledger_find(e->ledger, r->slots[w].data_path))
+			ledger_remove(e->ledger, r->slots[w].data_path, NULL);
+	for (uint32_t w = 0; w < r->n && ret == 0; w++) {
+		const char *path = r->slots[w].data_path;
+		char *msg = NULL;
+		if (ledger_find(e->ledger, path))
+			continue; /* workers sharing one destination (file_per_thread: false) */
+		if (j->workload == WL_COPYTREE) {
+			ledger_mktree(e->ledger, path, 0755, j->keep_files, &ret, &msg);
+		} else {
+			int fd =
+			    ledger_create(e->ledger, path, O_WRONLY, 0644, j->keep_files, &msg);
+			ret = fd < 0 ? fd : close(fd);
+		}
+		if (ret < 0)
+			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
+		free(msg);
+	}
+	return ret;
+}
+
+/* Lay out what this instance's workers read, make a copy's destinations, drop caches, note
+ * what is cached. */
+static int prepare(struct trial_env *e, struct inst_run *r)
+{
+	struct instance *in = r->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	bool writes = spec_workload_writes(j->workload);
+	struct plan_file *f = plan_file_root(copy ? &in->src : &in->data);
+	int ret = 0;
+
+	if (in->be->flags & BE_F_NOIO || j->workload == WL_COMMAND)
+		return 0;
+	/* Each worker's file, unless this run made it (an earlier trial, or an instance sharing
+	 * it); a file of that name that iotrial did not make fails the trial. */
+	for (uint32_t w = 0; w < files_count(j) && f->create && ret == 0; w++) {
+		struct plan_file one = *f;
+		char *msg = NULL;
+		one.path = files_worker_path(f->path, j, w);
+		one.owner = NULL;
+		if (one.path && ledger_find(e->ledger, one.path)) {
+			free(one.path);
+			continue;
+		}
+		ret = one.path ? files_layout(e->ledger, &one, f->size ? f->size : j->file_size,
+					      j->verify, trial_layout_seed(e->p, f->path),
+					      j->tree_files, j->keep_files, &msg)
+			       : -ENOMEM;
+		if (ret < 0)
+			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
+		free(msg);
+		free(one.path);
+	}
+	if (ret < 0)
+		return ret;
+	if (copy && (ret = make_destinations(e, r)) < 0)
+		return ret;
+	for (uint32_t w = 0; w < r->n; w++) {
+		const char *path = copy ? r->slots[w].src_path : r->slots[w].data_path;
+		if (j->invalidate && j->workload != WL_COPYTREE)
+			files_drop_cache(e->ledger, path);
+		if ((!writes || copy) && w == 0 && j->workload != WL_COPYTREE)
+			r->tr->cached = files_cached_fraction(e->ledger, path, j->file_size);
+	}
+	if (!writes && r->tr->cached > 0.5)
+		r->ir->reads_cached = true;
+	return 0;
+}
+
+/* What the trial left in the page cache: the file `page_cache` looked at before it (for a
+ * write, the data file), looked at again once every worker has ended and before anything
+ * reads it back. A buffered read that went over its file more than once (worker 0 moved
+ * more than file_size) and left it mostly cached read the later passes from memory: the
+ * result then says so (reads_cached), as when the file was cached to begin with. */
+static void note_cached_after(struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	const struct slot *s = r->slots;
+	bool copy = j->workload == WL_COPY;
+
+	if (!r->ready || r->n == 0 || !r->tr || r->in->be->flags & BE_F_NOIO ||
+	    j->workload == WL_COPYTREE || j->workload == WL_COMMAND)
+		return;
+	r->tr->cached_after =
+	    files_cached_fraction(r->ledger, copy ? s->src_path : s->data_path, j->file_size);
+	if (!spec_workload_writes(j->workload) && !j->direct && r->tr->cached_after > 0.5 &&
+	    s->sh->out.bytes > j->file_size)
+		r->ir->reads_cached = true;
+}
+
+static void *alloc_shared(size_t size, bool processes)
+{
+	void *p;
+
+	/* Its worker writes it on every I/O: on lines of its own, away from the next slot's. */
+	if (!processes)
+		return cacheline_zalloc(size);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : memset(p, 0, size);
+}
+
+static void release_shared(void *p, size_t size, bool processes)
+{
+	if (processes && p)
+		munmap(p, size);
+	else
+		free(p);
+}
+
+/* Set up instance k of the unit for this trial: its trial record, workers and files. */
+static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
+		 size_t inst_k, size_t inst, struct sync_area *sync, bool processes)
+{
+	struct instance *in = &e->p->inst[inst];
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	uint32_t index;
+
+	r->in = in;
+	r->ledger = e->ledger;
+	r->ir = &e->r->inst[inst];
+	r->background = j->background;
+	/* Load accompanies every trial of its unit: its own trials simply count on. */
+	index = r->background ? (uint32_t)r->ir->ntrials : pt->index;
+	if (trial_results_grow(r->ir, (size_t)index + 1) < 0)
+		return -ENOMEM;
+	r->tr = &r->ir->trials[index];
+	r->tr->warmup = pt->warmup;
+	r->tr->ran = true;
+	if (!plan_on_rank(in, dist_rank())) {
+		r->idle = true; /* the job runs on other ranks: no workers here */
+		return 0;
+	}
+	r->n = j->threads ? j->threads : 1;
+	if (!(r->slots = calloc(r->n, sizeof(*r->slots))))
+		return -ENOMEM;
+	for (uint32_t w = 0; w < r->n; w++) {
+		struct slot *s = &r->slots[w];
+		uint64_t off, len;
+		s->run = r;
+		s->worker = w;
+		s->stop_user = e->stop;
+		s->stop_fwd = &sync->stop;
+		s->sh = alloc_shared(sizeof(*s->sh), processes);
+		s->data_path = files_worker_path(in->data.path, j, w);
+		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
+		if (!s->sh || !s->data_path || (copy && !s->src_path))
+			return -ENOMEM;
+		region(j, in->chunk, w, &off, &len);
+		/* One file for the ranks: this rank's region in one piece, or every rank_n-th
+		 * chunk. */
+		if (j->layout == RANK_LAYOUT_SHARED && in->rank_n > 1)
+			off += (uint64_t)(dist_rank() - (int)in->rank_lo) * j->file_size;
+		s->job = (struct worker_job){
+		    .be = in->be,
+		    .wl = j->workload,
+		    .fd = -1,
+		    .src_fd = -1,
+		    .chunk = in->chunk,
+		    .region_off = off,
+		    .region_len = len,
+		    /* Load runs until the measured workers are done. */
+		    .runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
+		    .iodepth = j->iodepth,
+		    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
+		    /* Each rank its own offsets (rank 0: as in a serial run). */
+		    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
+				       inst * 1024 + w, index),
+		    .random_map = j->random_map,
+		    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
+		    .stop_bg = r->background ? &sync->bg_stop : NULL,
+		    .stop_sw =
+			stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,
+		    .cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
+		    .barrier = &sync->barrier,
+		    .ready = &sync->ready,
+		    .cancel = &sync->cancel,
+		    .stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
+		    .stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
+		    .rec_fd = e->rec_fd[inst],
+		    .int_fd = e->int_fd[inst],
+		    .interval_ns = j->log_interval_ns,
+		    .trial = index,
+		    .worker = w,
+		    .rank = (uint32_t)dist_rank(),
+		    .ramp_ns = j->ramp_ns,
+		    .rate = j->rate,
+		    .rate_iops = j->rate_iops,
+		    .think_ns = j->think_time_ns,
+		    .verify = j->verify,
+		};
+		if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
+			/* Reads check the layout's pattern; a file iotrial did not lay out may
+			 * come from an earlier run, so then only offsets and checksums count. */
+			const struct plan_file *f = j->workload == WL_COPY ? &in->src : &in->data;
+			s->job.verify_seed = trial_layout_seed(e->p, f->path);
+			s->job.verify_check_seed = plan_file_root((struct plan_file *)f)->create;
+		} else if (j->verify) {
+			s->job.verify_seed = s->job.seed;
+		}
+	}
+	return prepare(e, r);
+}
+
+/* A copy makes new files every trial: remove them (the last ones stay when files are kept),
+ * each only while it is the one this trial made. Something else in its place, or inside a
+ * copied tree, is left alone and fails the trial, named. */
+static void remove_destinations(struct trial_env *e, const struct plan_unit *u, struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	bool last = !r->background && r->tr && r->tr->index + 1 >= u->warmup + u->runs;
+
+	if (!r->slots || (j->workload != WL_COPY && j->workload != WL_COPYTREE) ||
+	    (j->keep_files && last))
+		return;
+	for (uint32_t w = 0; w < r->n; w++) {
+		char *msg = NULL;
+		if (!r->slots[w].data_path ||
+		    ledger_remove(e->ledger, r->slots[w].data_path, &msg) == 0)
+			continue;
+		/* A trial that failed already shows its first error only: say this too. */
+		if (!r->tr || r->tr->error)
+			diag_add(e->d, NULL, "job '%s': %s", r->in->name,
+				 msg ? msg : "cannot remove the copy");
+		if (r->tr)
+			trial_error(r->tr, "%s", msg ? msg : "cannot remove the copy");
+		free(msg);
+	}
+}
+
+static void teardown(struct inst_run *r, bool processes)
+{
+	for (uint32_t w = 0; w < r->n; w++) {
+		struct slot *s = &r->slots[w];
+		free(s->data_path);
+		free(s->src_path);
+		release_shared(s->sh, sizeof(*s->sh), processes);
+	}
+	free(r->slots);
+	free(r->hist);
+}
+
+/* Does a unit work on a file its ranks share? Then its first rank lays it out before the
+ * others open it. The same answer on every rank: it depends on the plan alone. */
+static bool unit_shares_file(const struct plan *p, const struct plan_unit *u)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const struct instance *in = &p->inst[u->inst[k]];
+		if (in->job.layout != RANK_LAYOUT_PER_RANK && in->rank_n > 1 &&
+		    !(in->be->flags & BE_F_NOIO))
+			return true;
+	}
+	return false;
+}
+
+static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
+{
+	pthread_barrierattr_t attr;
+
+	pthread_barrierattr_init(&attr);
+	if (processes)
+		pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_barrier_init(&sync->ready, &attr, n);
+	pthread_barrier_init(&sync->barrier, &attr, n);
+	pthread_barrierattr_destroy(&attr);
+}
+
+int trial_run(struct trial_env *e, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &e->p->units[pt->unit];
+	struct inst_run *runs = calloc(u->n, sizeof(*runs));
+	struct sync_area *sync = NULL;
+	bool processes = false, dist = dist_size() > 1, go, watch = false;
+	unsigned nworkers = 0;
+	uint64_t t_sync;
+	int ret = 0, mine = 0;
+
+	e->agreed = 0;
+	for (size_t k = 0; k < u->n; k++)
+		processes |= e->p->inst[u->inst[k]].job.worker_mode == WORKER_PROCESS;
+	if (!runs || !(sync = alloc_shared(sizeof(*sync), processes))) {
+		free(runs);
+		if (dist) /* the other ranks are on their way to the barrier */
+			dist_abort(1, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		int r = setup(e, pt, &runs[k], k, u->inst[k], sync, processes);
+		runs[k].ready = r == 0;
+		if (r < 0 && !runs[k].tr && dist)
+			dist_abort(1, "out of memory");
+		if (r < 0 && runs[k].tr)
+			trial_error(runs[k].tr, "cannot set up the trial: %s", strerror(-r));
+		if (r < 0 && !runs[k].background)
+			ret = r;
+		nworkers += runs[k].ready ? runs[k].n : 0;
+	}
+	/* A file the ranks share is laid out by its first rank during set-up: the others open
+	 * it only once that is done. */
+	if (dist && unit_shares_file(e->p, u))
+		dist_barrier();
+	go = ret == 0 && nworkers > 0;
+	if (go) {
+		/* The workers and this thread: it opens the start barrier once the ranks met. */
+		init_barriers(sync, nworkers + 1, processes);
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
+				if ((ret = trial_slot_start(&runs[k].slots[w])) < 0) {
+					/* Without every worker the barrier never opens: give up on
+					 * the ones started after they pass it alone. */
+					trial_error(runs[k].tr, "cannot start worker %u: %s", w,
+						    strerror(-ret));
+					sync->bg_stop = 1;
+				}
+		pthread_barrier_wait(&sync->ready);
+	}
+	/* Every worker has its files open and its buffers: could every rank get there? */
+	mine = ret < 0 ? DIST_SETUP : 0;
+	for (size_t k = 0; k < u->n; k++)
+		for (uint32_t w = 0; go && runs[k].ready && !runs[k].background && w < runs[k].n;
+		     w++)
+			if (runs[k].slots[w].sh->ret < 0)
+				mine |= DIST_SETUP;
+	e->agreed = dist_agree(mine | (*e->stop ? DIST_STOP : 0));
+	if (dist && (e->agreed & DIST_SETUP))
+		sync->cancel = 1; /* no rank measures a trial that some rank cannot run */
+	/* A stonewall across ranks: only when every rank runs the trial (agreed is the same on
+	 * every rank, the rest depends on the plan). With one rank, first done is done. */
+	for (size_t k = 0; k < u->n; k++)
+		watch |= dist && !(e->agreed & DIST_SETUP) && stonewall_watched(&runs[k]);
+	/* Every rank starts here; its times count from its own exit (clocks differ). */
+	dist_barrier();
+	t_sync = worker_now_ns();
+	if (go)
+		pthread_barrier_wait(&sync->barrier);
+	if (watch)
+		stonewall_watch(runs, u->n, sync);
+	if (go) {
+		/* The measured workers first; then the load is told to stop. */
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; !runs[k].background && w < runs[k].n; w++)
+				trial_slot_finish(&runs[k].slots[w]);
+	}
+	if (watch)
+		stonewall_wear_out(e, runs, u->n);
+	if (go) {
+		sync->bg_stop = 1;
+		for (size_t k = 0; k < u->n; k++)
+			for (uint32_t w = 0; w < runs[k].n; w++)
+				trial_slot_finish(&runs[k].slots[w]);
+		pthread_barrier_destroy(&sync->barrier);
+		pthread_barrier_destroy(&sync->ready);
+	}
+	mine = 0;
+	for (size_t k = 0; go && k < u->n; k++)
+		note_cached_after(&runs[k]);
+	for (size_t k = 0; k < u->n; k++) {
+		struct inst_run *r = &runs[k];
+		if (r->ready) {
+			trial_merge(e, r);
+			if (!r->tr->failed && r->in->job.verify && !r->background &&
+			    spec_workload_writes(r->in->job.workload) &&
+			    !(r->in->be->flags & BE_F_NOIO) && !sync->cancel)
+				trial_verify_back(e, r);
+		}
+		/* An interrupted trial is cut short: it is reported, never kept. */
+		if (*e->stop && r->tr)
+			trial_error(r->tr, "interrupted");
+		remove_destinations(e, u, r);
+		if (r->tr && r->tr->failed && !r->background)
+			mine |= DIST_FAILED;
+	}
+	if (dist) {
+		/* Rank 0 merges every rank's figures and log lines; every rank learns whether
+		 * one failed. */
+		trial_reduce_unit(e, u, runs, t_sync);
+		trial_gather_logs(e, u, runs);
+		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		struct inst_run *r = &runs[k];
+		if (dist && (e->agreed & DIST_SETUP) && r->tr && !r->tr->failed && !r->background)
+			trial_error(r->tr, "not run: a rank could not set up the trial");
+		if (r->ready && r->tr && !r->tr->failed && ret == 0)
+			r->tr->kept = !r->tr->warmup && !r->background;
+		if (r->tr && r->tr->failed && !r->background && ret == 0)
+			ret = -EIO;
+		if (r->background && r->tr && r->tr->failed && !*e->stop) {
+			/* The measurement stands, but not as "under load": say so on both sides. */
+			diag_add(
+			    e->d, NULL,
+			    "background job '%s' failed: %s; the jobs it ran with ran without it",
+			    r->ir->name, r->tr->error ? r->tr->error : "?");
+			for (size_t m = 0; m < u->n; m++)
+				if (!runs[m].background && runs[m].tr)
+					runs[m].tr->load_failed = true;
+		}
+		teardown(r, processes);
+	}
+	if (ret == 0 && dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
+		ret = -EIO;
+	release_shared(sync, sizeof(*sync), processes);
+	free(runs);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/* What engine/run/trial.c and engine/run/stonewall.c share of a trial under way: the workers'
+ * slots, an instance's run, and the flags its workers see. Not for other files: trial.h is
+ * the interface. */
+#ifndef IOTRIAL_TRIAL_INTERNAL_H
+#define IOTRIAL_TRIAL_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engine/plan/plan.h"
+#include "model/results.h"
+#include "engine/run/trial.h"
+#include "engine/io/worker.h"
+
+/* What a worker hands back: in shared memory when workers are processes. */
+struct shared {
+	struct worker_out out;
+	int ret;
+	char err[1024]; /* a message naming one or two paths, whole */
+	volatile sig_atomic_t done; /* the worker has returned (the coordinator polls it) */
+	struct worker_out top;	    /* a wear_out top-up's figures, until folded into `out` */
+	int top_ret;
+};
+
+struct inst_run;
+
+struct slot {
+	const struct inst_run *run;
+	uint32_t worker;
+	struct worker_job job;
+	char *data_path, *src_path;
+	struct shared *sh;
+	pthread_t thread;
+	pid_t pid;
+	/* A worker process watches `stop_fwd` (shared), which its coordinator raises once the
+	 * user's `stop_user` is: a signal to iotrial alone reaches no worker process. */
+	const volatile sig_atomic_t *stop_user;
+	volatile sig_atomic_t *stop_fwd;
+	bool started;
+	bool topup;		  /* this start is a wear_out top-up: into sh->top */
+	uint64_t stonewall_bytes; /* its bytes before a top-up */
+};
+
+struct inst_run {
+	struct instance *in;
+	struct ledger *ledger; /* what this run created: opened, made and removed through it */
+	struct instance_result *ir;
+	struct trial_result *tr;
+	bool background;
+	bool ready; /* files prepared: its workers start */
+	bool idle;  /* not run on this rank (ranks:): takes part in the collectives only */
+	uint32_t n;
+	struct slot *slots;
+	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
+	struct welford lat;
+	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
+	int log_err; /* the first error writing its record or interval log (-errno); 0: none */
+};
+
+/* The barriers and flags, shared with process workers: `ready` tells the coordinating
+ * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
+struct sync_area {
+	pthread_barrier_t ready, barrier;
+	volatile sig_atomic_t bg_stop;
+	volatile sig_atomic_t stop;   /* the user's interrupt, for worker processes */
+	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
+	/* Stonewall: instance k's measured workers stop when flag stonewall_index(k) is raised. */
+	volatile sig_atomic_t sw_stop[64];
+};
+
+/* Start worker `s` (a thread, or a process with worker_mode: process) in trial_slot.c.
+ * Returns 0 or -errno; s->started says whether trial_slot_finish must wait for it. */
+int trial_slot_start(struct slot *s);
+
+/* Wait for a started worker to end (a dead worker process fails its slot). */
+void trial_slot_finish(struct slot *s);
+
+/* Fail trial `tr`; its `error` is the first message it was given. */
+void trial_error(struct trial_result *tr, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* open(2) flags for job `j`'s data file: read or write, O_DIRECT, O_SYNC/O_DSYNC. */
+int trial_open_flags(const struct job_spec *j, bool writes);
+
+/* The verify pattern's seed for a file laid out at `path`. */
+uint64_t trial_layout_seed(const struct plan *p, const char *path);
+
+/* Merge an instance's workers into its trial (trial_merge.c). */
+void trial_merge(struct trial_env *e, struct inst_run *r);
+
+/* Read back and check what a write trial wrote (trial_merge.c). Returns 0 or -errno. */
+int trial_verify_back(struct trial_env *e, struct inst_run *r);
+
+/* A distributed trial, after trial_merge: this rank's figures and worker rows of every
+ * instance of unit `u` handed to rank 0, which merges them into its results (reduce.h);
+ * `t_sync` is this rank's exit from the start barrier. Collective (trial_merge.c). */
+void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
+		       uint64_t t_sync);
+
+/* A distributed trial, after trial_reduce_unit: the other ranks' record and interval log
+ * lines of every instance of `u` that logs appended to rank 0's logs, rank by rank (rank 0
+ * notes in e->d what is missing). Collective (trial_merge.c). */
+void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs);
+
+#endif

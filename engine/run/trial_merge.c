@@ -1,0 +1,283 @@
+/* After a trial's workers are done: their figures merged into the instance's trial (bytes
+ * summed, histograms merged, elapsed from the first start to the last end) and kept per
+ * worker, their errors turned into one line naming operation, path and offset, and data a
+ * write trial wrote read back when verify asks; in a distributed run, every rank's figures,
+ * worker rows and log lines handed to rank 0. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/dist/dist.h"
+#include "engine/io/reclog.h"
+#include "engine/run/reduce.h"
+#include "engine/run/trial.h"
+#include "engine/run/trial_internal.h"
+#include "engine/io/worker.h"
+
+static const char *op_name(enum be_opcode op)
+{
+	return op == BE_READ ? "read" : op == BE_WRITE ? "write" : "fsync";
+}
+
+void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
+{
+	l->min = (double)h->min;
+	l->max = (double)h->max;
+	l->mean = w->mean;
+	l->stddev = welford_stddev(w);
+	l->rms = welford_rms(w);
+	/* In parts per million: integer ranks (see hist_percentile). */
+	l->p50 = hist_percentile(h, 500000);
+	l->p90 = hist_percentile(h, 900000);
+	l->p95 = hist_percentile(h, 950000);
+	l->p99 = hist_percentile(h, 990000);
+	l->p99_9 = hist_percentile(h, 999000);
+	l->p99_99 = hist_percentile(h, 999900);
+}
+
+/* The first error of a worker, as a line naming the operation, path and offset. */
+static void worker_error(struct trial_result *tr, const struct slot *s, const char *be)
+{
+	const struct worker_out *wo = &s->sh->out;
+	bool copy = s->run->in->job.workload == WL_COPY;
+	const char *path = wo->err_op == BE_READ && copy ? s->src_path : s->data_path;
+
+	if (s->sh->err[0])
+		trial_error(tr, "%s", s->sh->err);
+	else if (wo->err == -EILSEQ)
+		trial_error(tr, "verify: '%s' at offset %llu: %s", path,
+			    (unsigned long long)wo->err_offset,
+			    wo->verify_why ? wo->verify_why : "?");
+	else if (wo->err_eof)
+		trial_error(tr, "%s '%s' at offset %llu (%u bytes): unexpected end of file",
+			    op_name(wo->err_op), path, (unsigned long long)wo->err_offset,
+			    wo->err_len);
+	else if (wo->err)
+		trial_error(tr, "%s '%s' at offset %llu (%u bytes): %s%s", op_name(wo->err_op),
+			    path, (unsigned long long)wo->err_offset, wo->err_len,
+			    strerror(-wo->err), wo->err == -ENOSPC ? " (the disk is full" : "");
+	else
+		trial_error(tr, "backend '%s': %s", be, strerror(-s->sh->ret));
+	if (wo->err == -ENOSPC && tr->error && !strstr(tr->error, "written)")) {
+		char *more = NULL;
+		if (asprintf(&more, "%s; %llu bytes were written)", tr->error,
+			     (unsigned long long)wo->bytes) >= 0) {
+			free(tr->error);
+			tr->error = more;
+		}
+	}
+}
+
+/* Merge the workers' figures into the instance's trial, and keep them per worker; the
+ * merged histogram and moments stay in `r` for the ranks' reduction. */
+void trial_merge(struct trial_env *e, struct inst_run *r)
+{
+	struct trial_result *tr = r->tr;
+	struct hist *h = malloc(sizeof(*h));
+	struct welford w;
+	uint64_t first = UINT64_MAX, last = 0;
+	double cu = 0, cs = 0;
+
+	tr->stonewall = r->in->job.stonewall != STONEWALL_NONE && !r->background;
+	r->first = UINT64_MAX;
+	r->last = 0;
+	welford_init(&r->lat);
+	if (!h)
+		return;
+	hist_init(h);
+	welford_init(&w);
+	if (r->n > 1 && (tr->workers = calloc(r->n, sizeof(*tr->workers))))
+		tr->nworkers = r->n;
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct slot *s = &r->slots[k];
+		const struct worker_out *o = &s->sh->out;
+		if (s->sh->ret < 0)
+			worker_error(tr, s, r->in->be->name);
+		if (o->log_err && !r->log_err)
+			r->log_err = o->log_err;
+		if (o->log_err)
+			diag_add(e->d, NULL,
+				 "job '%s': a record log could not be written: %s; logging stopped",
+				 r->ir->name, strerror(-o->log_err));
+		hist_merge(h, &o->hist);
+		welford_merge(&w, &o->lat);
+		tr->bytes += o->bytes;
+		tr->ios += o->ios;
+		tr->errors += o->errors;
+		tr->stonewalled |= o->stopped;
+		tr->stonewall_bytes += s->topup ? s->stonewall_bytes : o->bytes;
+		cu += o->cpu_user_s;
+		cs += o->cpu_sys_s;
+		if (o->start_ns && o->start_ns < first)
+			first = o->start_ns;
+		if (o->end_ns > last)
+			last = o->end_ns;
+		if (tr->workers) {
+			struct worker_result *wr = &tr->workers[k];
+			wr->worker = k;
+			wr->bytes = o->bytes;
+			wr->ios = o->ios;
+			wr->errors = o->errors;
+			wr->seconds =
+			    o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
+			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN,
+						       NAN, NAN, NAN, NAN, NAN};
+			if (o->ios)
+				trial_set_lat(&wr->lat, &o->hist, &o->lat);
+		}
+	}
+	tr->cpu_user_s = cu;
+	tr->cpu_sys_s = cs;
+	if (first != UINT64_MAX && last > first) {
+		tr->start_ns = first - e->t0;
+		tr->end_ns = last - e->t0;
+		tr->seconds = (double)(last - first) / 1e9;
+		tr->iops = (double)tr->ios / tr->seconds;
+		tr->bw_bytes = (double)tr->bytes / tr->seconds;
+	}
+	if (tr->ios)
+		trial_set_lat(&tr->lat, h, &w);
+	r->hist = h;
+	r->lat = w;
+	r->first = first;
+	r->last = last;
+}
+
+/* Read back what a write trial wrote and check the pattern: not timed, not counted in the
+ * trial's figures, but a mismatch fails the trial. */
+int trial_verify_back(struct trial_env *e, struct inst_run *r)
+{
+	const struct instance *in = r->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY;
+	struct worker_out *vo = malloc(sizeof(*vo));
+	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
+	struct be_config cfg = {j->iodepth, j->direct, j, 0};
+	char why[512];
+	int ret = -ENOMEM;
+
+	if (!vo || !priv || (in->be->init && (ret = in->be->init(priv, &cfg)) < 0))
+		goto out_free;
+	for (uint32_t k = 0; k < r->n; k++) {
+		struct slot *s = &r->slots[k];
+		struct worker_job v = s->job;
+		v.wl = WL_READ;
+		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
+		v.cap_ns = v.limit = v.start_pos = 0;
+		v.stop_sw = NULL;
+		v.fsync_end = false;
+		v.barrier = v.ready = NULL;
+		v.cancel = NULL;
+		v.rec_fd = v.int_fd = -1;
+		v.priv = priv;
+		/* A copy checks the source's pattern; a full sequential write pass, its own. */
+		v.verify_seed = copy ? trial_layout_seed(e->p, in->src.path) : s->job.verify_seed;
+		v.verify_check_seed = copy || (j->workload == WL_WRITE && !j->runtime_ns &&
+					       s->sh->out.bytes >= s->job.region_len);
+		v.fd = files_open(r->ledger, in->be, priv, s->data_path, trial_open_flags(j, false),
+				  why, sizeof(why));
+		if (v.fd < 0) {
+			ret = v.fd;
+			trial_error(r->tr, "verify: %s", why);
+			break;
+		}
+		ret = worker_run(&v, vo);
+		in->be->close(priv, v.fd);
+		if (ret == -EILSEQ) {
+			r->tr->errors += vo->errors;
+			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s",
+				    s->data_path, (unsigned long long)vo->err_offset,
+				    vo->verify_why ? vo->verify_why : "?");
+		} else if (ret < 0) {
+			trial_error(r->tr, "verify: reading back '%s' at offset %llu: %s",
+				    s->data_path, (unsigned long long)vo->err_offset,
+				    strerror(-ret));
+		}
+		if (ret < 0)
+			break;
+	}
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+out_free:
+	free(vo);
+	free(priv);
+	return ret;
+}
+
+/* Hand this rank's figures of every instance of the unit to rank 0, which merges them. */
+void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
+		       uint64_t t_sync)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		const struct inst_run *r = &runs[k];
+		const struct trial_result *tr = r->tr;
+		bool ran = r->hist && r->first != UINT64_MAX && r->first >= t_sync;
+		struct reduce_local m = {
+		    .active = plan_on_rank(r->in, dist_rank()),
+		    .error = tr->failed ? (tr->error ? tr->error : "failed") : NULL,
+		    .bytes = tr->bytes,
+		    .ios = tr->ios,
+		    .errors = tr->errors,
+		    .stopped = tr->stonewalled,
+		    .stonewall_bytes = tr->stonewall_bytes,
+		    .start_ns = ran ? r->first - t_sync : 0,
+		    .end_ns = ran && r->last > t_sync ? r->last - t_sync : 0,
+		    .cpu_user_s = isfinite(tr->cpu_user_s) ? tr->cpu_user_s : 0,
+		    .cpu_sys_s = isfinite(tr->cpu_sys_s) ? tr->cpu_sys_s : 0,
+		    .hist = r->hist,
+		    .lat = &r->lat,
+		    .workers = tr->workers,
+		    .nworkers = tr->nworkers,
+		    .maxworkers = r->in->job.threads > 1 ? r->in->job.threads : 0,
+		};
+		/* The rank's progress: its workers' samples summed on a grid up to its end. */
+		for (int i = 0; ran && i <= REDUCE_CURVE; i++) {
+			uint64_t at = t_sync + (uint64_t)((double)m.end_ns * i / REDUCE_CURVE);
+			for (uint32_t w = 0; w < r->n; w++)
+				m.curve[i] += worker_bytes_at(&r->slots[w].sh->out, at);
+		}
+		reduce_trial(r->tr, &m, t_sync - e->t0);
+	}
+}
+
+/* On rank 0, say which lines a gathered log is missing. */
+static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr, int bad_rank,
+			int bad_err)
+{
+	if (werr < 0)
+		diag_add(e->d, NULL,
+			 "job '%s': a record log could not be written: %s; the other ranks' lines of trial %u are missing",
+			 r->ir->name, strerror(-werr), r->tr->index);
+	if (bad_err < 0)
+		diag_add(e->d, NULL,
+			 "job '%s': rank %d could not log every I/O of trial %u: %s; its lines are incomplete",
+			 r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
+}
+
+void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs)
+{
+	for (size_t k = 0; k < u->n; k++) {
+		size_t inst = u->inst[k];
+		const struct job_spec *j = &e->p->inst[inst].job;
+		int fds[2] = {e->rec_fd[inst], e->int_fd[inst]};
+		bool want[2] = {j->log_records, j->log_interval_ns > 0};
+		int werr = 0, bad_rank = 0, bad_err = 0;
+
+		for (int kind = 0; kind < 2; kind++) {
+			int w, br, be;
+			if (!want[kind])
+				continue;
+			w = reclog_gather(fds[kind], runs[k].log_err, &br, &be);
+			werr = werr ? werr : w;
+			if (be && !bad_err) {
+				bad_rank = br;
+				bad_err = be;
+			}
+		}
+		if (dist_rank() == 0 && runs[k].tr)
+			log_trouble(e, &runs[k], werr, bad_rank, bad_err);
+	}
+}

@@ -1,0 +1,152 @@
+/* A worker's slot in a trial (see trial_internal.h): started as a thread or as a process
+ * that never outlives iotrial, its files opened through the run's ledger, the worker loop
+ * (or a copytree or command) run, and waited for, passing the user's interrupt on to a
+ * worker process. */
+#include "engine/run/trial_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/cacheline.h"
+#include "engine/run/files.h"
+#include "engine/run/loads.h"
+#include "engine/io/worker.h"
+
+/* A worker: its own backend state and file descriptors, then the worker loop (which waits
+ * on the barrier once its buffers are ready). */
+static void *slot_main(void *arg)
+{
+	struct slot *s = arg;
+	const struct instance *in = s->run->in;
+	const struct job_spec *j = &in->job;
+	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
+	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
+	void *priv = cacheline_zalloc(in->be->priv_size);
+	int ret = -ENOMEM, fd = -1, src = -1;
+	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
+	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
+
+	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
+		struct loads_tree t = {s->src_path, s->data_path, -1, -1, -1};
+		if (j->workload == WL_COPYTREE) {
+			/* Its own reading position in the source; the copy's root, made for it. */
+			const struct ledger_entry *from = ledger_find(s->run->ledger, s->src_path);
+			const struct ledger_entry *to = ledger_find(s->run->ledger, s->data_path);
+			t.src_fd = from && from->fd >= 0
+				       ? openat(from->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+				       : open(s->src_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (t.src_fd < 0)
+				t.src_fd = -errno;
+			t.dst_fd = to ? to->fd : -1;
+			t.dst_log = to ? to->log : -1;
+		}
+		s->sh->ret = loads_run(&s->job, j, &t, s->sh->err, sizeof(s->sh->err), &s->sh->out);
+		if (t.src_fd >= 0)
+			close(t.src_fd);
+		free(priv);
+		s->sh->done = 1;
+		return NULL;
+	}
+	if (!priv)
+		goto fail;
+	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
+		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
+			 in->be->name, strerror(-ret));
+		goto fail;
+	}
+	/* iotrial's own files relative to the folder it holds, and only while still its own
+	 * (a copy's destination was made in prepare); a file named in the job file by path. */
+	if (copy && (src = ret = files_open(s->run->ledger, in->be, priv, s->src_path,
+					    trial_open_flags(j, false), s->sh->err,
+					    sizeof(s->sh->err))) < 0)
+		goto fail_cleanup;
+	fd = ret = files_open(s->run->ledger, in->be, priv, s->data_path,
+			      trial_open_flags(j, copy || writes), s->sh->err, sizeof(s->sh->err));
+	if (fd < 0)
+		goto fail_close;
+	s->job.priv = priv;
+	s->job.fd = fd;
+	s->job.src_fd = src;
+	*result = worker_run(&s->job, out);
+	in->be->close(priv, fd);
+	if (src >= 0)
+		in->be->close(priv, src);
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+	free(priv);
+	s->sh->done = 1;
+	return NULL;
+
+fail_close:
+	if (src >= 0)
+		in->be->close(priv, src);
+fail_cleanup:
+	if (in->be->cleanup)
+		in->be->cleanup(priv);
+fail:
+	if (!s->sh->err[0])
+		snprintf(s->sh->err, sizeof(s->sh->err), "out of memory");
+	*result = ret < 0 ? ret : -ENOMEM;
+	out->errors = 1;
+	worker_gate(&s->job); /* the others must not wait for us */
+	free(priv);
+	s->sh->done = 1;
+	return NULL;
+}
+
+int trial_slot_start(struct slot *s)
+{
+	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		pid_t parent = getpid();
+		s->pid = fork();
+		if (s->pid < 0)
+			return -errno;
+		if (s->pid == 0) {
+			/* Never outlive iotrial: a SIGKILL or a second Ctrl-C ends the workers
+			 * too. A parent already gone before the signal was set: leave now. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+				_exit(1);
+			slot_main(s);
+			_exit(0);
+		}
+	} else if ((errno = pthread_create(&s->thread, NULL, slot_main, s)) != 0) {
+		return -errno;
+	}
+	s->started = true;
+	return 0;
+}
+
+void trial_slot_finish(struct slot *s)
+{
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	int status = 0;
+	pid_t got;
+
+	if (!s->started)
+		return;
+	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		/* Poll, so that the user's interrupt is passed on while the worker runs. */
+		while ((got = waitpid(s->pid, &status, WNOHANG)) == 0 ||
+		       (got < 0 && errno == EINTR)) {
+			if (s->stop_user && *s->stop_user && s->stop_fwd)
+				*s->stop_fwd = 1;
+			nanosleep(&tick, NULL);
+		}
+		if (!WIFEXITED(status) && !s->sh->ret) {
+			s->sh->ret = -ECHILD;
+			snprintf(s->sh->err, sizeof(s->sh->err), "worker process died (signal %d)",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+		}
+	} else {
+		pthread_join(s->thread, NULL);
+	}
+	s->started = false;
+}

@@ -1,0 +1,93 @@
+/*
+ * Latency histogram: bucket bounds, merging and percentile lookup. The hot-path recording
+ * functions are inline in hist.h.
+ */
+#include "engine/stats/hist.h"
+
+#include <math.h>
+#include <string.h>
+
+void hist_init(struct hist *h)
+{
+	memset(h->buckets, 0, sizeof(h->buckets));
+	h->count = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t hist_bucket_low(unsigned i)
+{
+	if (i < HIST_EXACT_LIMIT)
+		return i;
+	unsigned j = i - HIST_EXACT_LIMIT;
+	unsigned e = HIST_EXACT_BITS + j / HIST_SUB_BUCKETS;
+	uint64_t sub = j % HIST_SUB_BUCKETS;
+	return (UINT64_C(1) << e) + (sub << (e - HIST_SUB_BITS));
+}
+
+uint64_t hist_bucket_high(unsigned i)
+{
+	if (i < HIST_EXACT_LIMIT)
+		return i;
+	unsigned e = HIST_EXACT_BITS + (i - HIST_EXACT_LIMIT) / HIST_SUB_BUCKETS;
+	/* The top bucket ends at exactly UINT64_MAX, so this sum never wraps. */
+	return hist_bucket_low(i) + ((UINT64_C(1) << (e - HIST_SUB_BITS)) - 1);
+}
+
+/* Midpoint in double: adding low and high as integers could overflow in the top octave. */
+static double hist_bucket_mid(unsigned i)
+{
+	uint64_t low = hist_bucket_low(i);
+	return (double)low + (double)(hist_bucket_high(i) - low) / 2.0;
+}
+
+uint64_t hist_rank(uint64_t count, uint32_t ppm)
+{
+	/* ppm * count could overflow; split count = q * HIST_PPM + r, so that
+	 * ceil(ppm * count / HIST_PPM) = ppm * q + ceil(ppm * r / HIST_PPM), where ppm * q <= count
+	 * and ppm * r < 10^12. */
+	uint64_t q = count / HIST_PPM, r = count % HIST_PPM;
+	uint64_t rank = (uint64_t)ppm * q + ((uint64_t)ppm * r + HIST_PPM - 1) / HIST_PPM;
+	return rank == 0 && count > 0 ? 1 : rank;
+}
+
+double hist_percentile(const struct hist *h, uint32_t ppm)
+{
+	if (h->count == 0 || ppm > HIST_PPM)
+		return NAN;
+
+	uint64_t rank = hist_rank(h->count, ppm);
+	if (rank >= h->count)
+		return (double)h->max;
+	if (rank == 1)
+		return (double)h->min;
+
+	uint64_t seen = 0;
+	unsigned i;
+	for (i = 0; i < HIST_NBUCKETS - 1; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank)
+			break;
+	}
+
+	/* Never report beyond what was observed; the midpoint can lie past either extreme. */
+	double v = hist_bucket_mid(i);
+	double lo = (double)h->min, hi = (double)h->max;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+double hist_max_relative_error(void)
+{
+	return 1.0 / (double)(2u << HIST_SUB_BITS);
+}

@@ -1,0 +1,25 @@
+/* Diagnostics: every error found in a job file or plan, collected so the user sees them
+ * all at once, each one line: `FILE:LINE:COL: key 'K': what was expected`. */
+#ifndef IOTRIAL_DIAG_H
+#define IOTRIAL_DIAG_H
+
+#include <stdio.h>
+
+#include "model/spec.h"
+
+struct diag {
+	char **msgs;
+	size_t n;
+	size_t cap;
+};
+
+/* Add one message at `loc` (NULL: no position). The message is formatted like printf. */
+void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Print every message, one per line, to `f`; a message repeated word for word, once. */
+void diag_print(const struct diag *d, FILE *f);
+
+void diag_release(struct diag *d);
+
+#endif

@@ -1,0 +1,356 @@
+/* The job key table and the small lookups around it (see jobkeys.h). */
+#include "model/jobkeys.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const workload_names[] = {"read", "write", "randread", "randwrite",
+					     "copy", "copytree", "command", NULL};
+static const char *const worker_mode_names[] = {"thread", "process", NULL};
+static const char *const sim_dist_names[] = {"normal", "lognormal", NULL};
+static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
+static const char *const stonewall_names[] = {"none", "time", "first_done", "wear_out", NULL};
+static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
+
+#define OFF(f) offsetof(struct job_spec, f)
+#define KiB    1024ULL
+#define GiB    (1024ULL * 1024 * 1024)
+#define TiB    (1024ULL * GiB)
+#define SEC    1000000000ULL
+
+/* Rows list fields in order and stop after `example`: dmin and dmax are zero except in the
+ * KT_DOUBLE rows that set them. clang's -Wextra flags every shorter row; gcc does not. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+const struct job_key job_keys[JK_NKEYS] = {
+    [JK_WORKLOAD] =
+	{"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
+	 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), copy (source file to a new file in target, buffer_size at a time)",
+	 "workload: randread"},
+    [JK_DEVICE] =
+	{"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
+	 "a device name from `devices:`; {device} in target and source stands for its path",
+	 "device: usb"},
+    [JK_TARGET] =
+	{"target", KT_STRING, OFF(target), NULL, 0, 0, NULL,
+	 "folder that receives a scratch file, or a file; {device} is a device's path; default: the run's scratch folder",
+	 "target: \"{device}\""},
+    [JK_SOURCE] =
+	{"source", KT_STRING, OFF(source), NULL, 0, 0, NULL,
+	 "copy: the file to read; when it does not exist iotrial lays it out (file_size bytes) and removes it at the end",
+	 "source: \"${SOURCE_DIR:-${scratch}}/file.bin\""},
+    [JK_FILE_SIZE] =
+	{"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
+	 "size of the file each trial works on; a trial without runtime moves this many bytes",
+	 "file_size: 80MB"},
+    [JK_BLOCK_SIZE] = {"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
+		       "bytes per I/O for read, write, randread and randwrite", "block_size: 1MiB"},
+    [JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
+			"copy: bytes read and written per step; default: block_size",
+			"buffer_size: 32KiB"},
+    [JK_RUNTIME] =
+	{"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
+	 "bound each trial by time instead of size: the workload wraps around the file until then",
+	 "runtime: 60s"},
+    [JK_RANDOM_MAP] =
+	{"random_map", KT_BOOL, OFF(random_map), "true", 0, 1, NULL,
+	 "randread, randwrite: visit every block once per pass, in a new random order each pass; false: draw each offset independently, with replacement (fio's norandommap)",
+	 "random_map: false"},
+    [JK_SYNC] =
+	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
+	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
+	 "sync: osync"},
+    [JK_INVALIDATE] =
+	{"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
+	 "drop the files' pages from the page cache before each trial, so reads measure the device",
+	 "invalidate: false"},
+    [JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
+		       "keep the files iotrial created instead of removing them at the end",
+		       "keep_files: true"},
+    [JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1, NULL,
+			    "allow a write workload on an existing file iotrial did not create",
+			    "allow_overwrite: true"},
+    [JK_BACKEND] = {"backend", KT_STRING, OFF(backend), "sync", 0, 0, NULL,
+		    "the I/O backend (see `iotrial backends`)", "backend: sync"},
+    [JK_IODEPTH] = {"iodepth", KT_UINT, OFF(iodepth), "1", 1, 4096, NULL,
+		    "I/Os kept in flight; more than 1 needs an asynchronous backend",
+		    "iodepth: 32"},
+    [JK_DIRECT] =
+	{"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
+	 "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
+	 "direct: true"},
+    [JK_VERIFY] =
+	{"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
+	 "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
+	 "verify: true"},
+    [JK_SIM_DIST] =
+	{"sim_dist", KT_ENUM, OFF(sim_dist), "normal", 0, 0, sim_dist_names,
+	 "synthetic backend: the distribution of each trial's service time (normal, lognormal)",
+	 "sim_dist: lognormal"},
+    [JK_SIM_MEAN] = {"sim_mean", KT_DURATION, OFF(sim_mean_ns), "10ms", 1, 3600 * SEC, NULL,
+		     "synthetic backend: the true mean of a trial's service time",
+		     "sim_mean: 20ms"},
+    [JK_SIM_STDDEV] = {"sim_stddev", KT_DURATION, OFF(sim_stddev_ns), "1ms", 0, 3600 * SEC, NULL,
+		       "synthetic backend: the true standard deviation of a trial's service time",
+		       "sim_stddev: 2ms"},
+    [JK_SIM_CACHE_SIZE] =
+	{"sim_cache_size", KT_SIZE, OFF(sim_cache_size), NULL, 0, 16 * TiB, NULL,
+	 "synthetic backend: a write cache that runs out: each worker's writes take sim_mean per I/O (sim_stddev its deviation) until this many bytes were written, then sim_after_mean per I/O; needs sim_after_mean",
+	 "sim_cache_size: 1.2GB"},
+    [JK_SIM_AFTER_MEAN] =
+	{"sim_after_mean", KT_DURATION, OFF(sim_after_mean_ns), NULL, 0, 3600 * SEC, NULL,
+	 "synthetic backend, with sim_cache_size: the mean service time of one I/O once the cache is full",
+	 "sim_after_mean: 51ms"},
+    [JK_SIM_OUTLIERS] = {"sim_outliers", KT_DOUBLE, OFF(sim_outliers), "0", 0, 0, NULL,
+			 "synthetic backend: the probability that a trial is an injected outlier",
+			 "sim_outliers: 0.05", 0, 1},
+    [JK_SIM_OUTLIER_FACTOR] =
+	{"sim_outlier_factor", KT_DOUBLE, OFF(sim_outlier_factor), "3", 0, 0, NULL,
+	 "synthetic backend: an outlier trial takes this many times its drawn time",
+	 "sim_outlier_factor: 5", 1, 1000},
+	[JK_THREADS] = {"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
+			"workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
+			"threads: 2"},
+	[JK_FILE_PER_THREAD] = {"file_per_thread", KT_BOOL, OFF(file_per_thread), "true", 0, 1, NULL,
+				"each worker its own file (name.N); false: one shared file, split into regions for sequential workloads",
+				"file_per_thread: false"},
+	[JK_WORKER_MODE] = {"worker_mode", KT_ENUM, OFF(worker_mode), "thread", 0, 0,
+			    worker_mode_names,
+			    "workers as threads of one process, or as separate processes (isolation)",
+			    "worker_mode: process"},
+	[JK_RANKS] = {"ranks", KT_STRING, OFF(ranks), "all", 0, 0, NULL,
+		      "distributed runs: the ranks that run this job: all, N (ranks 0 to N-1, 1 to 65536) or \"A-B\"; the others wait; more ranks than launched is an error (a matrix over it measures scaling)",
+		      "ranks: [1, 2, 4]"},
+	[JK_LAYOUT] = {"layout", KT_ENUM, OFF(layout), "per_rank", 0, 0, layout_names,
+		       "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
+		       "layout: shared"},
+	[JK_STONEWALL] = {"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0, stonewall_names,
+			  "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
+			  "stonewall: first_done"},
+	[JK_STONEWALL_CAP] = {"stonewall_cap", KT_DURATION, OFF(stonewall_cap_ns), "60s", 1000000,
+			      30 * 24 * 3600 * SEC, NULL,
+			      "with stonewall: the longest a rank runs a trial (time: its deadline), and the longest a wear_out top-up runs",
+			      "stonewall_cap: 10s"},
+	[JK_WITH] = {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
+		     "run alongside this job: both start on one barrier, trial by trial", "with: writer"},
+	[JK_BACKGROUND] = {"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,
+			   "load, not measurement: loops its workload while the jobs it runs with run, and is reported apart",
+			   "background: true"},
+	[JK_LOG_RECORDS] = {"log_records", KT_BOOL, OFF(log_records), "false", 0, 1, NULL,
+			    "write records/<instance>.csv, one line per I/O (also log: {records: true})",
+			    "log_records: true"},
+	[JK_LOG_INTERVAL] = {"log_interval", KT_DURATION, OFF(log_interval_ns), NULL, 0,
+			     3600 * SEC, NULL,
+			     "write records/<instance>.intervals.csv, bandwidth, IOPS and mean latency per interval (also log: {interval: 100ms})",
+			     "log_interval: 100ms"},
+	[JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
+		     "run the workload this long before the measured window, without counting it",
+		     "ramp: 5s"},
+	[JK_RATE] = {"rate", KT_SIZE, OFF(rate), NULL, 0, 1024 * GiB, NULL,
+		     "bytes per second per worker; latency counts from when each I/O was scheduled",
+		     "rate: 50MB"},
+	[JK_RATE_IOPS] = {"rate_iops", KT_UINT, OFF(rate_iops), NULL, 0, 100000000, NULL,
+			  "I/Os per second per worker; latency counts from when each I/O was scheduled",
+			  "rate_iops: 1000"},
+	[JK_THINK_TIME] = {"think_time", KT_DURATION, OFF(think_time_ns), NULL, 0, 3600 * SEC, NULL,
+			   "pause this long after each I/O completes, before the next one",
+			   "think_time: 1ms"},
+	[JK_COMMAND] = {"command", KT_STRING, OFF(command), NULL, 0, 0, NULL,
+			"workload command: the program to run with /bin/sh -c (as load, it is restarted until the measured jobs end)",
+			"command: \"rsync -a /data/ /mnt/usb/copy/\""},
+	[JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
+			   "copytree: files in the source tree iotrial lays out (file_size in all)",
+			   "tree_files: 200"},
+	[JK_FAULT_EIO_OFFSET] = {"fault_eio_offset", KT_SIZE, OFF(fault_eio_offset), NULL, 0,
+				 UINT64_MAX - 1, NULL,
+				 "fault backend: fail the I/O that covers this byte offset with EIO",
+				 "fault_eio_offset: 1MiB"},
+	[JK_FAULT_EIO_RATE] = {"fault_eio_rate", KT_DOUBLE, OFF(fault_eio_rate), "0", 0, 0, NULL,
+			       "fault backend: fail each I/O with EIO with this probability",
+			       "fault_eio_rate: 0.001", 0, 1},
+	[JK_FAULT_SHORT] = {"fault_short", KT_BOOL, OFF(fault_short), "false", 0, 1, NULL,
+			    "fault backend: make every read and write a short transfer (half its bytes)",
+			    "fault_short: true"},
+	[JK_FAULT_ENOSPC_AFTER] = {"fault_enospc_after", KT_SIZE, OFF(fault_enospc_after), NULL, 0,
+				   UINT64_MAX - 1, NULL,
+				   "fault backend: writes fail with ENOSPC once this many bytes were written in the trial",
+				   "fault_enospc_after: 8MiB"},
+	[JK_FAULT_DELAY] = {"fault_delay", KT_DURATION, OFF(fault_delay_ns), NULL, 0, 3600 * SEC,
+			    NULL, "fault backend: add this much time to an I/O (see fault_delay_every)",
+			    "fault_delay: 100ms"},
+	[JK_FAULT_DELAY_EVERY] = {"fault_delay_every", KT_UINT, OFF(fault_delay_every), "1", 1,
+				  1000000000, NULL,
+				  "fault backend: delay every Nth I/O (1: every one)",
+				  "fault_delay_every: 500"},
+};
+#pragma GCC diagnostic pop
+
+const struct job_key *job_key_find(const char *name)
+{
+	for (size_t i = 0; i < JK_NKEYS; i++)
+		if (strcmp(job_keys[i].name, name) == 0)
+			return &job_keys[i];
+	return NULL;
+}
+
+/* Optimal string alignment distance, bounded: keys are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[40][40];
+
+	if (la >= 40 || lb >= 40)
+		return 99;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+const char *job_key_suggest(const char *name, const char *const *names)
+{
+	const char *best = NULL;
+	size_t best_d = strlen(name) <= 4 ? 1 : 2;
+
+	for (size_t i = 0; names[i]; i++) {
+		size_t dist = edit_distance(name, names[i]);
+		if (dist <= best_d && (!best || dist < best_d)) {
+			best = names[i];
+			best_d = dist;
+		}
+	}
+	return best;
+}
+
+const char *job_key_enum_name(const struct job_key *k, int v)
+{
+	for (int i = 0; k->enums && k->enums[i]; i++)
+		if (i == v)
+			return k->enums[i];
+	return "?";
+}
+
+int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v)
+{
+	const struct job_key *key = &job_keys[k];
+	const void *f = (const char *)j + key->off;
+
+	v->key = k;
+	v->u = 0;
+	v->s = NULL;
+	switch (key->type) {
+	case KT_STRING:
+		if (*(char *const *)f && !(v->s = strdup(*(char *const *)f)))
+			return -ENOMEM;
+		break;
+	case KT_SIZE:
+	case KT_DURATION:
+		v->u = *(const uint64_t *)f;
+		break;
+	case KT_UINT:
+		v->u = *(const uint32_t *)f;
+		break;
+	case KT_BOOL:
+		v->u = *(const bool *)f;
+		break;
+	case KT_ENUM:
+		v->u = (uint64_t) * (const int *)f;
+		break;
+	case KT_DOUBLE:
+		memcpy(&v->u, f, sizeof(double));
+		break;
+	}
+	return 0;
+}
+
+int job_key_put(struct job_spec *j, const struct key_value *v)
+{
+	const struct job_key *key = &job_keys[v->key];
+	void *f = (char *)j + key->off;
+	char *s = NULL;
+
+	switch (key->type) {
+	case KT_STRING:
+		if (v->s && !(s = strdup(v->s)))
+			return -ENOMEM;
+		free(*(char **)f);
+		*(char **)f = s;
+		break;
+	case KT_SIZE:
+	case KT_DURATION:
+		*(uint64_t *)f = v->u;
+		break;
+	case KT_UINT:
+		*(uint32_t *)f = (uint32_t)v->u;
+		break;
+	case KT_BOOL:
+		*(bool *)f = v->u != 0;
+		break;
+	case KT_ENUM:
+		*(int *)f = (int)v->u;
+		break;
+	case KT_DOUBLE:
+		memcpy(f, &v->u, sizeof(double));
+		break;
+	}
+	return 0;
+}
+
+bool job_key_value_eq(const struct key_value *a, const struct key_value *b)
+{
+	if (a->key != b->key)
+		return false;
+	if (job_keys[a->key].type == KT_STRING)
+		return (!a->s && !b->s) || (a->s && b->s && !strcmp(a->s, b->s));
+	return a->u == b->u;
+}
+
+void job_key_format(const struct key_value *v, char *buf, size_t len)
+{
+	const struct job_key *key = &job_keys[v->key];
+
+	switch (key->type) {
+	case KT_STRING:
+		snprintf(buf, len, "%s", v->s ? v->s : "");
+		break;
+	case KT_BOOL:
+		snprintf(buf, len, "%s", v->u ? "true" : "false");
+		break;
+	case KT_ENUM:
+		snprintf(buf, len, "%s", job_key_enum_name(key, (int)v->u));
+		break;
+	case KT_DOUBLE: {
+		double d;
+		memcpy(&d, &v->u, sizeof(d));
+		snprintf(buf, len, "%g", d);
+		break;
+	}
+	default:
+		snprintf(buf, len, "%llu", (unsigned long long)v->u);
+		break;
+	}
+}
+
+void job_key_value_release(struct key_value *v)
+{
+	free(v->s);
+	v->s = NULL;
+}

@@ -1,0 +1,60 @@
+/* The job key table: one row per key a job (or `defaults:`) may set. The same table drives
+ * parsing, bounds checks, `iotrial keys`, the docs check and the echo of every effective
+ * option into results.json, so a new key is one row here and one field in the spec. */
+#ifndef IOTRIAL_JOBKEYS_H
+#define IOTRIAL_JOBKEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/spec.h"
+
+enum key_type {
+	KT_STRING,   /* char *; NULL when unset and no default */
+	KT_SIZE,     /* uint64_t bytes: 4KiB, 80MB, 4096 */
+	KT_DURATION, /* uint64_t ns: 100ms, 60s, 2m */
+	KT_UINT,     /* uint32_t */
+	KT_BOOL,     /* bool */
+	KT_ENUM,     /* int, an index into enums[] */
+	KT_DOUBLE,   /* double, between dmin and dmax */
+};
+
+struct job_key {
+	const char *name;
+	enum key_type type;
+	size_t off;	   /* offset of the field in struct job_spec */
+	const char *def;   /* default as job-file text; NULL: none (string stays NULL, number 0) */
+	uint64_t min, max; /* bounds for numeric types, inclusive */
+	const char *const *enums; /* KT_ENUM: the accepted names, NULL-terminated */
+	const char *help;
+	const char *example;
+	double dmin, dmax; /* bounds for KT_DOUBLE */
+};
+
+extern const struct job_key job_keys[JK_NKEYS];
+
+/* The row for `name`, or NULL. */
+const struct job_key *job_key_find(const char *name);
+
+/* The closest key name within a small edit distance of `name` among `names`
+ * (NULL-terminated), for "did you mean"; NULL when nothing is close. */
+const char *job_key_suggest(const char *name, const char *const *names);
+
+/* The name of the enum value stored in a KT_ENUM field. */
+const char *job_key_enum_name(const struct job_key *k, int v);
+
+/* Read key `k` of job `j` into `v` (a string is duplicated). Returns 0 or -ENOMEM. */
+int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v);
+
+/* Store `v` into job `j` (a string is duplicated). Returns 0 or -ENOMEM. */
+int job_key_put(struct job_spec *j, const struct key_value *v);
+
+bool job_key_value_eq(const struct key_value *a, const struct key_value *b);
+
+/* `v` as text for instance names and messages: sizes in bytes, enums by name. */
+void job_key_format(const struct key_value *v, char *buf, size_t len);
+
+void job_key_value_release(struct key_value *v);
+
+#endif

@@ -1,0 +1,76 @@
+/* The lifetime of the results structure (see results.h); summaries are in summary.c. */
+#include "model/results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+const struct param *results_param(const struct instance_result *ir, const char *key)
+{
+	for (size_t i = 0; i < ir->nparams; i++)
+		if (!strcmp(ir->params[i].key, key))
+			return &ir->params[i];
+	return NULL;
+}
+
+const char *series_kind_name(enum series_kind k)
+{
+	return k == SERIES_INTERVALS ? "intervals" : "records";
+}
+
+void results_release(struct results *r)
+{
+	free(r->tool_name);
+	free(r->tool_version);
+	free(r->experiment);
+	free(r->description);
+	free(r->job_path);
+	for (size_t i = 0; i < r->noverrides; i++) {
+		free(r->overrides[i].key);
+		free(r->overrides[i].value);
+	}
+	free(r->overrides);
+	env_release(&r->env);
+	for (size_t k = 0; k < r->ninst; k++) {
+		struct instance_result *ir = &r->inst[k];
+		free(ir->name);
+		free(ir->job);
+		free(ir->backend);
+		free(ir->workload);
+		for (size_t i = 0; i < ir->nparams; i++) {
+			free(ir->params[i].key);
+			free(ir->params[i].s);
+		}
+		free(ir->params);
+		for (size_t i = 0; i < ir->ntrials; i++) {
+			free(ir->trials[i].error);
+			free(ir->trials[i].workers);
+			for (uint32_t n = 0; n < ir->trials[i].nranks; n++) {
+				free(ir->trials[i].ranks[n].host);
+				free(ir->trials[i].ranks[n].error);
+			}
+			free(ir->trials[i].ranks);
+		}
+		free(ir->trials);
+		for (size_t i = 0; i < ir->nseries; i++)
+			free(ir->series[i].pts);
+		free(ir->series);
+		free(ir->cps);
+	}
+	free(r->inst);
+	for (size_t i = 0; i < r->ncmp; i++) {
+		free(r->cmp[i].a);
+		free(r->cmp[i].b);
+		free(r->cmp[i].a_label);
+		free(r->cmp[i].b_label);
+		free(r->cmp[i].metric);
+	}
+	free(r->cmp);
+	free(r->order);
+	spec_table_release(&r->table);
+	for (size_t i = 0; i < r->nowned; i++)
+		free(r->owned[i]);
+	free(r->owned);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,269 @@
+/* The experiment spec: what a job file says, with every value resolved (sizes in bytes,
+ * durations in ns, variables expanded, defaults applied). Parsers fill it; the planner
+ * reads it. It knows nothing of YAML and nothing of backends (a backend is a name here). */
+#ifndef IOTRIAL_SPEC_H
+#define IOTRIAL_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum job_workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_COPY, WL_COPYTREE, WL_COMMAND };
+enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
+/* How the ranks of a distributed run share a job's file: each its own (per_rank), or one
+ * file with a region per rank, in one piece (shared: segmented) or chunk by chunk (strided). */
+enum job_rank_layout { RANK_LAYOUT_PER_RANK, RANK_LAYOUT_SHARED, RANK_LAYOUT_STRIDED };
+enum job_sync { SYNC_NONE, SYNC_OSYNC, SYNC_ODSYNC, SYNC_FSYNC_END };
+/* Stonewalling a size-bound job (IOR's -D and stoneWallingWearOut): none; each rank stops at
+ * its deadline (time); every rank stops once the first has done its size (first_done); as
+ * first_done, then every rank tops up to the most any rank did (wear_out). */
+enum job_stonewall { STONEWALL_NONE, STONEWALL_TIME, STONEWALL_FIRST_DONE, STONEWALL_WEAR_OUT };
+enum spec_units { UNITS_DECIMAL, UNITS_BINARY };
+enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
+
+/* Where a value came from, for messages: a job file position or a --set option. */
+struct src_loc {
+	const char *file; /* the job file path, or "--set" */
+	unsigned line;	  /* 1-based; 0 when not from the file */
+	unsigned col;
+};
+
+/* Indexes into the job key table (model/jobkeys.c); one per job key. */
+enum job_key_id {
+	JK_WORKLOAD,
+	JK_DEVICE,
+	JK_TARGET,
+	JK_SOURCE,
+	JK_FILE_SIZE,
+	JK_BLOCK_SIZE,
+	JK_BUFFER_SIZE,
+	JK_RUNTIME,
+	JK_RANDOM_MAP,
+	JK_SYNC,
+	JK_INVALIDATE,
+	JK_KEEP_FILES,
+	JK_ALLOW_OVERWRITE,
+	JK_BACKEND,
+	JK_IODEPTH,
+	JK_DIRECT,
+	JK_VERIFY,
+	JK_SIM_DIST,
+	JK_SIM_MEAN,
+	JK_SIM_STDDEV,
+	JK_SIM_CACHE_SIZE,
+	JK_SIM_AFTER_MEAN,
+	JK_SIM_OUTLIERS,
+	JK_SIM_OUTLIER_FACTOR,
+	JK_THREADS,
+	JK_FILE_PER_THREAD,
+	JK_WORKER_MODE,
+	JK_RANKS,
+	JK_LAYOUT,
+	JK_STONEWALL,
+	JK_STONEWALL_CAP,
+	JK_WITH,
+	JK_BACKGROUND,
+	JK_LOG_RECORDS,
+	JK_LOG_INTERVAL,
+	JK_RAMP,
+	JK_RATE,
+	JK_RATE_IOPS,
+	JK_THINK_TIME,
+	JK_COMMAND,
+	JK_TREE_FILES,
+	JK_FAULT_EIO_OFFSET,
+	JK_FAULT_EIO_RATE,
+	JK_FAULT_SHORT,
+	JK_FAULT_ENOSPC_AFTER,
+	JK_FAULT_DELAY,
+	JK_FAULT_DELAY_EVERY,
+	JK_NKEYS
+};
+
+enum spec_outliers { OUTLIERS_NONE, OUTLIERS_TRIM, OUTLIERS_IQR, OUTLIERS_MAD };
+
+struct replication_spec {
+	uint32_t runs;
+	uint32_t warmup;
+	double confidence; /* for confidence intervals and required runs */
+	double error;	   /* relative error for required runs */
+	enum spec_order order;
+	uint64_t seed; /* random order: the shuffle's seed */
+	bool seed_set;
+	/* A precision target instead of a fixed count: run `pilot`, then more until the
+	 * required-runs estimate on the kept runs is met, or `max`. */
+	bool target;
+	uint32_t pilot, max;
+	enum spec_outliers outliers;
+	uint32_t trim_low, trim_high;
+	double outlier_k; /* iqr: the fence factor k; mad: the threshold in MADs */
+	bool outlier_k_set; /* given in the job file, not the policy's default */
+	char *metric;	  /* what outliers and targets look at; NULL: seconds or bw_bytes */
+};
+
+/* One typed value of a job key: numbers, bools and enum indexes in u; strings in s. */
+struct key_value {
+	enum job_key_id key;
+	uint64_t u;
+	char *s;
+};
+
+/* A matrix dimension: the values one key takes, each with where it was written. */
+struct matrix_dim {
+	enum job_key_id key;
+	struct key_value *values;
+	struct src_loc *locs;
+	size_t n;
+};
+
+/* A partial point: some keys with one value each (exclude entries, compare selectors).
+ * `job` optionally names a job (compare selectors only). */
+struct matrix_point {
+	struct key_value *kv;
+	size_t n;
+	char *job;
+	char *text; /* as the user wrote it, for messages: "device=usb" */
+	struct src_loc loc;
+};
+
+struct job_spec {
+	char *name;
+	enum job_workload workload;
+	char *device; /* a name from `devices:`; {device} in target/source is its path */
+	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
+	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
+	uint64_t file_size;
+	uint64_t block_size;
+	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
+	uint64_t runtime_ns;  /* 0: bounded by file_size */
+	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
+	enum job_sync sync;
+	bool invalidate;
+	bool keep_files;
+	bool allow_overwrite;
+	char *backend;
+	uint32_t iodepth;
+	bool direct;
+	bool verify;
+	/* The synthetic backend: each trial's service time is drawn from this distribution. */
+	int sim_dist; /* 0 normal, 1 lognormal */
+	uint64_t sim_mean_ns, sim_stddev_ns;
+	/* A write cache that runs out: per-I/O times, sim_mean until sim_cache_size bytes were
+	 * written, then sim_after_mean. 0: no cache model. */
+	uint64_t sim_cache_size, sim_after_mean_ns;
+	double sim_outliers;	   /* probability that a trial is an outlier */
+	double sim_outlier_factor; /* an outlier's time is multiplied by this */
+	uint32_t threads;	   /* workers in one instance */
+	bool file_per_thread;	   /* each worker its own file (name.N), or one shared file */
+	enum job_worker_mode worker_mode;
+	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
+	enum job_rank_layout layout; /* distributed runs: the ranks' files */
+	enum job_stonewall stonewall; /* stop size-bound ranks early (see enum job_stonewall) */
+	uint64_t stonewall_cap_ns;    /* the stonewall's deadline, and a wear_out top-up's limit */
+	char *with;		   /* runs alongside this job, starting on one barrier */
+	bool background;	   /* load: loops until the jobs it runs with end; reported apart */
+	bool log_records;	   /* records/<instance>.csv: one line per I/O */
+	uint64_t log_interval_ns;  /* records/<instance>.intervals.csv: one line per interval */
+	uint64_t ramp_ns;	   /* run this long before the measured window, not counted */
+	uint64_t rate;		   /* bytes per second per worker; 0: unthrottled */
+	uint32_t rate_iops;	   /* I/Os per second per worker; 0: unthrottled */
+	uint64_t think_time_ns;	   /* pause after each I/O completes */
+	char *command;		   /* workload command: the program run by /bin/sh -c */
+	uint32_t tree_files;	   /* copytree: files in a laid-out source tree */
+	/* The fault backend: what to inject into an otherwise synchronous run. */
+	uint64_t fault_eio_offset;    /* EIO for the I/O covering this offset (+1; 0: none) */
+	double fault_eio_rate;	      /* EIO with this probability per I/O */
+	bool fault_short;	      /* every transfer moves half its bytes at most */
+	uint64_t fault_enospc_after;  /* writes fail with ENOSPC past this many bytes (0: never) */
+	uint64_t fault_delay_ns;      /* added to an I/O's time */
+	uint32_t fault_delay_every;   /* ... every this many I/Os (1: each) */
+	struct replication_spec rep;
+
+	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */
+	struct matrix_dim *matrix;
+	size_t nmatrix;
+	struct matrix_point *exclude;
+	size_t nexclude;
+	char **after; /* start only when these jobs have finished */
+	size_t nafter;
+	struct src_loc after_loc;
+
+	struct src_loc loc;		  /* the job's own mapping */
+	struct src_loc key_loc[JK_NKEYS]; /* where each key was set; line 0 when defaulted */
+};
+
+struct device_spec {
+	char *name;
+	char *path;
+	struct src_loc loc;
+};
+
+/* compare: is a different from b, on which metric, at what confidence? */
+struct compare_spec {
+	struct matrix_point a, b;
+	char *metric; /* seconds, bw_bytes, iops, lat_mean_ns */
+	double confidence;
+	bool paired; /* trial i of a beside trial i of b: a paired t-test instead of Welch */
+	struct src_loc loc;
+};
+
+/* report: {table: ...}: one table laid out like a paper's, a job's metric per row, the
+ * values of one parameter (a device, say) as columns. */
+struct table_row {
+	char *job;
+	char *metric; /* seconds, bw_bytes, iops, lat_mean_ns */
+	char *label;
+};
+
+struct table_spec {
+	char *columns; /* a job key: one column per value it takes */
+	struct table_row *rows;
+	size_t nrows;
+};
+
+struct spec_override {
+	char *key;
+	char *value;
+};
+
+struct exp_spec {
+	char *path;	 /* the job file as given */
+	char sha256[65]; /* of the job file's bytes, hex */
+	char *experiment;
+	char *description;
+	enum spec_units units;
+	uint64_t seed;
+	bool seed_set; /* false: the run picks one and records it */
+	struct replication_spec rep;
+	struct src_loc rep_loc;
+	struct device_spec *devices;
+	size_t ndevices;
+	struct job_spec *jobs;
+	size_t njobs;
+	struct compare_spec *compares;
+	size_t ncompares;
+	struct table_spec table; /* columns NULL: none */
+	bool stop_on_error;	 /* on_error: stop */
+	struct spec_override *overrides;
+	size_t noverrides;
+	char *scratch; /* the value ${scratch} expanded to */
+};
+
+/* Free the strings a job owns and zero it. */
+void spec_job_release(struct job_spec *j);
+
+/* Deep-copy a job (its strings are duplicated). Returns 0 or -ENOMEM. */
+int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
+
+void spec_point_release(struct matrix_point *p);
+void spec_table_release(struct table_spec *t);
+
+/* Free everything the spec owns and zero it. */
+void spec_release(struct exp_spec *s);
+
+const char *spec_workload_name(enum job_workload w);
+const char *spec_sync_name(enum job_sync s);
+bool spec_workload_writes(enum job_workload w);
+bool spec_workload_random(enum job_workload w);
+
+#endif
