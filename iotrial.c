@@ -90,16 +90,19 @@ static int parse_formats(struct cli *c, const char *arg)
 	for (const char *t = arg;; t++) {
 		size_t n = strcspn(t, ","), i;
 		for (i = 0; rep_registry[i]; i++)
-			if (strlen(rep_registry[i]->name) == n && !strncmp(rep_registry[i]->name, t, n))
+			if (strlen(rep_registry[i]->name) == n &&
+			    !strncmp(rep_registry[i]->name, t, n))
 				break;
 		if (!n) {
-			fprintf(stderr,
-				"iotrial: -f takes a comma list of text, json, csv, html, not '%s' (an empty name)\n",
-				arg);
+			fprintf(
+			    stderr,
+			    "iotrial: -f takes a comma list of text, json, csv, html, not '%s' (an empty name)\n",
+			    arg);
 			return -EINVAL;
 		}
 		if (!rep_registry[i]) {
-			fprintf(stderr, "iotrial: unknown format '%.*s' (expected text, json, csv, html)\n",
+			fprintf(stderr,
+				"iotrial: unknown format '%.*s' (expected text, json, csv, html)\n",
 				(int)n, t);
 			return -EINVAL;
 		}
@@ -146,8 +149,9 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			c->quiet = true;
 			break;
 		case 'F':
-			/* The same as allow_overwrite: true on every job, and recorded as such; also
-			 * lets -o name a folder holding an earlier run, which is emptied first. */
+			/* The same as allow_overwrite: true on every job, and recorded as such;
+			 * also lets -o name a folder holding an earlier run, which is emptied
+			 * first. */
 			c->force = true;
 			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
 			c->ov[c->nov].key = strdup("allow_overwrite");

@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#define EXIT_RUN   1 /* a trial or the run failed */
-#define EXIT_USAGE 2 /* usage or job-file error: nothing was run */
+#define EXIT_RUN   1   /* a trial or the run failed */
+#define EXIT_USAGE 2   /* usage or job-file error: nothing was run */
 #define EXIT_PIPE  141 /* stdout's reader went away (128 + SIGPIPE), after the results */
 
 struct results;

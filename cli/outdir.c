@@ -53,7 +53,8 @@ static bool result_file(const char *name, size_t len)
 	if (len == strlen("report.html") && !strncmp(name, "report.html", len))
 		return true;
 	for (size_t i = 0; rep_registry[i]; i++)
-		if (len == strlen(rep_registry[i]->file) && !strncmp(name, rep_registry[i]->file, len))
+		if (len == strlen(rep_registry[i]->file) &&
+		    !strncmp(name, rep_registry[i]->file, len))
 			return true;
 	return false;
 }
@@ -126,7 +127,8 @@ static int walk(int dfd, bool in_records, bool remove, size_t *own, char *foreig
 			break;
 		}
 		if (!in_records && !strcmp(name, "records")) {
-			int rfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int rfd =
+			    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			size_t in = 0;
 			ret = rfd < 0 ? -errno : walk(rfd, true, remove, &in, foreign, n);
 			if (rfd >= 0)
@@ -169,7 +171,8 @@ static long lock_holder(int fd)
 static int lock_take(struct outdir *o, long *holder)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		int fd = openat(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		int fd =
+		    openat(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		struct stat a, b;
 		char pid[24];
 		int n;
@@ -186,8 +189,8 @@ static int lock_take(struct outdir *o, long *holder)
 			close(fd);
 			return -EEXIST; /* not a file iotrial made: never write into it */
 		}
-		if (fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 || a.st_dev != b.st_dev ||
-		    a.st_ino != b.st_ino) {
+		if (fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
 			close(fd);
 			continue;
 		}
@@ -241,11 +244,13 @@ static int lock(struct outdir *o)
 	int ret = lock_take(o, &holder);
 
 	if (ret == -EBUSY)
-		fprintf(stderr,
-			"iotrial: result folder '%s' is in use by another iotrial run (pid %ld): wait for it to end, or choose another folder\n",
-			o->path, holder);
+		fprintf(
+		    stderr,
+		    "iotrial: result folder '%s' is in use by another iotrial run (pid %ld): wait for it to end, or choose another folder\n",
+		    o->path, holder);
 	else if (ret == -EEXIST)
-		fprintf(stderr, "iotrial: result folder '%s' holds a '%s' that iotrial did not make\n",
+		fprintf(stderr,
+			"iotrial: result folder '%s' holds a '%s' that iotrial did not make\n",
 			o->path, OUTDIR_LOCK);
 	else if (ret < 0)
 		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
@@ -317,16 +322,18 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 	int ret = walk(o->fd, false, remove, &own, foreign, sizeof(foreign));
 
 	if (ret == -EEXIST)
-		fprintf(stderr,
-			"iotrial: result folder '%s' holds '%s', which iotrial did not write: name a new or empty folder (--force empties only a folder of iotrial's result files)\n",
-			o->path, foreign);
+		fprintf(
+		    stderr,
+		    "iotrial: result folder '%s' holds '%s', which iotrial did not write: name a new or empty folder (--force empties only a folder of iotrial's result files)\n",
+		    o->path, foreign);
 	else if (ret < 0)
 		fprintf(stderr, "iotrial: cannot %s result folder '%s': '%s': %s\n",
 			remove ? "empty" : "read", o->path, foreign, strerror(-ret));
 	else if (own && !force) {
-		fprintf(stderr,
-			"iotrial: result folder '%s' holds an earlier run: give --force to replace it, or name another folder\n",
-			o->path);
+		fprintf(
+		    stderr,
+		    "iotrial: result folder '%s' holds an earlier run: give --force to replace it, or name another folder\n",
+		    o->path);
 		ret = -EEXIST;
 	}
 	return ret < 0 ? ret : (int)(own > 0);

@@ -9,11 +9,14 @@
 #define OUTDIR_LOCK ".iotrial.lock"
 
 /* An outdir that holds nothing: what outdir_release leaves, and safe to release. */
-#define OUTDIR_INIT {NULL, -1, -1}
+#define OUTDIR_INIT                                                                                \
+	{                                                                                          \
+		NULL, -1, -1                                                                       \
+	}
 
 struct outdir {
-	char *path; /* as named or made: for the reporters and for messages */
-	int fd;	    /* the folder, open */
+	char *path;  /* as named or made: for the reporters and for messages */
+	int fd;	     /* the folder, open */
 	int lock_fd; /* OUTDIR_LOCK, held with flock(LOCK_EX) */
 };
 

@@ -41,9 +41,10 @@ int cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			if (!(rep = rep_find(optarg))) {
-				fprintf(stderr,
-					"iotrial: unknown format '%s' (expected text, csv, json, html)\n",
-					optarg);
+				fprintf(
+				    stderr,
+				    "iotrial: unknown format '%s' (expected text, csv, json, html)\n",
+				    optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -102,7 +102,8 @@ static int print_summary(const struct results *r)
 		return EXIT_PIPE;
 	}
 	if (ret < 0) {
-		fprintf(stderr, "iotrial: cannot print the summary on stdout: %s\n", strerror(-ret));
+		fprintf(stderr, "iotrial: cannot print the summary on stdout: %s\n",
+			strerror(-ret));
 		return EXIT_RUN;
 	}
 	return 0;

@@ -54,12 +54,12 @@ struct rank_aggregate {
 };
 
 struct trial_result {
-	uint32_t index; /* 0-based among the instance's measured trials; warm-ups count on */
-	bool warmup;	/* a warm-up trial: never kept, never in the summary */
-	bool kept;	/* counts in the summary */
-	bool ran;	/* false when the run stopped before this trial */
-	bool failed;	/* an I/O error or a set-up failure; `error` says which */
-	bool dropped;	/* removed by the outlier policy (still reported, not kept) */
+	uint32_t index;	  /* 0-based among the instance's measured trials; warm-ups count on */
+	bool warmup;	  /* a warm-up trial: never kept, never in the summary */
+	bool kept;	  /* counts in the summary */
+	bool ran;	  /* false when the run stopped before this trial */
+	bool failed;	  /* an I/O error or a set-up failure; `error` says which */
+	bool dropped;	  /* removed by the outlier policy (still reported, not kept) */
 	bool load_failed; /* its background load failed: it ran without it */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, from the start of the run */
 	double seconds;
@@ -70,7 +70,7 @@ struct trial_result {
 	uint64_t errors;
 	double cached; /* fraction of the file in the page cache when the trial began; NAN: n/a */
 	double cached_after; /* ... and when its workers had ended (same file); NAN: n/a */
-	char *error;   /* the first error, one line, or NULL */
+	char *error;	     /* the first error, one line, or NULL */
 	struct worker_result *workers; /* per worker, when the instance has more than one */
 	uint32_t nworkers;
 	struct rank_result *ranks; /* per rank, in a distributed run (more than one rank) */
@@ -146,7 +146,7 @@ enum series_kind { SERIES_RECORDS, SERIES_INTERVALS };
 
 struct series_point {
 	uint64_t at_bytes, at_ns; /* at the point's end, from the trial's start */
-	double value;		  /* bytes/s: records, bytes over the I/Os' time; intervals, over wall time */
+	double value; /* bytes/s: records, bytes over the I/Os' time; intervals, over wall time */
 };
 
 struct series {
@@ -172,7 +172,7 @@ struct instance_result {
 	char *workload;
 	uint32_t threads;
 	bool background; /* load that ran alongside measured jobs: reported apart */
-	bool records;    /* per-record log written: the summary shows the record times */
+	bool records;	 /* per-record log written: the summary shows the record times */
 	struct param *params;
 	size_t nparams;
 	struct trial_result *trials;
@@ -208,10 +208,10 @@ struct results {
 	size_t ninst;
 	struct comparison *cmp;
 	size_t ncmp;
-	char *order; /* sequential, interleaved or random */
+	char *order;		 /* sequential, interleaved or random */
 	struct table_spec table; /* report: {table: ...}; columns NULL: none */
-	uint64_t max_rss_bytes; /* the run\'s peak resident memory; 0: unknown */
-	uint32_t nranks;	/* the ranks of the run: 1 unless distributed */
+	uint64_t max_rss_bytes;	 /* the run\'s peak resident memory; 0: unknown */
+	uint32_t nranks;	 /* the ranks of the run: 1 unless distributed */
 	uint64_t order_seed;
 	/* Strings behind the const char * fields above (metrics, test, stopped_by) when the
 	 * results were read back from a file (model/results_json.c); a run leaves it empty. */

@@ -547,9 +547,10 @@ static int rj_from_json(struct rj *c, json_t *root)
 	}
 	if (strcmp(json_string_value(schema), SCHEMA) &&
 	    !strncmp(json_string_value(schema), "iotrial.results/", 16)) {
-		diag_add(c->d, &loc,
-			 "written by another version of iotrial (schema \"%.100s\"); this one reads \"%s\"",
-			 json_string_value(schema), SCHEMA);
+		diag_add(
+		    c->d, &loc,
+		    "written by another version of iotrial (schema \"%.100s\"); this one reads \"%s\"",
+		    json_string_value(schema), SCHEMA);
 		return -EINVAL;
 	}
 	if (strcmp(json_string_value(schema), SCHEMA)) {

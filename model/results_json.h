@@ -20,8 +20,8 @@
  * replication, page_cache, page_cache_after, background, summary.records, report.table,
  * resources, ...) may be missing and then take their "unknown" value (NAN, NULL, false, 0;
  * records false without summary.records). Unknown keys are ignored. null reads as NAN for
- * numbers and NULL for strings. Every trial read back has ran = true (only trials that ran are written).
- * Returns 0, -errno when the file cannot be read, or -EINVAL (-ENOMEM) with the problems
+ * numbers and NULL for strings. Every trial read back has ran = true (only trials that ran are
+ * written). Returns 0, -errno when the file cannot be read, or -EINVAL (-ENOMEM) with the problems
  * in `d`: a syntax error as `PATH:LINE:COL: ...`, the rest as `PATH: ...`. On failure `r` is
  * released; on success the caller frees it with results_release.
  */

@@ -8,7 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum job_workload { WL_READ, WL_WRITE, WL_RANDREAD, WL_RANDWRITE, WL_COPY, WL_COPYTREE, WL_COMMAND };
+enum job_workload {
+	WL_READ,
+	WL_WRITE,
+	WL_RANDREAD,
+	WL_RANDWRITE,
+	WL_COPY,
+	WL_COPYTREE,
+	WL_COMMAND
+};
 enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
 /* How the ranks of a distributed run share a job's file: each its own (per_rank), or one
  * file with a region per rank, in one piece (shared: segmented) or chunk by chunk (strided). */
@@ -96,9 +104,9 @@ struct replication_spec {
 	uint32_t pilot, max;
 	enum spec_outliers outliers;
 	uint32_t trim_low, trim_high;
-	double outlier_k; /* iqr: the fence factor k; mad: the threshold in MADs */
+	double outlier_k;   /* iqr: the fence factor k; mad: the threshold in MADs */
 	bool outlier_k_set; /* given in the job file, not the policy's default */
-	char *metric;	  /* what outliers and targets look at; NULL: seconds or bw_bytes */
+	char *metric;	    /* what outliers and targets look at; NULL: seconds or bw_bytes */
 };
 
 /* One typed value of a job key: numbers, bools and enum indexes in u; strings in s. */
@@ -157,26 +165,26 @@ struct job_spec {
 	bool file_per_thread;	   /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
-	enum job_rank_layout layout; /* distributed runs: the ranks' files */
+	enum job_rank_layout layout;  /* distributed runs: the ranks' files */
 	enum job_stonewall stonewall; /* stop size-bound ranks early (see enum job_stonewall) */
 	uint64_t stonewall_cap_ns;    /* the stonewall's deadline, and a wear_out top-up's limit */
-	char *with;		   /* runs alongside this job, starting on one barrier */
-	bool background;	   /* load: loops until the jobs it runs with end; reported apart */
-	bool log_records;	   /* records/<instance>.csv: one line per I/O */
-	uint64_t log_interval_ns;  /* records/<instance>.intervals.csv: one line per interval */
-	uint64_t ramp_ns;	   /* run this long before the measured window, not counted */
-	uint64_t rate;		   /* bytes per second per worker; 0: unthrottled */
-	uint32_t rate_iops;	   /* I/Os per second per worker; 0: unthrottled */
-	uint64_t think_time_ns;	   /* pause after each I/O completes */
-	char *command;		   /* workload command: the program run by /bin/sh -c */
-	uint32_t tree_files;	   /* copytree: files in a laid-out source tree */
+	char *with;		      /* runs alongside this job, starting on one barrier */
+	bool background;	  /* load: loops until the jobs it runs with end; reported apart */
+	bool log_records;	  /* records/<instance>.csv: one line per I/O */
+	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
+	uint64_t ramp_ns;	  /* run this long before the measured window, not counted */
+	uint64_t rate;		  /* bytes per second per worker; 0: unthrottled */
+	uint32_t rate_iops;	  /* I/Os per second per worker; 0: unthrottled */
+	uint64_t think_time_ns;	  /* pause after each I/O completes */
+	char *command;		  /* workload command: the program run by /bin/sh -c */
+	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
 	/* The fault backend: what to inject into an otherwise synchronous run. */
-	uint64_t fault_eio_offset;    /* EIO for the I/O covering this offset (+1; 0: none) */
-	double fault_eio_rate;	      /* EIO with this probability per I/O */
-	bool fault_short;	      /* every transfer moves half its bytes at most */
-	uint64_t fault_enospc_after;  /* writes fail with ENOSPC past this many bytes (0: never) */
-	uint64_t fault_delay_ns;      /* added to an I/O's time */
-	uint32_t fault_delay_every;   /* ... every this many I/Os (1: each) */
+	uint64_t fault_eio_offset;   /* EIO for the I/O covering this offset (+1; 0: none) */
+	double fault_eio_rate;	     /* EIO with this probability per I/O */
+	bool fault_short;	     /* every transfer moves half its bytes at most */
+	uint64_t fault_enospc_after; /* writes fail with ENOSPC past this many bytes (0: never) */
+	uint64_t fault_delay_ns;     /* added to an I/O's time */
+	uint32_t fault_delay_every;  /* ... every this many I/Os (1: each) */
 	struct replication_spec rep;
 
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */

@@ -20,9 +20,9 @@
 #define MAX_DEVICES 256
 #define MAX_RUNS    1000000
 
-static const char *const top_keys[] = {"experiment", "description", "units",   "seed",
+static const char *const top_keys[] = {"experiment", "description", "units",	   "seed",
 				       "devices",    "defaults",    "replication", "jobs",
-				       "compare",    "report",      "on_error", NULL};
+				       "compare",    "report",	    "on_error",	   NULL};
 static const char *const device_keys[] = {"path", NULL};
 static const char *const units_names[] = {"decimal", "binary", NULL};
 
@@ -66,7 +66,8 @@ static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 
 	if (!yp_mapping_ok(p, m, "log", "log settings"))
 		return;
-	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
 		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
 		int i = yp_key_index(p, kn, keys, " in log");
 		enum job_key_id id = i == 0 ? JK_LOG_RECORDS : JK_LOG_INTERVAL;

@@ -233,8 +233,7 @@ bool yp_matrix_sweeps(const struct job_spec *j, enum job_key_id k)
 	return find_dim(j, k) != NULL;
 }
 
-int yp_matrix_set_values(struct yp *p, struct job_spec *j, enum job_key_id k,
-			 const yaml_node_t *vn)
+int yp_matrix_set_values(struct yp *p, struct job_spec *j, enum job_key_id k, const yaml_node_t *vn)
 {
 	struct matrix_dim nd = {k, NULL, NULL, 0}, *d = find_dim(j, k), *grown;
 	struct job_spec scratch;

@@ -151,11 +151,24 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 
 bool yp_rep_path_known(const char *path)
 {
-	static const char *const paths[] = {
-	    "runs",	    "warmup",		"confidence",	     "error",	     "order",
-	    "seed",	    "metric",		"outliers",	     "outliers.policy", "outliers.k",
-	    "outliers.threshold", "trim.low", "trim.high",	     "target.confidence",
-	    "target.error", "target.pilot",	"target.max",	     NULL};
+	static const char *const paths[] = {"runs",
+					    "warmup",
+					    "confidence",
+					    "error",
+					    "order",
+					    "seed",
+					    "metric",
+					    "outliers",
+					    "outliers.policy",
+					    "outliers.k",
+					    "outliers.threshold",
+					    "trim.low",
+					    "trim.high",
+					    "target.confidence",
+					    "target.error",
+					    "target.pilot",
+					    "target.max",
+					    NULL};
 
 	return yp_enum_index(paths, path) >= 0;
 }
@@ -194,15 +207,15 @@ void yp_check_replication(struct yp *p, const struct replication_spec *r, const 
 	if (r->outliers == OUTLIERS_TRIM) {
 		uint32_t n = r->target ? r->pilot : r->runs;
 		if ((uint64_t)r->trim_low + r->trim_high >= n) {
-			diag_add(p->d, loc, "key 'trim': low + high (%u + %u) would remove all %u runs",
+			diag_add(p->d, loc,
+				 "key 'trim': low + high (%u + %u) would remove all %u runs",
 				 r->trim_low, r->trim_high, n);
 			p->nerr++;
 		}
 	}
 }
 
-void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m,
-			  bool top)
+void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m, bool top)
 {
 	char err[256];
 
@@ -218,8 +231,9 @@ void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_n
 		if (i < 0)
 			continue;
 		if (!top && (!strcmp(key, "order") || !strcmp(key, "seed"))) {
-			yp_err(p, kn, key,
-			       "trial order belongs to the whole experiment: set it in the top-level replication");
+			yp_err(
+			    p, kn, key,
+			    "trial order belongs to the whole experiment: set it in the top-level replication");
 			continue;
 		}
 		if (!strcmp(key, "target") && vn->type != YAML_SCALAR_NODE) {

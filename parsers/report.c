@@ -12,12 +12,12 @@ static const char *const table_keys[] = {"columns", "rows", NULL};
 static const char *const row_keys[] = {"job", "metric", "label", NULL};
 static const char *const metric_names[] = {"seconds", "bw_bytes", "iops", "lat_mean_ns", NULL};
 
-static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row,
-		      const yaml_node_t *m)
+static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, const yaml_node_t *m)
 {
 	if (!yp_mapping_ok(p, m, "rows", "a row {job, metric, label}"))
 		return;
-	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
 		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
 		int i = yp_key_index(p, kn, row_keys, " in a table row");
 		char *text;
@@ -34,9 +34,10 @@ static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row,
 			row->job = text;
 		} else if (i == 1) {
 			if (yp_enum_index(metric_names, text) < 0)
-				yp_err(p, vn, "metric",
-				       "unknown metric '%s' (expected seconds, bw_bytes, iops or lat_mean_ns)",
-				       text);
+				yp_err(
+				    p, vn, "metric",
+				    "unknown metric '%s' (expected seconds, bw_bytes, iops or lat_mean_ns)",
+				    text);
 			free(row->metric);
 			row->metric = text;
 		} else {
@@ -54,7 +55,8 @@ static void parse_table(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 
 	if (!yp_mapping_ok(p, m, "table", "a table {columns, rows}"))
 		return;
-	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++) {
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
 		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
 		int i = yp_key_index(p, kn, table_keys, " in a table");
 
@@ -67,7 +69,8 @@ static void parse_table(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 		} else if (i == 1) {
 			size_t n;
 			if (vn->type != YAML_SEQUENCE_NODE) {
-				yp_err(p, vn, "rows", "expected a list of rows, got %s", yp_node_kind(vn));
+				yp_err(p, vn, "rows", "expected a list of rows, got %s",
+				       yp_node_kind(vn));
 				continue;
 			}
 			n = (size_t)(vn->data.sequence.items.top - vn->data.sequence.items.start);
@@ -86,7 +89,8 @@ void yp_parse_report(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 {
 	if (!yp_mapping_ok(p, m, "report", "report settings"))
 		return;
-	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top; pr++)
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++)
 		if (yp_key_index(p, yp_node(p, pr->key), report_keys, " in report") == 0)
 			parse_table(p, s, yp_node(p, pr->value));
 }

@@ -73,11 +73,11 @@ int yp_job_defaults(struct job_spec *j);
 
 /* replication: the mapping `m` into `r`; `top` for the top-level one (order and seed are
  * the experiment's, not a job's). */
-void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m,
-			  bool top);
+void yp_parse_replication(struct yp *p, struct replication_spec *r, const yaml_node_t *m, bool top);
 
 /* Cross-field rules of `r` (max below pilot, a trim that removes every run), at `loc`. */
-void yp_check_replication(struct yp *p, const struct replication_spec *r, const struct src_loc *loc);
+void yp_check_replication(struct yp *p, const struct replication_spec *r,
+			  const struct src_loc *loc);
 
 /* One replication key by name path ("runs", "trim.low", ...) from text: 0 or -errno with a
  * message in err. For --set replication.KEY=VALUE. */

@@ -72,8 +72,9 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 			/* "\0" in a quoted scalar: every use reads it as a C string, so the rest
 			 * (of a path, a name, a key) would be dropped without a word. */
 			if (strlen((const char *)e.data.scalar.value) != e.data.scalar.length) {
-				diag_add(d, name ? &l : NULL,
-					 "a value or key holds a NUL character (\\0), which iotrial cannot take");
+				diag_add(
+				    d, name ? &l : NULL,
+				    "a value or key holds a NUL character (\\0), which iotrial cannot take");
 				ret = -EINVAL;
 			}
 			break;

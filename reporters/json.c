@@ -70,11 +70,11 @@ static void ranks_obj(json_t *o, const struct trial_result *t)
 
 	for (uint32_t i = 0; i < t->nranks; i++) {
 		const struct rank_result *r = &t->ranks[i];
-		json_t *row = json_pack("{s:I,s:o,s:I,s:I,s:o,s:I,s:I,s:I}", "rank", (json_int_t)r->rank,
-					"host", str(r->host), "bytes", (json_int_t)r->bytes, "ios",
-					(json_int_t)r->ios, "seconds", num(r->seconds), "start_ns",
-					(json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns,
-					"errors", (json_int_t)r->errors);
+		json_t *row = json_pack(
+		    "{s:I,s:o,s:I,s:I,s:o,s:I,s:I,s:I}", "rank", (json_int_t)r->rank, "host",
+		    str(r->host), "bytes", (json_int_t)r->bytes, "ios", (json_int_t)r->ios,
+		    "seconds", num(r->seconds), "start_ns", (json_int_t)r->start_ns, "end_ns",
+		    (json_int_t)r->end_ns, "errors", (json_int_t)r->errors);
 		json_object_set_new(row, "error", str(r->error));
 		if (t->stonewall) {
 			json_object_set_new(row, "stopped", json_boolean(r->stopped));
@@ -83,14 +83,14 @@ static void ranks_obj(json_t *o, const struct trial_result *t)
 		json_array_append_new(rs, row);
 	}
 	json_object_set_new(o, "ranks", rs);
-	json_object_set_new(
-	    o, "aggregate",
-	    json_pack("{s:{s:o,s:o},s:{s:o,s:o,s:o},s:{s:o,s:o,s:o,s:b}}", "last_done", "seconds",
-		      num(t->seconds), "bw_bytes", num(t->bw_bytes), "wall", "seconds",
-		      num(a->wall_seconds), "bw_bytes", num(a->wall_bw_bytes), "start_skew_s",
-		      num(a->start_skew_s), "first_done", "seconds", num(a->first_done_seconds),
-		      "bytes", num(a->first_done_bytes), "bw_bytes", num(a->first_done_bw_bytes),
-		      "estimated", 0));
+	json_object_set_new(o, "aggregate",
+			    json_pack("{s:{s:o,s:o},s:{s:o,s:o,s:o},s:{s:o,s:o,s:o,s:b}}",
+				      "last_done", "seconds", num(t->seconds), "bw_bytes",
+				      num(t->bw_bytes), "wall", "seconds", num(a->wall_seconds),
+				      "bw_bytes", num(a->wall_bw_bytes), "start_skew_s",
+				      num(a->start_skew_s), "first_done", "seconds",
+				      num(a->first_done_seconds), "bytes", num(a->first_done_bytes),
+				      "bw_bytes", num(a->first_done_bw_bytes), "estimated", 0));
 	json_object_set_new(json_object_get(o, "aggregate"), "lat_samples", jint(a->lat_samples));
 }
 
@@ -116,11 +116,11 @@ static json_t *trial_obj(const struct trial_result *t)
 		json_t *ws = json_array();
 		for (uint32_t i = 0; i < t->nworkers; i++) {
 			const struct worker_result *w = &t->workers[i];
-			json_t *row = json_pack("{s:I,s:I,s:I,s:o,s:I,s:o}", "worker",
-						(json_int_t)w->worker, "bytes", (json_int_t)w->bytes,
-						"ios", (json_int_t)w->ios, "seconds", num(w->seconds),
-						"errors", (json_int_t)w->errors, "lat_ns",
-						lat_obj(&w->lat));
+			json_t *row =
+			    json_pack("{s:I,s:I,s:I,s:o,s:I,s:o}", "worker", (json_int_t)w->worker,
+				      "bytes", (json_int_t)w->bytes, "ios", (json_int_t)w->ios,
+				      "seconds", num(w->seconds), "errors", (json_int_t)w->errors,
+				      "lat_ns", lat_obj(&w->lat));
 			/* A distributed trial lists every rank's workers: whose is each. */
 			if (t->nranks)
 				json_object_set_new(row, "rank", jint(w->rank));
@@ -145,24 +145,23 @@ static void series_obj(json_t *o, const struct instance_result *ir)
 
 	for (size_t i = 0; i < ir->ncps; i++) {
 		const struct change_point *c = &ir->cps[i];
-		json_array_append_new(
-		    cps, json_pack("{s:s,s:I,s:I,s:I,s:o,s:o,s:s}", "series",
-				   series_kind_name(c->kind), "trial", (json_int_t)c->trial,
-				   "at_bytes", (json_int_t)c->at_bytes, "at_ns", (json_int_t)c->at_ns,
-				   "before", num(c->before), "after", num(c->after), "unit",
-				   "bytes/s"));
+		json_array_append_new(cps, json_pack("{s:s,s:I,s:I,s:I,s:o,s:o,s:s}", "series",
+						     series_kind_name(c->kind), "trial",
+						     (json_int_t)c->trial, "at_bytes",
+						     (json_int_t)c->at_bytes, "at_ns",
+						     (json_int_t)c->at_ns, "before", num(c->before),
+						     "after", num(c->after), "unit", "bytes/s"));
 	}
 	for (size_t i = 0; i < ir->nseries; i++) {
 		const struct series *s = &ir->series[i];
 		json_t *pts = json_array();
 		for (size_t k = 0; k < s->npts; k++)
-			json_array_append_new(pts, json_pack("[I,I,o]", (json_int_t)s->pts[k].at_bytes,
-							     (json_int_t)s->pts[k].at_ns,
-							     num(s->pts[k].value)));
-		json_array_append_new(ss, json_pack("{s:s,s:I,s:s,s:o}", "kind",
-						    series_kind_name(s->kind), "trial",
-						    (json_int_t)s->trial, "unit", "bytes/s", "points",
-						    pts));
+			json_array_append_new(
+			    pts, json_pack("[I,I,o]", (json_int_t)s->pts[k].at_bytes,
+					   (json_int_t)s->pts[k].at_ns, num(s->pts[k].value)));
+		json_array_append_new(
+		    ss, json_pack("{s:s,s:I,s:s,s:o}", "kind", series_kind_name(s->kind), "trial",
+				  (json_int_t)s->trial, "unit", "bytes/s", "points", pts));
 	}
 	json_object_set_new(o, "change_points", cps);
 	json_object_set_new(o, "series", ss);
@@ -284,9 +283,9 @@ static int json_report(const struct results *r, FILE *out)
 							      r->table.rows[i].job, "metric",
 							      r->table.rows[i].metric, "label",
 							      str(r->table.rows[i].label)));
-		json_object_set_new(root, "report",
-				    json_pack("{s:{s:s,s:o}}", "table", "columns", r->table.columns,
-					      "rows", rows));
+		json_object_set_new(
+		    root, "report",
+		    json_pack("{s:{s:s,s:o}}", "table", "columns", r->table.columns, "rows", rows));
 	}
 	json_object_set_new(root, "order_seed", jint(r->order_seed));
 	/* How many ranks ran it (1: not distributed); their rows are in each trial. */

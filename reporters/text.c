@@ -94,10 +94,10 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 		snprintf(cells[4], CELL, NA);
 	/* The half-width of the interval, relative to the mean, of the metric that varies. */
 	const char *metric = s->metric ? s->metric : "seconds";
-	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	  ? &s->bw_bytes
-				       : !strcmp(metric, "iops")	  ? &s->iops
+	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	? &s->bw_bytes
+				       : !strcmp(metric, "iops")	? &s->iops
 				       : !strcmp(metric, "lat_mean_ns") ? &s->lat_mean_ns
-									  : &s->seconds;
+									: &s->seconds;
 	fmt_pct(cells[5], (m->ci_high - m->ci_low) / 2 / m->mean);
 	fmt_num(cells[6], s->iops.mean, "%.0f");
 	if (isfinite(s->lat_mean_ns.mean))
@@ -199,7 +199,9 @@ static void print_records(const struct results *r, FILE *out)
 		if (!ir->records || !isfinite(ir->summary.rec_mean_ns))
 			continue;
 		if (!any)
-			fprintf(out, "\nrecord times (every I/O of the kept trials; records/ holds each one):\n");
+			fprintf(
+			    out,
+			    "\nrecord times (every I/O of the kept trials; records/ holds each one):\n");
 		any = true;
 		units_format_duration(lo, CELL, ir->summary.rec_min_ns);
 		units_format_duration(hi, CELL, ir->summary.rec_max_ns);
@@ -220,7 +222,9 @@ static void print_changes(const struct results *r, FILE *out)
 		for (size_t k = 0; k < ir->ncps; k++) {
 			const struct change_point *c = &ir->cps[k];
 			if (!any)
-				fprintf(out, "\nchange points (lasting changes of level in records/):\n");
+				fprintf(
+				    out,
+				    "\nchange points (lasting changes of level in records/):\n");
 			any = true;
 			words_change(line, sizeof(line), ir, c, r->units == UNITS_BINARY);
 			fprintf(out, "  %s, trial %u, %s log: %s\n", ir->name, c->trial,
@@ -295,9 +299,11 @@ static void print_layout(const struct results *r, FILE *out)
 		const char *label = row->label ? row->label : row->job;
 		put_cell(out, label, lw, true, false);
 		for (size_t c = 0; c < ncol; c++) {
-			const struct instance_result *ir = table_cell(r, row->job, t->columns, colv[c]);
+			const struct instance_result *ir =
+			    table_cell(r, row->job, t->columns, colv[c]);
 			if (ir)
-				format_metric(cell, row->metric, &ir->summary, r->units == UNITS_BINARY);
+				format_metric(cell, row->metric, &ir->summary,
+					      r->units == UNITS_BINARY);
 			else
 				snprintf(cell, CELL, "-");
 			fprintf(out, "%s%14s", c ? "  " : "", cell);
@@ -339,8 +345,10 @@ static int text_report(const struct results *r, FILE *out)
 		r->env.hostname ? "host " : "", r->env.hostname ? r->env.hostname : "");
 	/* Distributed: what a rate means (docs/distributed.md has the other aggregates). */
 	if (r->nranks > 1)
-		fprintf(out, " (rank 0 of %u; a trial's rate is every rank's bytes over the slowest rank's time)",
-			r->nranks);
+		fprintf(
+		    out,
+		    " (rank 0 of %u; a trial's rate is every rank's bytes over the slowest rank's time)",
+		    r->nranks);
 	fputs("\n\n", out);
 	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0)
 		return -ENOMEM;

@@ -1,7 +1,7 @@
 /* The distributed layer: which rank of a run this process is, and the few collective
  * operations a run needs (barrier, broadcast, gather, agreement, polling, abort). One transport is
- * compiled in: engine/dist/dist_serial.c (one rank; `make`) or engine/dist/dist_mpi.c (`make MPI=1`).
- * Another transport (a PMIx-only launcher, say) is one more file implementing the
+ * compiled in: engine/dist/dist_serial.c (one rank; `make`) or engine/dist/dist_mpi.c (`make
+ * MPI=1`). Another transport (a PMIx-only launcher, say) is one more file implementing the
  * functions marked "transport" below; engine/dist/dist.c holds what every transport shares.
  *
  * Threads: only the thread that called dist_init (the coordinating thread) may call these;

@@ -1,5 +1,6 @@
 /* The serial transport (see dist.h): one rank of one, every collective a copy or nothing.
- * The Makefile builds this file or engine/dist/dist_mpi.c, never both: this one unless `make MPI=1`. */
+ * The Makefile builds this file or engine/dist/dist_mpi.c, never both: this one unless `make
+ * MPI=1`. */
 #include "engine/dist/dist.h"
 
 #include <errno.h>

@@ -38,8 +38,8 @@
 #define RANDMAP_ROUNDS 4
 
 struct randmap {
-	uint64_t n;    /* blocks: 1 or more */
-	uint64_t mask; /* m - 1 */
+	uint64_t n;		/* blocks: 1 or more */
+	uint64_t mask;		/* m - 1 */
 	unsigned shift, shift2; /* half and a third of m's bits, rounded up (at least 1) */
 	uint64_t seed;
 	uint64_t pass; /* the current pass, from 0 */

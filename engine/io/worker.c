@@ -19,7 +19,6 @@
 
 #define BUF_ALIGN 4096
 
-
 bool worker_gate(const struct worker_job *w)
 {
 	if (w->ready)
@@ -36,7 +35,6 @@ uint64_t worker_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
-
 
 static void cpu_now(double *user, double *sys)
 {
@@ -119,7 +117,8 @@ double worker_bytes_at(const struct worker_out *o, uint64_t t)
 		return t >= o->end_ns ? (double)o->bytes : 0;
 	for (uint32_t i = 0; i < o->nprog; i++) {
 		if (o->prog_t[i] >= t) {
-			double f = o->prog_t[i] > t0 ? (double)(t - t0) / (double)(o->prog_t[i] - t0) : 1;
+			double f =
+			    o->prog_t[i] > t0 ? (double)(t - t0) / (double)(o->prog_t[i] - t0) : 1;
 			return (double)b0 + f * (double)(o->prog_b[i] - b0);
 		}
 		t0 = o->prog_t[i];

@@ -25,37 +25,40 @@ struct worker_job {
 	uint64_t region_len;
 	uint64_t runtime_ns; /* 0: one pass over the region (size-bound) */
 	uint32_t iodepth;
-	bool fsync_end;			   /* fsync inside the timed region, after the last write */
-	uint64_t seed;			   /* random offsets */
-	bool random_map; /* random offsets: each block once per pass (else with replacement) */
-	bool verify;			   /* writes carry the verify pattern, reads are checked */
-	uint64_t verify_seed;		   /* the pattern's seed */
-	bool verify_check_seed;		   /* false: accept the pattern under any seed */
-	const volatile sig_atomic_t *stop; /* non-zero: stop issuing, drain, return */
+	bool fsync_end;	      /* fsync inside the timed region, after the last write */
+	uint64_t seed;	      /* random offsets */
+	bool random_map;      /* random offsets: each block once per pass (else with replacement) */
+	bool verify;	      /* writes carry the verify pattern, reads are checked */
+	uint64_t verify_seed; /* the pattern's seed */
+	bool verify_check_seed;		      /* false: accept the pattern under any seed */
+	const volatile sig_atomic_t *stop;    /* non-zero: stop issuing, drain, return */
 	const volatile sig_atomic_t *stop_bg; /* also stops it (background load); may be NULL */
 	/* Stonewall: raised by the coordinator when another rank has done its size; stops it
 	 * like `stop`, noted in `stopped` when it had not reached its bound. May be NULL. */
 	const volatile sig_atomic_t *stop_sw;
-	uint64_t cap_ns;    /* size-bound: issue nothing new this long after the start; 0: none */
-	uint64_t limit;	    /* size-bound: bytes to move; 0: the region's */
+	uint64_t cap_ns; /* size-bound: issue nothing new this long after the start; 0: none */
+	uint64_t limit;	 /* size-bound: bytes to move; 0: the region's */
 	/* Where to go on from: sequential, the region offset of the first I/O; random with
 	 * random_map, the random map's draws already done (see randmap_init). */
 	uint64_t start_pos;
-	pthread_barrier_t *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
+	pthread_barrier_t
+	    *barrier; /* all workers of a trial wait here, buffers ready; may be NULL */
 	/* When set, waited on before `barrier`: the coordinator learns that every worker is
 	 * ready (and may meet the other ranks) before it opens `barrier`. */
 	pthread_barrier_t *ready;
-	const volatile sig_atomic_t *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
-	uint32_t stride_n, stride_i; /* strided file: chunk k of the region is chunk k * stride_n +
-					stride_i of the file (the ranks interleave); 0: contiguous */
-	int rec_fd;		    /* per-record log, O_APPEND; -1: none */
-	int int_fd;		    /* per-interval log, O_APPEND; -1: none */
-	uint64_t interval_ns;	    /* the interval log's bucket */
+	const volatile sig_atomic_t
+	    *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
+	uint32_t stride_n,
+	    stride_i;		      /* strided file: chunk k of the region is chunk k * stride_n +
+					 stride_i of the file (the ranks interleave); 0: contiguous */
+	int rec_fd;		      /* per-record log, O_APPEND; -1: none */
+	int int_fd;		      /* per-interval log, O_APPEND; -1: none */
+	uint64_t interval_ns;	      /* the interval log's bucket */
 	uint32_t trial, worker, rank; /* for the logs' lines */
-	uint64_t ramp_ns;	    /* run this long first, uncounted */
-	uint64_t rate;		    /* bytes per second; 0: unthrottled */
-	uint32_t rate_iops;	    /* I/Os per second; 0: unthrottled */
-	uint64_t think_ns;	    /* pause after each completion */
+	uint64_t ramp_ns;	      /* run this long first, uncounted */
+	uint64_t rate;		      /* bytes per second; 0: unthrottled */
+	uint32_t rate_iops;	      /* I/Os per second; 0: unthrottled */
+	uint64_t think_ns;	      /* pause after each completion */
 };
 
 #define WORKER_PROGRESS 128
@@ -73,7 +76,7 @@ struct worker_out {
 	uint32_t err_len;
 	bool err_eof;		/* a read found the end of the file early */
 	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
-	int log_err; /* a record or interval log could not be written (-errno); logging stopped */
+	int log_err;  /* a record or interval log could not be written (-errno); logging stopped */
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
 	uint64_t pos; /* where the next I/O would have started: start_pos for a top-up */
 	/* Progress samples, (time, bytes so far), at least prog_step ns apart; when full, every

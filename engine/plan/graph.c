@@ -35,7 +35,7 @@ static long job_named(const struct exp_spec *s, const char *name)
 }
 
 static void error(struct graph *g, const struct src_loc *loc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void error(struct graph *g, const struct src_loc *loc, const char *fmt, ...)
 {
@@ -74,10 +74,12 @@ static void group_jobs(struct graph *g)
 			continue;
 		w = job_named(s, j->with);
 		if (w < 0)
-			error(g, key_at(j, JK_WITH), "key 'with': job '%s' runs with '%s', which is not a job",
-			      j->name, j->with);
+			error(g, key_at(j, JK_WITH),
+			      "key 'with': job '%s' runs with '%s', which is not a job", j->name,
+			      j->with);
 		else if ((size_t)w == i)
-			error(g, key_at(j, JK_WITH), "key 'with': job '%s' cannot run with itself", j->name);
+			error(g, key_at(j, JK_WITH), "key 'with': job '%s' cannot run with itself",
+			      j->name);
 		else
 			g->group[find(g->group, i)] = find(g->group, (size_t)w);
 	}
@@ -94,9 +96,10 @@ static void group_jobs(struct graph *g)
 			      j->name);
 		else if (!j->background && first != j && first &&
 			 !same_replication(&j->rep, &first->rep))
-			error(g, &j->loc,
-			      "key 'with': jobs '%s' and '%s' run together but are replicated differently (runs, warm-up or target)",
-			      first->name, j->name);
+			error(
+			    g, &j->loc,
+			    "key 'with': jobs '%s' and '%s' run together but are replicated differently (runs, warm-up or target)",
+			    first->name, j->name);
 	}
 }
 
@@ -163,16 +166,19 @@ static size_t *order_groups(struct graph *g, size_t *nout)
 				long t = job_named(s, j->after[k]);
 				explicit = true;
 				if (t < 0) {
-					error(g, &j->after_loc, "key 'after': job '%s' waits for '%s', which is not a job",
-					      j->name, j->after[k]);
+					error(
+					    g, &j->after_loc,
+					    "key 'after': job '%s' waits for '%s', which is not a job",
+					    j->name, j->after[k]);
 					continue;
 				}
 				for (size_t b = 0; b < nreps; b++)
 					if (reps[b] == find(g->group, (size_t)t)) {
 						if (b == a)
-							error(g, &j->after_loc,
-							      "key 'after': job '%s' waits for '%s', which runs with it",
-							      j->name, j->after[k]);
+							error(
+							    g, &j->after_loc,
+							    "key 'after': job '%s' waits for '%s', which runs with it",
+							    j->name, j->after[k]);
 						else
 							dep[a * nreps + b] = true;
 					}
@@ -197,9 +203,10 @@ static size_t *order_groups(struct graph *g, size_t *nout)
 		if (pick == nreps) {
 			for (size_t a = 0; a < nreps; a++)
 				if (!done[a]) {
-					error(g, &s->jobs[reps[a]].loc,
-					      "key 'after': the jobs wait for each other in a cycle (job '%s' is in it)",
-					      s->jobs[reps[a]].name);
+					error(
+					    g, &s->jobs[reps[a]].loc,
+					    "key 'after': the jobs wait for each other in a cycle (job '%s' is in it)",
+					    s->jobs[reps[a]].name);
 					break;
 				}
 			goto fail;
@@ -289,18 +296,20 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 					first = i;
 					count = c;
 				} else if (c != count) {
-					error(g, &s->jobs[i].loc,
-					      "key 'with': jobs '%s' and '%s' run together but have %zu and %zu matrix points",
-					      s->jobs[first].name, s->jobs[i].name, count, c);
+					error(
+					    g, &s->jobs[i].loc,
+					    "key 'with': jobs '%s' and '%s' run together but have %zu and %zu matrix points",
+					    s->jobs[first].name, s->jobs[i].name, count, c);
 				}
 			}
 		for (size_t i = 0; i < s->njobs; i++)
 			if (find(g->group, i) == order[st] && s->jobs[i].background) {
 				size_t c = start[i + 1] - start[i];
 				if (c != 1 && c != count)
-					error(g, &s->jobs[i].loc,
-					      "key 'background': job '%s' has %zu matrix points; load needs 1 or one per point of the jobs it runs with (%zu)",
-					      s->jobs[i].name, c, count);
+					error(
+					    g, &s->jobs[i].loc,
+					    "key 'background': job '%s' has %zu matrix points; load needs 1 or one per point of the jobs it runs with (%zu)",
+					    s->jobs[i].name, c, count);
 			}
 		if (g->status || first == s->njobs)
 			continue;
@@ -313,7 +322,8 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 			for (int bg = 0; bg < 2; bg++)
 				for (size_t i = 0; i < s->njobs; i++) {
 					size_t c;
-					if (find(g->group, i) != order[st] || s->jobs[i].background != bg)
+					if (find(g->group, i) != order[st] ||
+					    s->jobs[i].background != bg)
 						continue;
 					c = start[i + 1] - start[i];
 					unit[n++] = byjob[start[i] + (c == 1 ? 0 : k)];

@@ -58,7 +58,8 @@ static int add(struct plan *p, size_t *cap, const uint32_t *count, bool warmup, 
 	}
 	for (uint32_t r = 0; r < most; r++)
 		for (size_t u = 0; u < p->nunits; u++)
-			if (p->units[u].stage == st && r < count[u] && append(p, cap, u, warmup) < 0)
+			if (p->units[u].stage == st && r < count[u] &&
+			    append(p, cap, u, warmup) < 0)
 				return -ENOMEM;
 	if (p->spec->rep.order == ORDER_RANDOM && !warmup)
 		shuffle(p, from, p->ntrials);

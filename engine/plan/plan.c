@@ -421,7 +421,8 @@ static int plan_size(struct planner *pl, size_t *ninst)
 	for (size_t k = 0; k < s->njobs; k++) {
 		const struct job_spec *j = &s->jobs[k];
 		uint64_t pts = job_points(j);
-		uint64_t runs = (uint64_t)j->rep.warmup + (j->rep.target ? j->rep.max : j->rep.runs);
+		uint64_t runs =
+		    (uint64_t)j->rep.warmup + (j->rep.target ? j->rep.max : j->rep.runs);
 		uint64_t workers = j->threads > 1 ? j->threads : 0;
 
 		if (pts > MATRIX_MAX_POINTS) {
@@ -434,9 +435,9 @@ static int plan_size(struct planner *pl, size_t *ninst)
 		trials += pts * runs;
 		if (total > PLAN_MAX_INSTANCES && over == s->njobs)
 			over = k;
-		bytes += (long double)pts * INSTANCE_BYTES +
-			 (long double)pts * (long double)runs *
-			     (TRIAL_BYTES + workers * WORKER_BYTES);
+		bytes +=
+		    (long double)pts * INSTANCE_BYTES +
+		    (long double)pts * (long double)runs * (TRIAL_BYTES + workers * WORKER_BYTES);
 	}
 	if (pl->status)
 		return pl->status;
@@ -480,7 +481,8 @@ static void plan_jobs(struct planner *pl, size_t room)
 			plan_oom(pl);
 		else if (ret < 0)
 			plan_fail(pl, PLAN_ESPEC, &s->jobs[k].loc,
-				  "key 'matrix': job '%s' has a key with no values", s->jobs[k].name);
+				  "key 'matrix': job '%s' has a key with no values",
+				  s->jobs[k].name);
 		else if (n == 0)
 			plan_fail(pl, PLAN_ESPEC, &s->jobs[k].loc,
 				  "key 'exclude': every point of job '%s' is excluded",

@@ -45,18 +45,19 @@ struct instance {
 	struct plan_file src;	 /* copy only: the source */
 	struct key_value *point; /* the matrix point this instance is (empty: no matrix) */
 	size_t npoint;
-	uint32_t runs, warmup; /* planned so far; a precision target adds rounds */
-	uint32_t max_runs;     /* runs, or the target's max */
-	uint32_t next_index;   /* the index the next trial appended gets */
-	uint64_t chunk;	       /* bytes per I/O: block_size, or buffer_size for copy */
+	uint32_t runs, warmup;	  /* planned so far; a precision target adds rounds */
+	uint32_t max_runs;	  /* runs, or the target's max */
+	uint32_t next_index;	  /* the index the next trial appended gets */
+	uint64_t chunk;		  /* bytes per I/O: block_size, or buffer_size for copy */
 	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
-	bool target_folder; /* the job file means its target as a folder (see plan_files) */
+	bool target_folder;	  /* the job file means its target as a folder (see plan_files) */
 };
 
 /* Does rank `rank` run instance `in`? */
 static inline bool plan_on_rank(const struct instance *in, int rank)
 {
-	return rank >= 0 && (uint32_t)rank >= in->rank_lo && (uint32_t)rank - in->rank_lo < in->rank_n;
+	return rank >= 0 && (uint32_t)rank >= in->rank_lo &&
+	       (uint32_t)rank - in->rank_lo < in->rank_n;
 }
 
 /* The ranks a `ranks:` value names, for a run of `size` ranks: "all", "N" (0..N-1) or
@@ -67,10 +68,10 @@ int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char 
 /* Instances that start together on one barrier, trial by trial: the k-th instance of every
  * measured job of a stage, plus the stage's background load. */
 struct plan_unit {
-	size_t *inst;	  /* measured instances first, then background ones */
+	size_t *inst; /* measured instances first, then background ones */
 	size_t n;
 	size_t nmeasured;
-	size_t stage;	  /* stages run one after another */
+	size_t stage;	       /* stages run one after another */
 	uint32_t runs, warmup; /* planned so far; a precision target adds rounds */
 	uint32_t max_runs;
 	uint32_t next_index;

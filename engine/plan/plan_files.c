@@ -129,8 +129,8 @@ static uint64_t existing_size(const char *path, const struct stat *st)
 
 /* A target the job file means as a folder is missing: iotrial makes files in a folder,
  * never the folder itself (a mistyped mount point would become a file on the root disk). */
-static void missing_folder(struct planner *pl, const struct instance *in,
-			   const struct src_loc *loc, const char *path)
+static void missing_folder(struct planner *pl, const struct instance *in, const struct src_loc *loc,
+			   const char *path)
 {
 	const struct job_spec *j = &in->job;
 
@@ -215,7 +215,8 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		    pl, PLAN_EENV, loc,
 		    "key 'target': '%s' exists, and a %s; name a folder to make it in, or a path that does not exist yet",
 		    path,
-		    j->workload == WL_COPY ? "copy writes a new file" : "copytree makes a new folder");
+		    j->workload == WL_COPY ? "copy writes a new file"
+					   : "copytree makes a new folder");
 		return;
 	}
 	if (j->threads > 1 && j->file_per_thread) {

@@ -69,13 +69,15 @@ static int copy_file(const struct worker_job *w, int from_dir, int to_dir, const
 		if (n == 0)
 			break;
 		while (done < n) {
-			ssize_t m = pwrite(out, buf + done, (size_t)(n - done), (off_t)(off + (uint64_t)done));
+			ssize_t m = pwrite(out, buf + done, (size_t)(n - done),
+					   (off_t)(off + (uint64_t)done));
 			if (m < 0 && errno == EINTR)
 				continue;
 			if (m <= 0) {
 				ret = m < 0 ? -errno : -EIO;
-				snprintf(err, errlen, "copytree: write '%s' at offset %llu: %s%s", to,
-					 (unsigned long long)(off + (uint64_t)done), strerror(-ret),
+				snprintf(err, errlen, "copytree: write '%s' at offset %llu: %s%s",
+					 to, (unsigned long long)(off + (uint64_t)done),
+					 strerror(-ret),
 					 ret == -ENOSPC ? " (the disk is full)" : "");
 				goto out;
 			}

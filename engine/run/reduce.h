@@ -23,7 +23,7 @@ struct reduce_local {
 	double cpu_user_s, cpu_sys_s;
 	bool stopped;		  /* stonewall: it stopped before its size */
 	uint64_t stonewall_bytes; /* stonewall: its bytes then, before a wear_out top-up */
-	const struct hist *hist; /* NULL: empty */
+	const struct hist *hist;  /* NULL: empty */
 	const struct welford *lat;
 	/* Bytes this rank had moved at end_ns * i / REDUCE_CURVE from its barrier exit: the
 	 * progress curve rank 0 reads the first-done figure from. */

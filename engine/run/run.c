@@ -272,11 +272,13 @@ static int open_logs(struct runner *rn, const char *dir)
 			char *path = NULL, *name = strdup(rn->r->inst[i].name);
 			if (want[k] && spool && (ret = reclog_spool_open()) < 0) {
 				/* Only rank 0 prints the run's messages: this one is ours alone. */
-				fprintf(stderr,
-					"iotrial: rank %d (%s): cannot create a spool file for the record logs in %s: %s\n",
-					dist_rank(), dist_host(),
-					getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-					strerror(-ret));
+				fprintf(
+				    stderr,
+				    "iotrial: rank %d (%s): cannot create a spool file for the record logs in %s: %s\n",
+				    dist_rank(), dist_host(),
+				    getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+									  : "/tmp",
+				    strerror(-ret));
 				free(name);
 				return ret;
 			}
@@ -300,9 +302,10 @@ static int open_logs(struct runner *rn, const char *dir)
 			free(path);
 			if (asprintf(&path, "%s/records/%s.%s", dir, name, suffix[k]) < 0)
 				return -ENOMEM;
-			*fds[k] = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-			if (*fds[k] < 0 ||
-			    write(*fds[k], header[k], strlen(header[k])) != (ssize_t)strlen(header[k])) {
+			*fds[k] =
+			    open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+			if (*fds[k] < 0 || write(*fds[k], header[k], strlen(header[k])) !=
+					       (ssize_t)strlen(header[k])) {
 				diag_add(rn->d, NULL, "cannot write the record log '%s': %s", path,
 					 strerror(errno));
 				free(path);
@@ -355,8 +358,9 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	     open_logs(&rn, o->dir) == 0;
 	if (dist_agree(ok ? 0 : DIST_SETUP)) {
 		if (ok)
-			diag_add(d, NULL,
-				 "stopping the run: another rank could not prepare it (its message says why); no trial ran");
+			diag_add(
+			    d, NULL,
+			    "stopping the run: another rank could not prepare it (its message says why); no trial ran");
 		goto out;
 	}
 	/* The folders named in the job file, held from now on: a symlink swapped in for one
@@ -378,7 +382,8 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		const struct plan_unit *u = &p->units[pt->unit];
 		if (trial_run(&env, pt) < 0) {
 			for (size_t i = 0; i < u->nmeasured; i++) {
-				const struct trial_result *tr = &r->inst[u->inst[i]].trials[pt->index];
+				const struct trial_result *tr =
+				    &r->inst[u->inst[i]].trials[pt->index];
 				if (tr->failed)
 					diag_add(d, NULL, "job '%s' trial %u: %s",
 						 r->inst[u->inst[i]].name, pt->index,
@@ -388,9 +393,10 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		}
 		progress_line(&rn, k, pt);
 		if (dist && (env.agreed & DIST_SETUP)) {
-			diag_add(d, NULL,
-				 "stopping the run: a rank could not set up trial %u of job '%s' (a distributed run stops rather than measure without it)",
-				 pt->index, r->inst[u->inst[0]].name);
+			diag_add(
+			    d, NULL,
+			    "stopping the run: a rank could not set up trial %u of job '%s' (a distributed run stops rather than measure without it)",
+			    pt->index, r->inst[u->inst[0]].name);
 			stopped = true;
 			break;
 		}

@@ -17,12 +17,13 @@
 struct trial_env {
 	struct plan *p;
 	struct results *r;
-	struct ledger *ledger;             /* what this run created (engine/run/ledger.h) */
+	struct ledger *ledger;		   /* what this run created (engine/run/ledger.h) */
 	const volatile sig_atomic_t *stop; /* the user's interrupt */
-	uint64_t t0;                       /* the run's start, CLOCK_MONOTONIC */
-	int *rec_fd, *int_fd;              /* per instance: the record and interval logs, or -1 */
-	struct diag *d;                    /* warnings that do not fail a trial */
-	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h) */
+	uint64_t t0;			   /* the run's start, CLOCK_MONOTONIC */
+	int *rec_fd, *int_fd;		   /* per instance: the record and interval logs, or -1 */
+	struct diag *d;			   /* warnings that do not fail a trial */
+	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h)
+		     */
 };
 
 /* Run trial `pt`. In a distributed run every rank calls it for the same trial: the ranks

@@ -19,7 +19,7 @@
 struct shared {
 	struct worker_out out;
 	int ret;
-	char err[1024]; /* a message naming one or two paths, whole */
+	char err[1024];		    /* a message naming one or two paths, whole */
 	volatile sig_atomic_t done; /* the worker has returned (the coordinator polls it) */
 	struct worker_out top;	    /* a wear_out top-up's figures, until folded into `out` */
 	int top_ret;

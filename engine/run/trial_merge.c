@@ -248,13 +248,15 @@ static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr,
 			int bad_err)
 {
 	if (werr < 0)
-		diag_add(e->d, NULL,
-			 "job '%s': a record log could not be written: %s; the other ranks' lines of trial %u are missing",
-			 r->ir->name, strerror(-werr), r->tr->index);
+		diag_add(
+		    e->d, NULL,
+		    "job '%s': a record log could not be written: %s; the other ranks' lines of trial %u are missing",
+		    r->ir->name, strerror(-werr), r->tr->index);
 	if (bad_err < 0)
-		diag_add(e->d, NULL,
-			 "job '%s': rank %d could not log every I/O of trial %u: %s; its lines are incomplete",
-			 r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
+		diag_add(
+		    e->d, NULL,
+		    "job '%s': rank %d could not log every I/O of trial %u: %s; its lines are incomplete",
+		    r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
 }
 
 void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs)

@@ -210,8 +210,7 @@ static void uniformity(uint64_t n, int seeds)
 	adjacent /= seeds;
 	print_message("n=%llu: position chi2 %.0f (225 df), mean |r| %.4f (shuffle %.4f), "
 		      "first half chi2 %.2f (shuffle 3.5), adjacent %.2f (shuffle 2)\n",
-		      (unsigned long long)n, chi, corr, sqrt(2 / M_PI / (double)n), half,
-		      adjacent);
+		      (unsigned long long)n, chi, corr, sqrt(2 / M_PI / (double)n), half, adjacent);
 	assert_true(chi < 400);
 	assert_true(corr < 1.25 * sqrt(2 / M_PI / (double)n));
 	assert_true(half > 2.5 && half < 4.5);

@@ -53,8 +53,7 @@ static int fault_queue(void *priv, struct be_io *io)
 			io->result = -EIO;
 			return BE_DONE;
 		}
-		if (j->fault_eio_rate > 0 &&
-		    rng_uniform(&f->rng) < j->fault_eio_rate) {
+		if (j->fault_eio_rate > 0 && rng_uniform(&f->rng) < j->fault_eio_rate) {
 			io->result = -EIO;
 			return BE_DONE;
 		}
@@ -79,13 +78,13 @@ static int fault_close(void *priv, int fd)
 }
 
 const struct be_ops be_fault = {
-	.name = "fault",
-	.help = "sync with injected faults (fault_* keys): EIO, short transfers, ENOSPC, delays",
-	.flags = BE_F_DIRECT,
-	.max_iodepth = 1,
-	.priv_size = sizeof(struct fault),
-	.init = fault_init,
-	.open = fault_open,
-	.queue = fault_queue,
-	.close = fault_close,
+    .name = "fault",
+    .help = "sync with injected faults (fault_* keys): EIO, short transfers, ENOSPC, delays",
+    .flags = BE_F_DIRECT,
+    .max_iodepth = 1,
+    .priv_size = sizeof(struct fault),
+    .init = fault_init,
+    .open = fault_open,
+    .queue = fault_queue,
+    .close = fault_close,
 };

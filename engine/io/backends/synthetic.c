@@ -64,8 +64,8 @@ static int synth_init(void *priv, const struct be_config *cfg)
 	st->written = 0;
 	/* Spread over the trial's I/Os: file_size in block_size steps (buffer_size for a copy). */
 	uint64_t chunk = (j->workload == WL_COPY || j->workload == WL_COPYTREE) && j->buffer_size
-				 ? j->buffer_size
-				 : j->block_size;
+			     ? j->buffer_size
+			     : j->block_size;
 	ios = j->runtime_ns ? 1 : j->file_size / (chunk ? chunk : 1);
 	if (ios == 0)
 		ios = 1;
