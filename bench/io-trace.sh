@@ -132,6 +132,8 @@ pass == 2 {
 		k = rq()
 		if (k in open2)
 			requeued++
+		else
+			issued++
 		open2[k] = FNR
 	} else if (ev == "block:block_rq_complete") {
 		k = rq()
@@ -216,9 +218,15 @@ pass == 2 {
 	}
 }
 END {
-	if (n == 0) {
+	if (issued == 0) {
 		print "io-trace: no request of the command reached a block device"
 		exit 1
+	}
+	# Seen on this kernel (6.18, virtio): now and then the block_rq_complete events of a
+	# whole run are not delivered. Figures from the few that were would be wrong.
+	if (n < 0.9 * issued) {
+		printf "io-trace: the trace holds the completion of only %d of the command'"'"'s %d requests at the device (the kernel did not deliver the other block_rq_complete events); run it again\n", n, issued >"/dev/stderr"
+		exit 3
 	}
 	span = tlast - tfirst
 	printf "requests at the device: %d in %.3f s (%.0f/s); %d issued again (requeued)\n", n, span, n / span, requeued

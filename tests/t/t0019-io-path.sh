@@ -109,7 +109,14 @@ tracepoints() {
 if works io_uring && tracepoints; then
 	test_expect_success 'bench/io-trace.sh: the calls, what each carries, the device queue' '
 		job io_uring 4 "" 1MiB >job.yaml
-		"$SRC/bench/io-trace.sh" -o trace "$IOTRIAL" run -q job.yaml -o out3 >report.txt
+		# Exit 3: the kernel did not deliver the completion events (docs/performance.md);
+		# up to three tries, each a new result folder.
+		for try in 1 2 3; do
+			rc=0
+			"$SRC/bench/io-trace.sh" -o trace "$IOTRIAL" run -q job.yaml -o "out3.$try" >report.txt || rc=$?
+			if [ "$rc" -ne 3 ]; then break; fi
+		done
+		expect_eq "$rc" 0
 		grep -E "^calls: io_uring_enter [0-9]+, " report.txt
 		grep -E "^requests handed over per call \(requests:calls\):( [0-2]:[0-9]+)+$" report.txt
 		grep -E "^time at the device per request: median [0-9]+ us" report.txt
