@@ -70,6 +70,9 @@ function parse(   i, pt) {
 		return 0
 	split($i, pt, "/")
 	tid = pt[2] + 0
+	cpu = $(i + 1)
+	gsub(/[][]/, "", cpu)
+	cpu += 0
 	t = $(i + 2)
 	sub(/:$/, "", t)
 	t += 0
@@ -175,6 +178,7 @@ pass == 2 {
 		k = rq()
 		if (!(k in start))
 			next
+		ccpu[cpu]++
 		hadd("lat", (t - start[k]) * 1e6)
 		delete start[k]
 		occ[inq] += t - tprev
@@ -191,6 +195,8 @@ pass == 2 {
 		name = ev
 		sub(/^syscalls:sys_enter_/, "", name)
 		calls[name]++
+		scpu[cpu]++
+		nsc++
 		if (name == "io_uring_enter") {
 			s = arg("to_submit")
 			w = arg("min_complete")
@@ -262,4 +268,14 @@ END {
 		printf "idle gap, medians: last completion to the waiting call'"'"'s return %d us, to the next submitting call %d us, to its first request at the device %d us\n", \
 			hmed("wake"), hmed("user"), hmed("kern")
 	printf "context switches of the command: %d, %.3f per request\n", switches, switches / n
+	line = ""
+	for (c = 0; c < 4096; c++)
+		if (c in scpu)
+			line = line sprintf(" CPU%d %.0f%%", c, scpu[c] / nsc * 100)
+	printf "CPUs of the command'"'"'s I/O system calls:%s; ", line
+	line = ""
+	for (c = 0; c < 4096; c++)
+		if (c in ccpu)
+			line = line sprintf(" CPU%d %.0f%%", c, ccpu[c] / n * 100)
+	printf "of its completions:%s\n", line
 }' "$prefix.txt" "$prefix.txt" "$prefix.txt"
