@@ -300,9 +300,11 @@ soak: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	tests/soak.sh
 
+# The table goes to bench/out/vs-fio.txt, and README.md quotes it (docs/performance.md).
 bench: deps
 	$(Q)$(MAKE) --no-print-directory iotrial
 	bench/vs-fio.sh
+	bench/quote-table.sh
 
 install: iotrial
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/iotrial $(DESTDIR)$(PREFIX)/share/iotrial/jobs

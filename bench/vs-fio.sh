@@ -1,14 +1,30 @@
 #!/bin/sh
 # iotrial against fio, pair by pair, on the same workloads on the same machine in one run.
-# Each pair runs ROUNDS times, fio and iotrial alternating (so a drift of the machine hits
-# both alike); the table shows medians and the ratio iotrial/fio. Machines here are shared
-# and noisy: read the ratios, not the absolute figures.
+# Each pair runs ROUNDS times, fio and iotrial alternating, and which of the two goes first
+# alternating too (so a drift of the machine hits both alike); the table shows medians and
+# the ratio iotrial/fio. Machines here are shared and noisy: read the ratios, not the
+# absolute figures. See docs/performance.md#bench-vs-fio.
 #
-#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run
+#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run, and the
+#                                    record-logged null run (PAIR null-logged)
 #   ROUNDS=5 BENCH_DIR=/var/tmp/x bench/vs-fio.sh seqwrite-1m
+#   QUICK=1 bench/vs-fio.sh          every row, one short round on small files: the
+#                                    table's shape, not its figures (tests/t/t0025-bench.sh)
 #
-# BENCH_DIR must be on a real file system (ext4, xfs), not tmpfs: the direct pairs need
-# O_DIRECT. Needs fio and jq (scripts/install-deps.sh bench installs them).
+# Variables: ROUNDS (5; QUICK: 1), RUNTIME (seconds of a time-based pair: 2; QUICK: 0.1),
+# BENCH_DIR (/var/tmp/iotrial-bench: the target folder, on a real file system such as ext4
+# or xfs, not tmpfs: the direct pairs need O_DIRECT), BENCH_OUT (bench/out: where the table
+# and each run's output go), IOTRIAL (./iotrial), PLACEMENT (irq: which CPUs both tools
+# run on, see below; a space-separated list compares several). Needs fio, jq, GNU time, and
+# perf for the context-switch columns (scripts/install-deps.sh bench installs them).
+#
+# Placement. Where a tool's worker runs relative to the CPU that handles the target disk's
+# interrupts changes device-bound results by more than the tools differ (measured in
+# docs/performance.md), and neither tool chooses it by default. So both tools run under the
+# CPUs (iotrial under `taskset -c LIST`, fio with its `cpus_allowed=LIST`): PLACEMENT=irq
+# (default) pins both to the CPUs that took the disk's interrupts, other pins them to the
+# others, none leaves them to the scheduler, and a CPU list (0, 1, 0-3) pins them there.
+# The header says which CPUs that was.
 #
 # Random offsets: fio's default random map and iotrial's (random_map: true, the default)
 # both visit every block once per pass, in a new order each pass; neither side sets
@@ -18,90 +34,284 @@
 # rows are direct (no page cache), on the null engine, or read a file cached on purpose.
 set -eu
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-3}
-RUNTIME=${RUNTIME:-2}
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+	ROUNDS=${ROUNDS:-1}
+	RUNTIME=${RUNTIME:-0.1}
+else
+	ROUNDS=${ROUNDS:-5}
+	RUNTIME=${RUNTIME:-2}
+fi
 BENCH_DIR=${BENCH_DIR:-/var/tmp/iotrial-bench}
 IOTRIAL=${IOTRIAL:-./iotrial}
-OUT=bench/out
+OUT=${BENCH_OUT:-bench/out}
+PLACEMENT=${PLACEMENT:-irq}
 scripts/install-deps.sh bench
 [ -x "$IOTRIAL" ] || make -s iotrial
 mkdir -p "$BENCH_DIR" "$OUT"
+# Each run's figures, from this run only.
+rm -f "$OUT"/*.tsv
+BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
 trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat' EXIT
+. bench/env.sh
+
+# Sizes: BIG for the time-based device pairs, MID and SMALL for the size-bound ones, NULLN
+# the I/O count of the record-logged null run; QUICK shrinks them all.
+if [ "$QUICK" = 1 ]; then
+	BIG=8 MID=8 SMALL=4 NULLN=100000
+else
+	BIG=256 MID=64 SMALL=32 NULLN=10000000
+fi
 
 # name | metric (bw or iops) | backend needed | fio options | iotrial job keys
+# In both, RT is the runtime in seconds, BIG/MID/SMALL sizes in MiB, CACHED the cached file.
 PAIRS='
-seqwrite-1m|bw|sync|--rw=write --bs=1M --size=64M --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: 64MiB, backend: sync, sync: fsync_end
+seqwrite-1m|bw|sync|--rw=write --bs=1M --size=MIDM --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: MIDMiB, backend: sync, sync: fsync_end
+seqwrite-1m-direct|bw|sync|--rw=write --bs=1M --size=BIGM --ioengine=psync --direct=1 --time_based --runtime=RT|workload: write, block_size: 1MiB, file_size: BIGMiB, backend: sync, direct: true, runtime: RTs
 null-randread-4k|iops|null|--rw=randread --bs=4k --size=1G --ioengine=null --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 1GiB, backend: null, runtime: RTs
-cached-randread-4k|iops|sync|--rw=randread --bs=4k --size=64M --ioengine=psync --invalidate=0 --time_based --runtime=RT --filename=CACHED|workload: randread, block_size: 4KiB, file_size: 64MiB, backend: sync, invalidate: false, runtime: RTs, target: CACHED
-buffered-randread-4k|iops|sync|--rw=randread --bs=4k --size=32M --ioengine=psync|workload: randread, block_size: 4KiB, file_size: 32MiB, backend: sync
-libaio-randread-4k-qd32|iops|libaio|--rw=randread --bs=4k --size=256M --ioengine=libaio --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 256MiB, backend: libaio, iodepth: 32, direct: true, runtime: RTs
-uring-randread-4k-qd32|iops|io_uring|--rw=randread --bs=4k --size=256M --ioengine=io_uring --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: 256MiB, backend: io_uring, iodepth: 32, direct: true, runtime: RTs
-uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=256M --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: 256MiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
+null-randread-4k-2w|iops|null|--rw=randread --bs=4k --size=1G --ioengine=null --time_based --runtime=RT --numjobs=2 --group_reporting|workload: randread, block_size: 4KiB, file_size: 1GiB, backend: null, runtime: RTs, threads: 2
+cached-randread-4k|iops|sync|--rw=randread --bs=4k --size=MIDM --ioengine=psync --invalidate=0 --time_based --runtime=RT --filename=CACHED|workload: randread, block_size: 4KiB, file_size: MIDMiB, backend: sync, invalidate: false, runtime: RTs, target: CACHED
+buffered-randread-4k|iops|sync|--rw=randread --bs=4k --size=SMALLM --ioengine=psync|workload: randread, block_size: 4KiB, file_size: SMALLMiB, backend: sync
+psync-randread-4k-qd1|iops|sync|--rw=randread --bs=4k --size=BIGM --ioengine=psync --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: sync, direct: true, runtime: RTs
+uring-randread-4k-qd1|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=1 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 1, direct: true, runtime: RTs
+uring-randread-4k-qd16|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs
+uring-randread-4k-qd32|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 32, direct: true, runtime: RTs
+libaio-randread-4k-qd32|iops|libaio|--rw=randread --bs=4k --size=BIGM --ioengine=libaio --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 32, direct: true, runtime: RTs
+libaio-randwrite-64k-qd8|iops|libaio|--rw=randwrite --bs=64k --size=BIGM --ioengine=libaio --iodepth=8 --direct=1 --time_based --runtime=RT|workload: randwrite, block_size: 64KiB, file_size: BIGMiB, backend: libaio, iodepth: 8, direct: true, runtime: RTs
+uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=BIGM --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: BIGMiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
 '
 
 have_backend() {
 	"$IOTRIAL" backends | awk -v b="$1" '$1 == b && $2 == "yes" {found = 1} END {exit !found}'
 }
 
-median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+median() { grep -E '^[-+]?[0-9.]+(e[-+]?[0-9]+)?$' | sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # A file both tools read from the page cache: written once, read once to warm it.
 CACHED="$BENCH_DIR/cached.dat"
 prepare_cached() {
-	[ -f "$CACHED" ] || head -c 67108864 /dev/urandom >"$CACHED"
+	[ -f "$CACHED" ] || head -c $((MID * 1048576)) /dev/urandom >"$CACHED"
 	cat "$CACHED" >/dev/null
 }
 
-run_fio() { # name metric fio-options -> "value cpu_per_mio"
+# perf stat's context switches and CPU migrations of a whole command, when perf works here.
+PERF=no
+if command -v perf >/dev/null 2>&1 && perf stat -x, -e context-switches -o /dev/null true >/dev/null 2>&1; then
+	PERF=yes
+fi
+
+# The disk's own counters (Documentation/admin-guide/iostats.rst): "reads read-ms writes
+# write-ms" so far; empty when the target is on no block device.
+disk_counts() {
+	[ -n "$DISK" ] && [ -r "/sys/block/$DISK/stat" ] || return 0
+	awk '{print $1, $4, $5, $8}' "/sys/block/$DISK/stat"
+}
+
+# run_under FILE CPUS CMD...: CMD under taskset -c CPUS (unless empty) and, when it works,
+# perf stat (into FILE); the disk's counters before and after go to FILE.disk.
+run_under() {
+	f=$1 pin=$2
+	shift 2
+	if [ -n "$pin" ]; then
+		set -- taskset -c "$pin" "$@"
+	fi
+	disk_counts >"$f.disk"
+	if [ "$PERF" = yes ]; then
+		perf stat -x, -e context-switches,cpu-migrations -o "$f" -- "$@"
+	else
+		: >"$f"
+		"$@"
+	fi
+	disk_counts >>"$f.disk"
+}
+
+# "context-switches cpu-migrations device-us" from the files of run_under ("-" for what was
+# not measured). device-us: the disk's mean time per request, from when the block layer
+# took the request to its completion (queueing in the I/O scheduler included), in the
+# direction that moved more requests during the run (the layout's writes of a read pair
+# are few and large). It counts every request of the disk, also other programs'.
+counters() {
+	awk -F, '$3 == "context-switches" {cs = $1} $3 == "cpu-migrations" {m = $1}
+		END {printf "%s %s ", (cs == "" ? "-" : cs), (m == "" ? "-" : m)}' "$1"
+	awk 'NR == 1 {split($0, a, " ")} NR == 2 {split($0, b, " ")}
+		END {
+			if (NR != 2) {print "-"; exit}
+			r = b[1] - a[1]; w = b[3] - a[3]
+			if (r >= w && r > 0) printf "%.1f\n", (b[2] - a[2]) * 1000 / r
+			else if (w > 0) printf "%.1f\n", (b[4] - a[4]) * 1000 / w
+			else print "-"
+		}' "$1.disk"
+}
+
+# Each run prints one line: value (IO/s or bytes/s), CPU seconds per million I/Os, context
+# switches per I/O, CPU migrations (whole command), I/Os, the disk's mean time per request
+# (microseconds).
+run_fio() { # name metric fio-options
 	rm -f "$BENCH_DIR"/fio.*
+	# fio's own option pins its jobs, not its main process, which wakes every few
+	# milliseconds for its bookkeeping (iotrial's main thread sleeps during a trial).
+	pin=""
+	[ -z "$CPUS" ] || pin="--cpus_allowed=$CPUS"
 	# shellcheck disable=SC2086
-	fio --output-format=json --name=bench --filename="$BENCH_DIR/fio.$1" $3 >"$OUT/$1.fio.json" 2>/dev/null
-	jq -r --arg m "$2" '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d
+	run_under "$OUT/$1.fio.perf" "" fio --output-format=json --name=bench --filename="$BENCH_DIR/fio.$1" $3 $pin \
+		>"$OUT/$1.fio.json" 2>/dev/null
+	set -- "$1" "$2" "$(counters "$OUT/$1.fio.perf")"
+	# With numjobs > 1 and group_reporting, jobs[0] is the group: its ios and CPU are summed.
+	jq -r --arg m "$2" --arg c "$3" '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d
 		| ((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) as $cpu
-		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $d.total_ios * 1e6)] | @tsv' \
+		| ($c | split(" ")) as $pc
+		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $d.total_ios * 1e6),
+		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $d.total_ios end), $pc[1], $d.total_ios, $pc[2]] | @tsv' \
 		"$OUT/$1.fio.json"
 }
 
-run_iotrial() { # name metric job-keys -> "value cpu_per_mio"
+run_iotrial() { # name metric job-keys
 	printf 'experiment: bench-%s\nreplication: {runs: 1}\njobs:\n  - {name: %s, target: "%s", %s}\n' \
 		"$1" "$1" "$BENCH_DIR" "$3" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
 	# The repetition before left its run there, and -o refuses to mix two runs.
 	rm -rf "$OUT/$1.iotrial"
-	"$IOTRIAL" run -q "$OUT/$1.yaml" -o "$OUT/$1.iotrial" 2>/dev/null
-	jq -r --arg m "$2" '.jobs[0].trials[0] | ((.cpu.user_s + .cpu.sys_s)) as $cpu
-		| [(if $m == "bw" then .bw_bytes else .iops end), ($cpu / .ios * 1e6)] | @tsv' \
+	run_under "$OUT/$1.iot.perf" "$CPUS" "$IOTRIAL" run -q "$OUT/$1.yaml" -o "$OUT/$1.iotrial" 2>/dev/null
+	set -- "$1" "$2" "$(counters "$OUT/$1.iot.perf")"
+	jq -r --arg m "$2" --arg c "$3" '.jobs[0].trials[0] | ((.cpu.user_s + .cpu.sys_s)) as $cpu
+		| ($c | split(" ")) as $pc
+		| [(if $m == "bw" then .bw_bytes else .iops end), ($cpu / .ios * 1e6),
+		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / .ios end), $pc[1], .ios, $pc[2]] | @tsv' \
 		"$OUT/$1.iotrial/results.json"
 }
 
-printf '%-26s %-5s %12s %12s %7s %14s %14s %7s\n' workload unit fio iotrial ratio \
-	"fio cpu/Mio" "iot cpu/Mio" ratio
-echo "$PAIRS" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
-	[ -n "$name" ] || continue
-	if [ $# -gt 0 ] && ! echo " $* " | grep -q " $name "; then continue; fi
-	if ! have_backend "$backend"; then
-		echo "$name: skipped: backend $backend does not work here ($("$IOTRIAL" backends | awk -v b="$backend" '$1 == b' | cut -c19-))"
-		continue
-	fi
-	fio_opts=$(echo "$fio_opts" | sed "s/=RT/=$RUNTIME/g; s|=CACHED|=$CACHED|")
-	iot_keys=$(echo "$iot_keys" | sed "s/RTs/${RUNTIME}s/g; s|CACHED|$CACHED|")
+# column N of TSV file F, median
+col() { cut -f"$2" "$1" | median; }
+
+header() {
+	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s\n' workload cpus unit fio iotrial ratio \
+		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev"
+}
+
+# pair NAME METRIC BACKEND FIO-OPTIONS IOTRIAL-KEYS: ROUNDS rounds of both tools, under each
+# placement in turn within a round; one table row per placement.
+pair() {
+	name=$1 metric=$2 fio_opts=$4 iot_keys=$5
+	fio_opts=$(echo "$fio_opts" | sed "s/=RT/=$RUNTIME/g; s|=CACHED|=$CACHED|; s/=BIGM/=${BIG}M/; s/=MIDM/=${MID}M/; s/=SMALLM/=${SMALL}M/")
+	iot_keys=$(echo "$iot_keys" | sed "s/RTs/${RUNTIME}s/g; s|CACHED|$CACHED|; s/: BIGMiB/: ${BIG}MiB/; s/: MIDMiB/: ${MID}MiB/; s/: SMALLMiB/: ${SMALL}MiB/")
 	[ "$name" = cached-randread-4k ] && prepare_cached
-	: >"$OUT/$name.fio.tsv"
-	: >"$OUT/$name.iot.tsv"
+	# Placement is about the disk's completions: the null and cached pairs never wait for
+	# one, and the two-worker null pair needs both CPUs.
+	places=$PLACEMENT disk=yes
+	case $name in null-* | cached-*) places=none disk=no ;; esac
+	for p in $places; do
+		: >"$OUT/$name.$p.fio.tsv"
+		: >"$OUT/$name.$p.iot.tsv"
+	done
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
-		run_fio "$name" "$metric" "$fio_opts" >>"$OUT/$name.fio.tsv"
-		run_iotrial "$name" "$metric" "$iot_keys" >>"$OUT/$name.iot.tsv"
+		for p in $places; do
+			CPUS=$(placement_cpus "$p")
+			if [ $((r % 2)) = 0 ]; then
+				run_fio "$name" "$metric" "$fio_opts" >>"$OUT/$name.$p.fio.tsv"
+				run_iotrial "$name" "$metric" "$iot_keys" >>"$OUT/$name.$p.iot.tsv"
+			else
+				run_iotrial "$name" "$metric" "$iot_keys" >>"$OUT/$name.$p.iot.tsv"
+				run_fio "$name" "$metric" "$fio_opts" >>"$OUT/$name.$p.fio.tsv"
+			fi
+		done
 		r=$((r + 1))
 	done
-	fv=$(cut -f1 "$OUT/$name.fio.tsv" | median)
-	iv=$(cut -f1 "$OUT/$name.iot.tsv" | median)
-	fc=$(cut -f2 "$OUT/$name.fio.tsv" | median)
-	ic=$(cut -f2 "$OUT/$name.iot.tsv" | median)
 	unit=$([ "$metric" = bw ] && echo MB/s || echo IO/s)
-	awk -v n="$name" -v u="$unit" -v fv="$fv" -v iv="$iv" -v fc="$fc" -v ic="$ic" -v m="$metric" 'BEGIN {
-		d = m == "bw" ? 1e6 : 1
-		printf "%-26s %-5s %12.1f %12.1f %7.2f %14.3f %14.3f %7.2f\n", n, u, fv / d, iv / d,
-			(fv > 0 ? iv / fv : 0), fc, ic, (fc > 0 ? ic / fc : 0)
+	for p in $places; do
+		f=$OUT/$name.$p.fio.tsv i=$OUT/$name.$p.iot.tsv
+		c=$(placement_cpus "$p")
+		awk -v n="$name" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
+			-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
+			-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
+			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v disk=$disk 'BEGIN {
+			d = m == "bw" ? 1e6 : 1
+			printf "%-26s %-5s %-5s %12.1f %12.1f %6.2f %9.2f %9.2f %6.2f %8s %8s %6s %6s", n, c, u, fv / d, iv / d,
+				(fv > 0 ? iv / fv : 0), fc, ic, (fc > 0 ? ic / fc : 0),
+				(fs == "nan" ? "-" : sprintf("%.3f", fs)), (is == "nan" ? "-" : sprintf("%.3f", is)),
+				(fm == "nan" ? "-" : fm), (im == "nan" ? "-" : im)
+			# A pair that never reads the disk would show the requests of others.
+			if (disk == "no")
+				fd = id = "nan"
+			printf " %8s %8s\n", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
+		}'
+	done
+}
+
+# The record log on the null engine: NULLN 4 KiB random reads, without and with a record
+# per I/O, alternating; the logged one also at a tenth of the count, so that a peak RSS
+# that grows with the log shows. Prints "rate rss_kib" per run.
+logged_run() { # ios log(true|false) tag
+	printf 'experiment: bench-logged\nreplication: {runs: 1}\njobs:\n  - {name: null-logged, target: "%s", workload: randread, block_size: 4KiB, file_size: %s, backend: null, log_records: %s}\n' \
+		"$BENCH_DIR" "$(($1 * 4096))" "$2" >"$OUT/null-logged.yaml"
+	rm -rf "$OUT/null-logged.iotrial"
+	run_under "$OUT/null-logged.perf" "" /usr/bin/time -f %M -o "$OUT/null-logged.rss" \
+		"$IOTRIAL" run -q "$OUT/null-logged.yaml" -o "$OUT/null-logged.iotrial" 2>/dev/null
+	printf '%s\t%s\n' "$(jq -r '.jobs[0].trials[0].iops' "$OUT/null-logged.iotrial/results.json")" \
+		"$(tail -n 1 "$OUT/null-logged.rss")" >>"$OUT/null-logged.$3.tsv"
+	rm -rf "$OUT/null-logged.iotrial"
+}
+
+logged() {
+	for t in plain logged small; do : >"$OUT/null-logged.$t.tsv"; done
+	r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		logged_run "$NULLN" false plain
+		logged_run "$NULLN" true logged
+		logged_run $((NULLN / 10)) true small
+		r=$((r + 1))
+	done
+	awk -v n="$NULLN" -v pv="$(col "$OUT/null-logged.plain.tsv" 1)" -v lv="$(col "$OUT/null-logged.logged.tsv" 1)" \
+		-v pr="$(col "$OUT/null-logged.plain.tsv" 2)" -v lr="$(col "$OUT/null-logged.logged.tsv" 2)" \
+		-v sr="$(col "$OUT/null-logged.small.tsv" 2)" 'BEGIN {
+		printf "record log, null, 4 KiB random reads, %d I/Os (iotrial only): unlogged %.0f IO/s, logged %.0f IO/s, ratio %.2f; peak RSS unlogged %.1f MiB, logged %.1f MiB (%d I/Os: %.1f MiB)\n",
+			n, pv, lv, (pv > 0 ? lv / pv : 0), pr / 1024, lr / 1024, n / 10, sr / 1024
 	}'
-done
-echo "medians of $ROUNDS rounds; ratio = iotrial / fio (throughput: higher is better; cpu seconds per million I/Os: lower is better)"
+}
+
+# Selected pairs ($@) that this build can run, one line each.
+selected() {
+	echo "$PAIRS" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
+		[ -n "$name" ] || continue
+		if [ $# -gt 0 ] && ! echo " $* " | grep -q " $name "; then continue; fi
+		echo "$name|$metric|$backend|$fio_opts|$iot_keys"
+	done
+}
+
+table() {
+	env_header "$BENCH_DIR"
+	for p in $PLACEMENT; do
+		echo "placement $p: $(placement_says "$p")"
+	done
+	echo "load before: $(load_now)"
+	irq_before=$(irq_counts)
+	header
+	selected "$@" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
+		if ! have_backend "$backend"; then
+			echo "$name: skipped: backend $backend does not work here ($("$IOTRIAL" backends | awk -v b="$backend" '$1 == b' | cut -c19-))"
+			continue
+		fi
+		pair "$name" "$metric" "$backend" "$fio_opts" "$iot_keys"
+	done
+	if [ -s "$OUT/null-randread-4k.none.iot.tsv" ] && [ -s "$OUT/null-randread-4k-2w.none.iot.tsv" ]; then
+		awk -v i1="$(col "$OUT/null-randread-4k.none.iot.tsv" 1)" -v i2="$(col "$OUT/null-randread-4k-2w.none.iot.tsv" 1)" \
+			-v f1="$(col "$OUT/null-randread-4k.none.fio.tsv" 1)" -v f2="$(col "$OUT/null-randread-4k-2w.none.fio.tsv" 1)" 'BEGIN {
+			printf "null, two workers against one: iotrial %.2f, fio %.2f\n", (i1 > 0 ? i2 / i1 : 0), (f1 > 0 ? f2 / f1 : 0)
+		}'
+	fi
+	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
+		logged
+	fi
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat)"
+	echo "load after: $(load_now)"
+	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
+}
+
+# A run of every pair writes the table README.md quotes; a partial or quick one, another file.
+if [ $# -eq 0 ] && [ "$QUICK" != 1 ]; then
+	tab="$OUT/vs-fio.txt"
+else
+	tab="$OUT/vs-fio-partial.txt"
+fi
+table "$@" | tee "$tab.tmp"
+mv "$tab.tmp" "$tab"
+echo "table: $tab"

@@ -2,7 +2,7 @@
 # The one place that installs what iotrial needs to build, test and benchmark, from
 # Debian's packages. Does nothing when everything is present. Usage:
 #   scripts/install-deps.sh [GROUP]...   build + test dependencies, and each GROUP's:
-#     bench    fio (bench/vs-fio.sh) and perf (bench/io-trace.sh)
+#     bench    fio and GNU time (bench/vs-fio.sh), perf (bench/io-trace.sh, bench/vs-fio.sh)
 #     fuzz     clang and its libFuzzer runtime, for make fuzz (and CC=clang builds)
 #     mpi      Open MPI, for make MPI=1 and tests/t/t0011-mpi.sh
 #     lint     clang-format, clang-tidy and cppcheck, for make format-check and make lint
@@ -13,7 +13,7 @@ set -e
 pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium"
 for group in "$@"; do
 	case $group in
-	bench) pkgs="$pkgs fio linux-perf" ;;
+	bench) pkgs="$pkgs fio linux-perf time" ;;
 	fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	mpi) pkgs="$pkgs openmpi-bin libopenmpi-dev" ;;
 	lint) pkgs="$pkgs clang-format clang-tidy cppcheck" ;;

@@ -35,7 +35,12 @@ make test        # installs what is missing, builds, runs every test	this test i
 make test-asan   # the tests under AddressSanitizer and UndefinedBehaviorSanitizer	make test-asan runs this test (on the ASan build)
 make test-asan	make test-asan runs this test (on the ASan build)
 make test-mutants  # the shell tests against falsified results; every mutant must be caught	half an hour by design: t0021-mutants.sh runs tests/mutants.sh on two scripts with its controls and three mutants
-make bench       # bench/vs-fio.sh: iotrial against fio on the same workloads	minutes of fio and iotrial: the test "make bench, scaled down" runs bench/vs-fio.sh on one pair, one round of 1 s
+make bench       # bench/vs-fio.sh: iotrial against fio on the same workloads	minutes of fio and iotrial: t0025-bench.sh runs QUICK=1 bench/vs-fio.sh (every row, one short round) and make -n bench
+make bench	minutes of fio and iotrial: t0025-bench.sh runs QUICK=1 bench/vs-fio.sh (every row, one short round) and make -n bench
+ROUNDS=9 bench/vs-fio.sh uring-randread-4k-qd32 libaio-randread-4k-qd32	minutes: t0025-bench.sh runs QUICK=1 ROUNDS=2 bench/vs-fio.sh on two named pairs
+QUICK=1 bench/vs-fio.sh	t0025-bench.sh runs it with BENCH_DIR and BENCH_OUT in its trash folder, and checks the table
+PLACEMENT="irq other none" bench/vs-fio.sh psync-randread-4k-qd1 uring-randread-4k-qd1	minutes: t0025-bench.sh runs the same with QUICK=1 ROUNDS=2 and checks a row per placement
+bench/io-trace.sh -o trace ./iotrial run -q job.yaml -o out	root, perf and the block tracepoints: t0019-io-path.sh runs bench/io-trace.sh -o trace on an io_uring job and checks its report
 make fuzz        # libFuzzer over the job-file parser and the results.json reader	a clang build and a minute per target: t0009-fuzz-regressions.sh replays what the fuzzers found
 make fuzz                     # each target for 60 s	as make fuzz above: t0009-fuzz-regressions.sh
 make fuzz FUZZ_SECONDS=600    # longer	as make fuzz above: t0009-fuzz-regressions.sh
@@ -327,16 +332,6 @@ test_expect_success 'make install into a staging folder' '
 	test -s stage/usr/share/doc/iotrial/README.md
 	test -s stage/usr/share/iotrial/jobs/quickstart.yaml
 '
-
-if command -v fio >/dev/null && command -v jq >/dev/null; then
-	test_expect_success 'make bench, scaled down: one pair, one round of 1 s' '
-		mkdir -p benchdir
-		ROUNDS=1 RUNTIME=1 BENCH_DIR="$TRASH/benchdir" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" seqwrite-1m >bench.out 2>&1 || { cat bench.out; false; }
-		grep seqwrite-1m bench.out
-	'
-else
-	test_skip 'make bench, scaled down: one pair, one round of 1 s' 'fio or jq is not installed'
-fi
 
 test_expect_success 'make soak, scaled down: tests/soak.sh for 3 s' '
 	SOAK_SECONDS=3 IOTRIAL="$IOTRIAL" bash "$SRC/tests/soak.sh" >soak.out 2>&1 || { cat soak.out; false; }

@@ -1,0 +1,101 @@
+#!/bin/bash
+# bench/vs-fio.sh (make bench, docs/performance.md#bench-vs-fio): in its quick mode, every
+# row of issue 13 is in the table with numeric ratios, the machine is described above it,
+# and the table lands in BENCH_OUT; README.md quotes the committed table as it is. Checks
+# the table's shape, never a speed.
+. "$(dirname "$0")/lib.sh"
+
+# The rows issue 13 asks for (item 4) and those that were there before.
+ROWS="seqwrite-1m seqwrite-1m-direct null-randread-4k null-randread-4k-2w cached-randread-4k
+buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
+uring-randread-4k-qd32 libaio-randread-4k-qd32 libaio-randwrite-64k-qd8 uring-seqread-128k-qd8"
+
+# Every row of table $1: there with numeric figures and ratios, or skipped for a backend
+# this build or machine cannot run. Prints the rows that are wrong.
+bad_rows() {
+	for r in $ROWS; do
+		if grep -E "^$r: skipped: backend [a-z_]+ does not work here" "$1" >/dev/null; then
+			continue
+		fi
+		awk -v r="$r" '$1 == r { n++
+			num = "^[0-9]+([.][0-9]+)?$"
+			if ($4 !~ num || $5 !~ num || $6 !~ num || $7 !~ num || $8 !~ num || $9 !~ num || $4 + 0 <= 0 || $6 + 0 <= 0)
+				bad = 1
+		} END { exit !(n == 1 && !bad) }' "$1" || echo "$r"
+	done
+}
+
+if ! command -v fio >/dev/null || ! command -v jq >/dev/null || [ ! -x /usr/bin/time ]; then
+	skip_rest "fio, jq or GNU time is missing (scripts/install-deps.sh bench)"
+fi
+
+test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the machine above the table' '
+	mkdir -p target
+	QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" >bench.out 2>&1 || { cat bench.out; false; }
+	test -s out/vs-fio-partial.txt
+	grep "^table: $TRASH/out/vs-fio-partial.txt" bench.out
+	bad_rows out/vs-fio-partial.txt >bad
+	expect_eq "$(cat bad)" "" "rows missing or not numeric"
+	grep -E "^record log, null, 4 KiB random reads, 100000 I/Os \(iotrial only\): unlogged [0-9]+ IO/s, logged [0-9]+ IO/s, ratio [0-9.]+; peak RSS unlogged [0-9.]+ MiB, logged [0-9.]+ MiB \(10000 I/Os: [0-9.]+ MiB\)$" out/vs-fio-partial.txt
+	grep -E "^null, two workers against one: iotrial [0-9.]+, fio [0-9.]+$" out/vs-fio-partial.txt
+	grep -E "^kernel: Linux [^;]+; CPU: .+, [0-9]+ online$" out/vs-fio-partial.txt
+	grep -E "^tools: fio-[0-9.]+, iotrial " out/vs-fio-partial.txt
+	grep -E "^load before: [0-9.]+ [0-9.]+ [0-9.]+ " out/vs-fio-partial.txt
+	grep -E "^load after: [0-9.]+ [0-9.]+ [0-9.]+ " out/vs-fio-partial.txt
+	grep -E "^placement irq: both tools. I/O on CPU [0-9,]+ \(iotrial: taskset -c; fio: cpus_allowed\)" out/vs-fio-partial.txt
+	grep -E "^medians of 1 rounds, 0.1 s each" out/vs-fio-partial.txt
+'
+
+# The target folder of this test is on a block device on any machine that runs the direct
+# rows; its queue and interrupts are what the header describes.
+test_expect_success 'the header names the disk under the target, its queue and its interrupt CPUs' '
+	grep -E "^target: $TRASH/target on /dev/[a-z0-9]+ \([a-z0-9]+\): .*; scheduler [a-z-]+, [0-9]+ hardware queue\(s\), nr_requests [0-9]+, rotational [01], rq_affinity [0-2]$" out/vs-fio-partial.txt >target.txt
+	disk=$(sed "s|^target: [^ ]* on /dev/\([a-z0-9]*\) .*|\1|" target.txt)
+	test -d "/sys/block/$disk"
+	grep -E "^interrupts of the disk during the run: CPU0 [0-9]+(, CPU[0-9]+ [0-9]+)*$" out/vs-fio-partial.txt
+	grep -E "^completion CPU\(s\) of /dev/$disk \(the most of its interrupts so far\): [0-9,]+$" out/vs-fio-partial.txt
+'
+
+test_expect_success 'placements irq and other split the CPUs; none pins nothing; a list is itself' '
+	cat >probe.sh <<-EOF
+		BENCH_DIR=$TRASH/target IOTRIAL=$IOTRIAL
+		. $SRC/bench/env.sh
+		echo "irq=\$(placement_cpus irq) other=\$(placement_cpus other) none=\$(placement_cpus none) list=\$(placement_cpus 0-1)"
+		echo "disk=\$DISK"
+	EOF
+	sh probe.sh >probe.out
+	grep -E "^irq=[0-9,]+ other=[0-9,]* none= list=0-1$" probe.out
+	sed -n "s/^irq=\([0-9,]*\) other=\([0-9,]*\) .*/\1,\2/p" probe.out | tr , "\n" | sed "/^$/d" | sort -n >cpus
+	seq 0 $(($(getconf _NPROCESSORS_ONLN) - 1)) >want
+	expect_eq "$(cat cpus)" "$(cat want)" "irq and other together are every CPU, once"
+'
+
+# The docs' examples name pairs, and several placements: a row per pair and placement.
+test_expect_success 'QUICK=1 ROUNDS=2 PLACEMENT="irq other none" bench/vs-fio.sh PAIR...: a row per placement' '
+	QUICK=1 ROUNDS=2 PLACEMENT="irq other none" BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out2" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" psync-randread-4k-qd1 uring-randread-4k-qd1 >bench2.out 2>&1 || { cat bench2.out; false; }
+	grep -c "^psync-randread-4k-qd1 " out2/vs-fio-partial.txt >n
+	expect_eq "$(cat n)" 3 "rows of psync-randread-4k-qd1"
+	awk "\$1 == \"psync-randread-4k-qd1\" { print \$2 }" out2/vs-fio-partial.txt >cpus
+	expect_eq "$(sed -n 3p cpus)" any "the unpinned row"
+	grep -E "^placement other: both tools. I/O on CPU [0-9,]* \(iotrial: taskset -c; fio: cpus_allowed\), away from the disk.s interrupts$" out2/vs-fio-partial.txt
+	grep -E "^medians of 2 rounds," out2/vs-fio-partial.txt
+	not grep "^uring-randread-4k-qd32 " out2/vs-fio-partial.txt
+	not grep "^record log" out2/vs-fio-partial.txt
+'
+
+test_expect_success 'README.md quotes bench/out/vs-fio.txt as it is, a full run of every row' '
+	test -s "$SRC/bench/out/vs-fio.txt"
+	bad_rows "$SRC/bench/out/vs-fio.txt" >bad
+	expect_eq "$(cat bad)" "" "rows missing or not numeric in bench/out/vs-fio.txt"
+	awk "/^<!-- bench\/out\/vs-fio.txt: begin -->/ { on = 1; next } /^<!-- bench\/out\/vs-fio.txt: end -->/ { on = 0 } on" "$SRC/README.md" >quoted
+	sed -e "/^\`\`\`/d" quoted >quoted.txt
+	diff -u "$SRC/bench/out/vs-fio.txt" quoted.txt
+'
+
+test_expect_success 'make bench runs bench/vs-fio.sh, then quotes its table in README.md' '
+	make -s -C "$SRC" -n bench >dry
+	grep -x "bench/vs-fio.sh" dry
+	grep "bench/quote-table.sh" dry
+'
+
+test_done
