@@ -40,6 +40,7 @@ make bench	minutes of fio and iotrial: t0025-bench.sh runs QUICK=1 bench/vs-fio.
 ROUNDS=9 bench/vs-fio.sh uring-randread-4k-qd32 libaio-randread-4k-qd32	minutes: t0025-bench.sh runs QUICK=1 ROUNDS=2 bench/vs-fio.sh on two named pairs
 QUICK=1 bench/vs-fio.sh	t0025-bench.sh runs it with BENCH_DIR and BENCH_OUT in its trash folder, and checks the table
 PLACEMENT="irq other none" bench/vs-fio.sh psync-randread-4k-qd1 uring-randread-4k-qd1	minutes: t0025-bench.sh runs the same with QUICK=1 ROUNDS=2 and checks a row per placement
+PLACEMENT="0 1 none" ROUNDS=5 bench/vs-fio.sh psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8	the measurement of docs/performance.md, 8 minutes: t0025-bench.sh runs placements and named pairs with QUICK=1
 bench/io-trace.sh -o trace ./iotrial run -q job.yaml -o out	root, perf and the block tracepoints: t0019-io-path.sh runs bench/io-trace.sh -o trace on an io_uring job and checks its report
 make fuzz        # libFuzzer over the job-file parser and the results.json reader	a clang build and a minute per target: t0009-fuzz-regressions.sh replays what the fuzzers found
 make fuzz                     # each target for 60 s	as make fuzz above: t0009-fuzz-regressions.sh
