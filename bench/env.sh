@@ -80,10 +80,14 @@ placement_cpus() {
 
 placement_says() {
 	c=$(placement_cpus "$1")
+	if [ -z "$c" ] && [ "$1" != none ]; then
+		echo "both tools unpinned: no CPU found for '$1' (the disk's interrupts were not found, or every CPU takes them)"
+		return 0
+	fi
 	case $1 in
 	none) echo "both tools unpinned (the scheduler places them)" ;;
-	irq) echo "both tools' I/O on CPU ${c:-?} (iotrial: taskset -c; fio: cpus_allowed), the CPU(s) that take the disk's interrupts" ;;
-	other) echo "both tools' I/O on CPU ${c:-?} (iotrial: taskset -c; fio: cpus_allowed), away from the disk's interrupts" ;;
+	irq) echo "both tools' I/O on CPU $c (iotrial: taskset -c; fio: cpus_allowed), the CPU(s) that take the disk's interrupts" ;;
+	other) echo "both tools' I/O on CPU $c (iotrial: taskset -c; fio: cpus_allowed), away from the disk's interrupts" ;;
 	*) echo "both tools' I/O on CPU $c (iotrial: taskset -c; fio: cpus_allowed)" ;;
 	esac
 }
