@@ -5,7 +5,13 @@
 
 #include <stdio.h>
 
-#include "model/spec.h"
+/* Where a value came from, for messages: a job file position, a --set option, or a file
+ * read back (line 0). */
+struct src_loc {
+	const char *file; /* the job file path, or "--set" */
+	unsigned line;	  /* 1-based; 0 when not from the file */
+	unsigned col;
+};
 
 struct diag {
 	char **msgs;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/diag.h" /* struct src_loc */
+
 enum job_workload {
 	WL_READ,
 	WL_WRITE,
@@ -28,13 +30,6 @@ enum job_sync { SYNC_NONE, SYNC_OSYNC, SYNC_ODSYNC, SYNC_FSYNC_END };
 enum job_stonewall { STONEWALL_NONE, STONEWALL_TIME, STONEWALL_FIRST_DONE, STONEWALL_WEAR_OUT };
 enum spec_units { UNITS_DECIMAL, UNITS_BINARY };
 enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
-
-/* Where a value came from, for messages: a job file position or a --set option. */
-struct src_loc {
-	const char *file; /* the job file path, or "--set" */
-	unsigned line;	  /* 1-based; 0 when not from the file */
-	unsigned col;
-};
 
 /* Indexes into the job key table (model/jobkeys.c); one per job key. */
 enum job_key_id {
