@@ -57,4 +57,19 @@ void job_key_format(const struct key_value *v, char *buf, size_t len);
 
 void job_key_value_release(struct key_value *v);
 
+/* A job's and a spec's lifetime, through the table (which knows the strings a job owns). */
+
+/* Free the strings a job owns and zero it. */
+void spec_job_release(struct job_spec *j);
+
+/* Deep-copy a job (its strings are duplicated). Returns 0 or -ENOMEM. */
+int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
+
+/* Free everything the spec owns and zero it. */
+void spec_release(struct exp_spec *s);
+
+/* The names the job file uses for a workload and a sync mode. */
+const char *spec_workload_name(enum job_workload w);
+const char *spec_sync_name(enum job_sync s);
+
 #endif

@@ -252,20 +252,9 @@ struct exp_spec {
 	char *scratch; /* the value ${scratch} expanded to */
 };
 
-/* Free the strings a job owns and zero it. */
-void spec_job_release(struct job_spec *j);
-
-/* Deep-copy a job (its strings are duplicated). Returns 0 or -ENOMEM. */
-int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
-
 void spec_point_release(struct matrix_point *p);
 void spec_table_release(struct table_spec *t);
 
-/* Free everything the spec owns and zero it. */
-void spec_release(struct exp_spec *s);
-
-const char *spec_workload_name(enum job_workload w);
-const char *spec_sync_name(enum job_sync s);
 bool spec_workload_writes(enum job_workload w);
 bool spec_workload_random(enum job_workload w);
 

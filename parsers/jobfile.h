@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "lib/diag.h"
-#include "model/spec.h"
 #include "lib/expand.h"
+#include "model/jobkeys.h" /* the spec, and spec_release for it */
 
 struct yp_options {
 	const struct spec_override *overrides; /* --set KEY=VALUE, applied last */
