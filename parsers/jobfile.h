@@ -34,9 +34,4 @@ int yp_load_file(const char *path, const struct yp_options *opt, struct exp_spec
 int yp_load_string(const char *name, const char *text, size_t len, const struct yp_options *opt,
 		   struct exp_spec *out, struct diag *d);
 
-/* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL with
- * a message (without position) in `err`. Also used by --set and, later, matrix values. */
-int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
-		   size_t errlen);
-
 #endif

@@ -8,7 +8,6 @@
 
 #include "lib/diag.h"
 #include "model/spec.h"
-#include "parsers/jobfile.h"
 
 /* How deep lists and mappings may nest in a job file; the deepest real one needs 5. */
 #define YP_MAX_DEPTH 64
@@ -22,6 +21,10 @@ int yp_check_stream(const char *name, const char *text, size_t len, struct diag 
 
 /* Report libyaml's syntax error in `parser` at its position in file `name` (NULL: none). */
 void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag *d);
+
+/* The caller's options (parsers/jobfile.h): the helpers here pass them on; yp_text and
+ * jobfile.c read them. */
+struct yp_options;
 
 struct yp {
 	const char *file;
@@ -67,6 +70,11 @@ void yp_enum_list(char *buf, size_t len, const char *const *names);
 
 /* Letters, digits, '_', '-', '.'; not empty. */
 bool yp_name_ok(const char *s);
+
+/* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL with
+ * a message (without position) in `err`. For a job's mapping, --set and matrix values. */
+int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
+		   size_t errlen);
 
 /* A job with every key at the key table's default. 0 or -ENOMEM. */
 int yp_job_defaults(struct job_spec *j);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/jobkeys.h"
+#include "parsers/jobfile.h" /* struct yp_options */
 
 struct src_loc yp_loc(const struct yp *p, const yaml_node_t *n)
 {
