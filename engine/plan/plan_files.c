@@ -17,7 +17,7 @@
 
 #include "engine/dist/dist.h"
 #include "lib/env.h"
-#include "engine/run/files.h"
+#include "lib/path.h"
 #include "model/jobkeys.h"
 #include "lib/safety.h"
 
@@ -185,7 +185,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	if (stat(path, &st) < 0) {
-		char *dir = files_dirname(path);
+		char *dir = path_dirname(path);
 		if (errno != ENOENT) {
 			plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
 				  strerror(errno));
@@ -258,7 +258,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			j->file_size = size;
 	}
 	if (writes) {
-		char *dir = files_dirname(path);
+		char *dir = path_dirname(path);
 		check_space(pl, loc, kname, dir ? dir : ".", 0);
 		free(dir);
 	}
@@ -301,7 +301,7 @@ static char *resolve_partly(const char *path)
 
 	if (real || (errno != ENOENT && errno != ENOTDIR))
 		return real;
-	if (!(dir = files_dirname(path)) || !strcmp(dir, path)) {
+	if (!(dir = path_dirname(path)) || !strcmp(dir, path)) {
 		free(dir);
 		return NULL;
 	}
@@ -356,7 +356,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	if (plan_under(j->source, pl->p->scratch)) {
 		pl->p->scratch_used = true;
 	} else {
-		char *dir = files_dirname(j->source);
+		char *dir = path_dirname(j->source);
 		if (dir)
 			check_dir(pl, plan_where(j, JK_SOURCE), "source", dir, j->file_size);
 		free(dir);

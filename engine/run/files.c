@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/io/verify.h"
+#include "lib/path.h"
 
 #define LAYOUT_CHUNK (1u << 20)
 
@@ -47,17 +48,6 @@ char *files_worker_path(const char *path, const struct job_spec *j, uint32_t w)
 	if (files_count(j) == 1)
 		return strdup(path);
 	return asprintf(&out, "%s.%u", path, w) < 0 ? NULL : out;
-}
-
-char *files_dirname(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
 }
 
 /* Write `size` bytes of varied data (the verify pattern under `seed` when `verify`) into
@@ -199,13 +189,6 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 	return fd;
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0);
-}
-
 void files_hold(struct ledger *l, const struct plan *p)
 {
 	for (size_t i = 0; i < p->ninst; i++) {
@@ -225,8 +208,8 @@ void files_hold(struct ledger *l, const struct plan *p)
 				continue;
 			}
 			/* A folder under the scratch folder is made when first used. */
-			if ((dir = files_dirname(f->path)) &&
-			    !(p->scratch && under(dir, p->scratch)))
+			if ((dir = path_dirname(f->path)) &&
+			    !(p->scratch && path_under(dir, p->scratch)))
 				ledger_dir(l, dir, NULL);
 			free(dir);
 		}
@@ -314,7 +297,7 @@ static char *existing_dir(const char *path)
 	struct stat st;
 
 	while (dir && stat(dir, &st) < 0) {
-		char *up = files_dirname(dir);
+		char *up = path_dirname(dir);
 		free(dir);
 		dir = up;
 	}
@@ -352,7 +335,7 @@ int run_preflight(const struct plan *p, struct diag *d)
 
 			if (!f->path || (k == 1 && in->job.workload != WL_COPY))
 				continue;
-			dir = f->create ? files_dirname(f->path) : NULL;
+			dir = f->create ? path_dirname(f->path) : NULL;
 			if (dir) {
 				char *up = existing_dir(dir);
 				free(dir);

@@ -12,9 +12,6 @@
 #include "engine/run/ledger.h"
 #include "engine/plan/plan.h"
 
-/* The folder part of `path` ("." when none, "/" for a file at the root), malloc'd. */
-char *files_dirname(const char *path);
-
 /* Create `f` through the ledger (O_EXCL, relative to its held folder; a copytree's source
  * tree as a tree) and give it `size` bytes as its layout says: written (with the verify
  * pattern under `seed` when `verify`) or allocated. `keep`: left in place at the end. */

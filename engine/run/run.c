@@ -22,6 +22,7 @@
 #include "engine/run/trial.h"
 #include "model/jobkeys.h"
 #include "engine/io/verify.h"
+#include "lib/path.h"
 #include "lib/version.h"
 #include "engine/io/worker.h"
 
@@ -162,7 +163,7 @@ int run_results_init(const struct plan *p, struct results *r)
 		if (!in->job.background && trial_results_grow(ir, in->warmup + in->runs) < 0)
 			return -ENOMEM;
 		if (!(in->be->flags & BE_F_NOIO)) {
-			char *dir = files_dirname(in->data.path);
+			char *dir = path_dirname(in->data.path);
 			if (dir && !in->data.create)
 				env_add_target(&r->env, in->data.path);
 			else if (dir)
