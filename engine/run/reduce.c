@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/dist/dist.h"
-#include "engine/run/trial.h"
+#include "engine/stats/latency.h"
 
 /* What one rank sends: plain bytes, the same layout on every rank (dist_check_peers made
  * sure every rank runs the same build of iotrial). */
@@ -176,7 +176,7 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		tr->agg.first_done_bw_bytes = done / fastest;
 	}
 	if (tr->ios)
-		trial_set_lat(&tr->lat, h, &w);
+		latency_summarize(&tr->lat, h, &w);
 	tr->agg.lat_samples = h->count;
 	merged_error(tr, all, n);
 	free(h);

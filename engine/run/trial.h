@@ -32,9 +32,6 @@ struct trial_env {
  * instance's trial failed, on any rank (rank 0's trial_result says why). */
 int trial_run(struct trial_env *e, const struct plan_trial *pt);
 
-/* Latency figures from a histogram and the moments of the same values. */
-void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w);
-
 /* A seed for (a, b) derived from `seed`: trials and workers each get their own. */
 uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b);
 

@@ -13,6 +13,7 @@
 #include "engine/dist/dist.h"
 #include "engine/io/reclog.h"
 #include "engine/run/reduce.h"
+#include "engine/stats/latency.h"
 #include "engine/run/trial.h"
 #include "engine/run/trial_internal.h"
 #include "engine/io/worker.h"
@@ -20,22 +21,6 @@
 static const char *op_name(enum be_opcode op)
 {
 	return op == BE_READ ? "read" : op == BE_WRITE ? "write" : "fsync";
-}
-
-void trial_set_lat(struct lat_summary *l, const struct hist *h, const struct welford *w)
-{
-	l->min = (double)h->min;
-	l->max = (double)h->max;
-	l->mean = w->mean;
-	l->stddev = welford_stddev(w);
-	l->rms = welford_rms(w);
-	/* In parts per million: integer ranks (see hist_percentile). */
-	l->p50 = hist_percentile(h, 500000);
-	l->p90 = hist_percentile(h, 900000);
-	l->p95 = hist_percentile(h, 950000);
-	l->p99 = hist_percentile(h, 990000);
-	l->p99_9 = hist_percentile(h, 999000);
-	l->p99_99 = hist_percentile(h, 999900);
 }
 
 /* The first error of a worker, as a line naming the operation, path and offset. */
@@ -126,7 +111,7 @@ void trial_merge(struct trial_env *e, struct inst_run *r)
 			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN,
 						       NAN, NAN, NAN, NAN, NAN};
 			if (o->ios)
-				trial_set_lat(&wr->lat, &o->hist, &o->lat);
+				latency_summarize(&wr->lat, &o->hist, &o->lat);
 		}
 	}
 	tr->cpu_user_s = cu;
@@ -139,7 +124,7 @@ void trial_merge(struct trial_env *e, struct inst_run *r)
 		tr->bw_bytes = (double)tr->bytes / tr->seconds;
 	}
 	if (tr->ios)
-		trial_set_lat(&tr->lat, h, &w);
+		latency_summarize(&tr->lat, h, &w);
 	r->hist = h;
 	r->lat = w;
 	r->first = first;

@@ -1,0 +1,18 @@
+/* Latency figures from a histogram and moments (see latency.h). */
+#include "engine/stats/latency.h"
+
+void latency_summarize(struct lat_summary *l, const struct hist *h, const struct welford *w)
+{
+	l->min = (double)h->min;
+	l->max = (double)h->max;
+	l->mean = w->mean;
+	l->stddev = welford_stddev(w);
+	l->rms = welford_rms(w);
+	/* In parts per million: integer ranks (see hist_percentile). */
+	l->p50 = hist_percentile(h, 500000);
+	l->p90 = hist_percentile(h, 900000);
+	l->p95 = hist_percentile(h, 950000);
+	l->p99 = hist_percentile(h, 990000);
+	l->p99_9 = hist_percentile(h, 999000);
+	l->p99_99 = hist_percentile(h, 999900);
+}
