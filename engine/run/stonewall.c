@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "engine/dist/dist.h"
-#include "engine/run/trial_internal.h"
 
 unsigned stonewall_index(size_t k)
 {

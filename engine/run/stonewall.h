@@ -1,17 +1,15 @@
 /* Stonewalling (the job key `stonewall`): which instances of a trial stop early, the
  * coordinating thread's watch that stops every rank once the first has done its size, and
  * the wear_out top-up. Workers never call the transport: they see a flag in the trial's
- * sync_area (engine/run/trial_internal.h), raised by the thread that polls the other ranks. */
+ * sync_area (engine/run/trial_slot.h), raised by the thread that polls the other ranks. */
 #ifndef IOTRIAL_STONEWALL_H
 #define IOTRIAL_STONEWALL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine/run/trial.h"
-
-struct inst_run;
-struct sync_area;
+#include "engine/run/trial_env.h"
+#include "engine/run/trial_slot.h"
 
 /* Instance k's stop flag in sync_area.sw_stop and its bit in the ranks' poll: the unit's
  * 64th instance and later share the last (the first of those done stops them all). */

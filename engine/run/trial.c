@@ -18,18 +18,12 @@
 
 #include "lib/cacheline.h"
 #include "engine/dist/dist.h"
+#include "engine/run/files.h"
 #include "engine/run/stonewall.h"
-#include "engine/run/trial_internal.h"
+#include "engine/run/trial_merge.h"
+#include "engine/run/trial_slot.h"
 #include "engine/io/verify.h"
 #include "engine/io/worker.h"
-
-uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
-{
-	uint64_t z = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 int trial_results_grow(struct instance_result *ir, size_t n)
 {
@@ -52,44 +46,6 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 	}
 	ir->ntrials = n;
 	return 0;
-}
-
-void trial_error(struct trial_result *tr, const char *fmt, ...)
-{
-	va_list ap;
-
-	tr->failed = true;
-	tr->kept = false;
-	if (tr->error)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&tr->error, fmt, ap) < 0)
-		tr->error = NULL;
-	va_end(ap);
-}
-
-int trial_open_flags(const struct job_spec *j, bool writes)
-{
-	int fl = writes ? O_WRONLY : O_RDONLY;
-
-	if (j->direct)
-		fl |= O_DIRECT;
-	if (writes && j->sync == SYNC_OSYNC)
-		fl |= O_SYNC;
-	if (writes && j->sync == SYNC_ODSYNC)
-		fl |= O_DSYNC;
-	return fl;
-}
-
-/* The seed of the verify pattern a file is laid out with: one per path (without a
- * worker's suffix), so instances and workers that share a file agree on it. */
-uint64_t trial_layout_seed(const struct plan *p, const char *path)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (; *path; path++)
-		h = (h ^ (unsigned char)*path) * 1099511628211ull;
-	return trial_seed(p->seed, h, 0xf11e);
 }
 
 /* The part of the file worker w covers: its own file, all of a shared file for random

@@ -3,6 +3,8 @@
  * worker, their errors turned into one line naming operation, path and offset, and data a
  * write trial wrote read back when verify asks; in a distributed run, every rank's figures,
  * worker rows and log lines handed to rank 0. */
+#include "engine/run/trial_merge.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -12,10 +14,9 @@
 
 #include "engine/dist/dist.h"
 #include "engine/io/reclog.h"
+#include "engine/run/files.h"
 #include "engine/run/reduce.h"
 #include "engine/stats/latency.h"
-#include "engine/run/trial.h"
-#include "engine/run/trial_internal.h"
 #include "engine/io/worker.h"
 
 static const char *op_name(enum be_opcode op)

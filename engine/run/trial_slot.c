@@ -1,12 +1,13 @@
-/* A worker's slot in a trial (see trial_internal.h): started as a thread or as a process
+/* A worker's slot in a trial (see trial_slot.h): started as a thread or as a process
  * that never outlives iotrial, its files opened through the run's ledger, the worker loop
  * (or a copytree or command) run, and waited for, passing the user's interrupt on to a
  * worker process. */
-#include "engine/run/trial_internal.h"
+#include "engine/run/trial_slot.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,52 @@
 #include "engine/run/files.h"
 #include "engine/run/loads.h"
 #include "engine/io/worker.h"
+
+uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
+{
+	uint64_t z = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b + 0x632be59bd9b4e019ull + (a << 6));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void trial_error(struct trial_result *tr, const char *fmt, ...)
+{
+	va_list ap;
+
+	tr->failed = true;
+	tr->kept = false;
+	if (tr->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&tr->error, fmt, ap) < 0)
+		tr->error = NULL;
+	va_end(ap);
+}
+
+int trial_open_flags(const struct job_spec *j, bool writes)
+{
+	int fl = writes ? O_WRONLY : O_RDONLY;
+
+	if (j->direct)
+		fl |= O_DIRECT;
+	if (writes && j->sync == SYNC_OSYNC)
+		fl |= O_SYNC;
+	if (writes && j->sync == SYNC_ODSYNC)
+		fl |= O_DSYNC;
+	return fl;
+}
+
+/* The seed of the verify pattern a file is laid out with: one per path (without a
+ * worker's suffix), so instances and workers that share a file agree on it. */
+uint64_t trial_layout_seed(const struct plan *p, const char *path)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return trial_seed(p->seed, h, 0xf11e);
+}
 
 /* A worker: its own backend state and file descriptors, then the worker loop (which waits
  * on the barrier once its buffers are ready). */

@@ -1,8 +1,8 @@
-/* What engine/run/trial.c and engine/run/stonewall.c share of a trial under way: the workers'
- * slots, an instance's run, and the flags its workers see. Not for other files: trial.h is
- * the interface. */
-#ifndef IOTRIAL_TRIAL_INTERNAL_H
-#define IOTRIAL_TRIAL_INTERNAL_H
+/* A trial under way, as trial.c, stonewall.c and trial_merge.c share it: each instance's
+ * run, its workers' slots (started and waited for in trial_slot.c), the flags the workers
+ * see, and the small helpers all three use. Not for other files: trial.h is the interface. */
+#ifndef IOTRIAL_TRIAL_SLOT_H
+#define IOTRIAL_TRIAL_SLOT_H
 
 #include <pthread.h>
 #include <signal.h>
@@ -12,7 +12,6 @@
 
 #include "engine/plan/plan.h"
 #include "model/results.h"
-#include "engine/run/trial.h"
 #include "engine/io/worker.h"
 
 /* What a worker hands back: in shared memory when workers are processes. */
@@ -71,7 +70,7 @@ struct sync_area {
 	volatile sig_atomic_t sw_stop[64];
 };
 
-/* Start worker `s` (a thread, or a process with worker_mode: process) in trial_slot.c.
+/* Start worker `s` (a thread, or a process with worker_mode: process).
  * Returns 0 or -errno; s->started says whether trial_slot_finish must wait for it. */
 int trial_slot_start(struct slot *s);
 
@@ -88,21 +87,7 @@ int trial_open_flags(const struct job_spec *j, bool writes);
 /* The verify pattern's seed for a file laid out at `path`. */
 uint64_t trial_layout_seed(const struct plan *p, const char *path);
 
-/* Merge an instance's workers into its trial (trial_merge.c). */
-void trial_merge(struct trial_env *e, struct inst_run *r);
-
-/* Read back and check what a write trial wrote (trial_merge.c). Returns 0 or -errno. */
-int trial_verify_back(struct trial_env *e, struct inst_run *r);
-
-/* A distributed trial, after trial_merge: this rank's figures and worker rows of every
- * instance of unit `u` handed to rank 0, which merges them into its results (reduce.h);
- * `t_sync` is this rank's exit from the start barrier. Collective (trial_merge.c). */
-void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
-		       uint64_t t_sync);
-
-/* A distributed trial, after trial_reduce_unit: the other ranks' record and interval log
- * lines of every instance of `u` that logs appended to rank 0's logs, rank by rank (rank 0
- * notes in e->d what is missing). Collective (trial_merge.c). */
-void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs);
+/* A seed for (a, b) derived from `seed`: trials and workers each get their own. */
+uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b);
 
 #endif

@@ -1,0 +1,27 @@
+/* What a trial runs in: the plan, the results it fills, the run's ledger, the user's stop
+ * flag, the run's clock and logs. The runner (run.c) fills it; trial.c, stonewall.c and
+ * trial_merge.c read it. */
+#ifndef IOTRIAL_TRIAL_ENV_H
+#define IOTRIAL_TRIAL_ENV_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "engine/plan/plan.h"
+#include "engine/run/ledger.h"
+#include "model/results.h"
+
+struct trial_env {
+	struct plan *p;
+	struct results *r;
+	struct ledger *ledger;		   /* what this run created (engine/run/ledger.h) */
+	const volatile sig_atomic_t *stop; /* the user's interrupt */
+	uint64_t t0;			   /* the run's start, CLOCK_MONOTONIC */
+	int *rec_fd, *int_fd;		   /* per instance: the record and interval logs, or -1 */
+	struct diag *d;			   /* warnings that do not fail a trial */
+	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h)
+		     */
+};
+
+#endif
