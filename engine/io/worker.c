@@ -128,6 +128,38 @@ double worker_bytes_at(const struct worker_out *o, uint64_t t)
 	return (double)b0 + (double)(t - t0) / (double)(o->end_ns - t0) * (double)(o->bytes - b0);
 }
 
+void worker_job_alone(struct worker_job *w)
+{
+	w->ramp_ns = 0;
+	w->stop_sw = NULL;
+	w->barrier = w->ready = NULL;
+	w->cancel = NULL;
+	w->rec_fd = w->int_fd = -1;
+}
+
+void worker_out_add(struct worker_out *o, const struct worker_out *more)
+{
+	hist_merge(&o->hist, &more->hist);
+	welford_merge(&o->lat, &more->lat);
+	o->bytes += more->bytes;
+	o->ios += more->ios;
+	o->errors += more->errors;
+	o->cpu_user_s += more->cpu_user_s;
+	o->cpu_sys_s += more->cpu_sys_s;
+	if (more->end_ns > o->end_ns)
+		o->end_ns = more->end_ns;
+	if (!o->err && more->err) {
+		o->err = more->err;
+		o->err_op = more->err_op;
+		o->err_offset = more->err_offset;
+		o->err_len = more->err_len;
+		o->err_eof = more->err_eof;
+		o->verify_why = more->verify_why;
+	}
+	if (!o->log_err)
+		o->log_err = more->log_err;
+}
+
 /* The ramp is over: measurement starts now, from a clean slate. */
 static void start_window(struct loop *l, uint64_t now)
 {
@@ -256,72 +288,113 @@ static int loop_run(struct loop *l)
 	return 0;
 }
 
-int worker_run(const struct worker_job *w, struct worker_out *o)
+/* Everything the loop needs before the clock starts: its slots and free list, the buffers
+ * (filled with varied bytes), the bound, the random map, the logs, the pace. Returns 0 or
+ * -ENOMEM; what was allocated is in `l` and `*bufs` either way, for loop_free. */
+static int loop_init(struct loop *l, char **bufs)
 {
-	struct loop l = {.w = w, .o = o};
+	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
-	char *bufs = NULL;
-	double u0, s0;
-	int ret = -ENOMEM;
-	bool barrier_done = false;
 
-	memset(o, 0, sizeof(*o));
-	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
-	hist_init(&o->hist);
-	welford_init(&o->lat);
 	/* Written on every I/O: on cache lines of this worker's own. */
-	l.slots = cacheline_zalloc(depth * sizeof(*l.slots));
-	l.free_list = cacheline_zalloc(depth * sizeof(*l.free_list));
-	l.ready = cacheline_zalloc(depth * sizeof(*l.ready));
-	l.reaped = cacheline_zalloc(depth * sizeof(*l.reaped));
-	if (!l.slots || !l.free_list || !l.ready || !l.reaped ||
-	    posix_memalign((void **)&bufs, BUF_ALIGN, depth * w->chunk))
-		goto out;
+	l->slots = cacheline_zalloc(depth * sizeof(*l->slots));
+	l->free_list = cacheline_zalloc(depth * sizeof(*l->free_list));
+	l->ready = cacheline_zalloc(depth * sizeof(*l->ready));
+	l->reaped = cacheline_zalloc(depth * sizeof(*l->reaped));
+	if (!l->slots || !l->free_list || !l->ready || !l->reaped ||
+	    posix_memalign((void **)bufs, BUF_ALIGN, depth * w->chunk))
+		return -ENOMEM;
 	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
-	l.rng = w->seed ^ 0x5bd1e995u;
+	l->rng = w->seed ^ 0x5bd1e995u;
 	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
-		uint64_t v = rng_next(&l.rng);
-		memcpy(bufs + i, &v, 8);
+		uint64_t v = rng_next(&l->rng);
+		memcpy(*bufs + i, &v, 8);
 	}
 	for (unsigned i = 0; i < depth; i++) {
-		l.slots[i].buf = l.slots[i].base_buf = bufs + (size_t)i * w->chunk;
-		l.free_list[l.nfree++] = &l.slots[depth - 1 - i];
+		l->slots[i].buf = l->slots[i].base_buf = *bufs + (size_t)i * w->chunk;
+		l->free_list[l->nfree++] = &l->slots[depth - 1 - i];
 	}
-	l.rng = w->seed;
-	l.total = w->region_len;
+	l->rng = w->seed;
+	l->total = w->region_len;
 	if (spec_workload_random(w->wl)) {
-		l.nblocks = w->region_len / w->chunk;
-		l.total = l.nblocks * w->chunk;
+		l->nblocks = w->region_len / w->chunk;
+		l->total = l->nblocks * w->chunk;
 	}
 	if (w->limit)
-		l.total = w->limit;
-	l.pos = w->start_pos;
-	if (l.nblocks && w->random_map)
-		randmap_init(&l.map, l.nblocks, w->seed, w->start_pos);
+		l->total = w->limit;
+	l->pos = w->start_pos;
+	if (l->nblocks && w->random_map)
+		randmap_init(&l->map, l->nblocks, w->seed, w->start_pos);
 
 	/* Random offsets: no readahead, as fio's default (fadvise_hint) asks. Else each buffered
 	 * read of a missing block brings in its neighbours too, and about half of a pass of
 	 * 4 KiB reads then finds its block in the page cache. Advice only: a file system that
 	 * ignores it is not an error. */
-	if (l.nblocks && !(w->be->flags & BE_F_NOIO))
+	if (l->nblocks && !(w->be->flags & BE_F_NOIO))
 		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
-	if (w->rec_fd >= 0 && (l.rec = cacheline_zalloc(sizeof(*l.rec))))
-		reclog_init(l.rec, w->rec_fd, w->trial, w->worker, w->rank);
-	if (w->int_fd >= 0 && w->interval_ns && (l.ivl = cacheline_zalloc(sizeof(*l.ivl))))
-		reclog_init(l.ivl, w->int_fd, w->trial, w->worker, w->rank);
+	if (w->rec_fd >= 0 && (l->rec = cacheline_zalloc(sizeof(*l->rec))))
+		reclog_init(l->rec, w->rec_fd, w->trial, w->worker, w->rank);
+	if (w->int_fd >= 0 && w->interval_ns && (l->ivl = cacheline_zalloc(sizeof(*l->ivl))))
+		reclog_init(l->ivl, w->int_fd, w->trial, w->worker, w->rank);
 	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
 	if (w->rate)
-		l.pace_ns = (uint64_t)(1e15 / (double)w->rate);
+		l->pace_ns = (uint64_t)(1e15 / (double)w->rate);
 	else if (w->rate_iops)
-		l.pace_ns = 1000000000ull / w->rate_iops;
-	barrier_done = true;
-	if (!worker_gate(w)) {
-		ret = 0; /* cancelled before the start: nothing measured, nothing wrong here */
+		l->pace_ns = 1000000000ull / w->rate_iops;
+	return 0;
+}
+
+/* After the loop: the end time, where a top-up would go on, the last log interval and the
+ * logs flushed. */
+static void loop_end(struct loop *l, const uint64_t *vclock)
+{
+	const struct worker_job *w = l->w;
+	struct worker_out *o = l->o;
+
+	o->end_ns = l->vclock ? o->start_ns + *vclock : worker_now_ns();
+	o->pos = l->nblocks && w->random_map ? randmap_drawn(&l->map) : l->pos;
+	if (l->ivl) {
+		if (l->ivl_ios || l->ivl_start < o->end_ns) {
+			l->ivl_end = o->end_ns;
+			worker_interval_close(l);
+		}
+		o->log_err = reclog_flush(l->ivl);
+	}
+	if (l->rec && reclog_flush(l->rec) < 0 && !o->log_err)
+		o->log_err = l->rec->err;
+}
+
+static void loop_free(struct loop *l, char *bufs)
+{
+	free(l->rec);
+	free(l->ivl);
+	free(bufs);
+	free(l->slots);
+	free(l->free_list);
+	free(l->ready);
+	free(l->reaped);
+}
+
+int worker_run(const struct worker_job *w, struct worker_out *o)
+{
+	struct loop l = {.w = w, .o = o};
+	char *bufs = NULL;
+	uint64_t vclock = 0;
+	double u0, s0;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
+	hist_init(&o->hist);
+	welford_init(&o->lat);
+	if ((ret = loop_init(&l, &bufs)) < 0) {
+		worker_gate(w); /* the others must not wait for us forever */
 		goto out;
 	}
+	if (!worker_gate(w))
+		goto out; /* cancelled before the start: nothing measured, nothing wrong here */
 
 	cpu_now(&u0, &s0);
-	uint64_t vclock = 0;
 	if (w->be->flags & BE_F_VIRTUAL)
 		l.vclock = &vclock;
 	start_window(&l, worker_now_ns());
@@ -338,31 +411,13 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	}
 	if (ret == 0 && w->fsync_end && !o->err)
 		ret = worker_fsync_end(&l);
-	o->end_ns = l.vclock ? o->start_ns + vclock : worker_now_ns();
-	o->pos = l.nblocks && w->random_map ? randmap_drawn(&l.map) : l.pos;
-	if (l.ivl) {
-		if (l.ivl_ios || l.ivl_start < o->end_ns) {
-			l.ivl_end = o->end_ns;
-			worker_interval_close(&l);
-		}
-		o->log_err = reclog_flush(l.ivl);
-	}
-	if (l.rec && reclog_flush(l.rec) < 0 && !o->log_err)
-		o->log_err = l.rec->err;
+	loop_end(&l, &vclock);
 	cpu_now(&o->cpu_user_s, &o->cpu_sys_s);
 	o->cpu_user_s -= u0;
 	o->cpu_sys_s -= s0;
 	if (ret == 0 && o->err)
 		ret = o->err;
 out:
-	if (!barrier_done)
-		worker_gate(w); /* the others must not wait for us forever */
-	free(l.rec);
-	free(l.ivl);
-	free(bufs);
-	free(l.slots);
-	free(l.free_list);
-	free(l.ready);
-	free(l.reaped);
+	loop_free(&l, bufs);
 	return ret;
 }

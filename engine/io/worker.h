@@ -89,6 +89,16 @@ struct worker_out {
 /* Worker w's bytes at absolute time t, from its progress samples (linear in between). */
 double worker_bytes_at(const struct worker_out *o, uint64_t t);
 
+/* Untie a copy of a trial's job from that trial, for a run after it (a wear_out top-up,
+ * verify's read-back): no ramp, no start barriers, no cancel or stonewall flag, no logs.
+ * A new field that ties a job to its trial is dropped here too. */
+void worker_job_alone(struct worker_job *w);
+
+/* Add `more`, a continuation of the same worker (a wear_out top-up), to `o`: figures
+ * summed, histograms and moments merged, the later end, the first error kept. Progress
+ * samples and `pos` stay `o`'s. */
+void worker_out_add(struct worker_out *o, const struct worker_out *more);
+
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial
  * ran to its bound, or the first error's -errno (details in `o`); -ENOMEM when buffers
  * cannot be had. Buffers are allocated before the clock starts. */

@@ -94,12 +94,8 @@ static int topup_start(struct slot *s, uint64_t bytes)
 	 * on along its passes (start_pos is its draws so far); without one, a new stream. */
 	if (!s->job.random_map)
 		s->job.seed = trial_seed(s->job.seed, 0x70b0, 1);
-	s->job.ramp_ns = 0;
+	worker_job_alone(&s->job); /* the logs cover the stonewalled part */
 	s->job.cap_ns = s->run->in->job.stonewall_cap_ns;
-	s->job.stop_sw = NULL;
-	s->job.barrier = s->job.ready = NULL;
-	s->job.cancel = NULL;
-	s->job.rec_fd = s->job.int_fd = -1; /* the logs cover the stonewalled part */
 	s->sh->done = 0;
 	s->topup = true;
 	return trial_slot_start(s);
@@ -108,28 +104,7 @@ static int topup_start(struct slot *s, uint64_t bytes)
 /* Add a top-up's figures to the worker's; its time extends the worker's end. */
 static void topup_fold(struct slot *s)
 {
-	struct worker_out *o = &s->sh->out;
-	const struct worker_out *t = &s->sh->top;
-
-	hist_merge(&o->hist, &t->hist);
-	welford_merge(&o->lat, &t->lat);
-	o->bytes += t->bytes;
-	o->ios += t->ios;
-	o->errors += t->errors;
-	o->cpu_user_s += t->cpu_user_s;
-	o->cpu_sys_s += t->cpu_sys_s;
-	if (t->end_ns > o->end_ns)
-		o->end_ns = t->end_ns;
-	if (!o->err && t->err) {
-		o->err = t->err;
-		o->err_op = t->err_op;
-		o->err_offset = t->err_offset;
-		o->err_len = t->err_len;
-		o->err_eof = t->err_eof;
-		o->verify_why = t->verify_why;
-	}
-	if (!o->log_err)
-		o->log_err = t->log_err;
+	worker_out_add(&s->sh->out, &s->sh->top);
 	if (s->sh->ret == 0)
 		s->sh->ret = s->sh->top_ret;
 }

@@ -150,14 +150,11 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 	for (uint32_t k = 0; k < r->n; k++) {
 		struct slot *s = &r->slots[k];
 		struct worker_job v = s->job;
+		worker_job_alone(&v);
 		v.wl = WL_READ;
-		v.runtime_ns = v.ramp_ns = v.think_ns = v.rate = v.rate_iops = 0;
+		v.runtime_ns = v.think_ns = v.rate = v.rate_iops = 0;
 		v.cap_ns = v.limit = v.start_pos = 0;
-		v.stop_sw = NULL;
 		v.fsync_end = false;
-		v.barrier = v.ready = NULL;
-		v.cancel = NULL;
-		v.rec_fd = v.int_fd = -1;
 		v.priv = priv;
 		/* A copy checks the source's pattern; a full sequential write pass, its own. */
 		v.verify_seed = copy ? trial_layout_seed(e->p, in->src.path) : s->job.verify_seed;
