@@ -3,7 +3,7 @@
 #ifndef IOTRIAL_CLI_H
 #define IOTRIAL_CLI_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define EXIT_RUN   1   /* a trial or the run failed */
@@ -13,7 +13,7 @@
 struct results;
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0 (cli/write.c). */
-extern volatile sig_atomic_t cli_stop_signal;
+extern atomic_int cli_stop_signal;
 /* Set when stdout's reader went away: no further job file runs. */
 extern bool cli_stdout_closed;
 

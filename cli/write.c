@@ -13,7 +13,10 @@
 
 #include "reporters/reporter.h"
 
-volatile sig_atomic_t cli_stop_signal;
+/* Stored by on_signal, read by the run's threads: a signal handler may store only to a
+ * lock-free atomic object (C11 7.14.1.1), and a volatile one is a data race between threads. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the stop flag must be a lock-free atomic_int");
+atomic_int cli_stop_signal;
 bool cli_stdout_closed;
 
 /* Set while result files are written: a second Ctrl-C then waits for them (on_signal). */

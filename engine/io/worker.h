@@ -5,7 +5,7 @@
 #define IOTRIAL_WORKER_H
 
 #include <pthread.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -30,12 +30,12 @@ struct worker_job {
 	bool random_map;      /* random offsets: each block once per pass (else with replacement) */
 	bool verify;	      /* writes carry the verify pattern, reads are checked */
 	uint64_t verify_seed; /* the pattern's seed */
-	bool verify_check_seed;		      /* false: accept the pattern under any seed */
-	const volatile sig_atomic_t *stop;    /* non-zero: stop issuing, drain, return */
-	const volatile sig_atomic_t *stop_bg; /* also stops it (background load); may be NULL */
+	bool verify_check_seed;	   /* false: accept the pattern under any seed */
+	const atomic_int *stop;	   /* non-zero: stop issuing, drain, return */
+	const atomic_int *stop_bg; /* also stops it (background load); may be NULL */
 	/* Stonewall: raised by the coordinator when another rank has done its size; stops it
 	 * like `stop`, noted in `stopped` when it had not reached its bound. May be NULL. */
-	const volatile sig_atomic_t *stop_sw;
+	const atomic_int *stop_sw;
 	uint64_t cap_ns; /* size-bound: issue nothing new this long after the start; 0: none */
 	uint64_t limit;	 /* size-bound: bytes to move; 0: the region's */
 	/* Where to go on from: sequential, the region offset of the first I/O; random with
@@ -46,8 +46,7 @@ struct worker_job {
 	/* When set, waited on before `barrier`: the coordinator learns that every worker is
 	 * ready (and may meet the other ranks) before it opens `barrier`. */
 	pthread_barrier_t *ready;
-	const volatile sig_atomic_t
-	    *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
+	const atomic_int *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
 	uint32_t stride_n,
 	    stride_i;		      /* strided file: chunk k of the region is chunk k * stride_n +
 					 stride_i of the file (the ranks interleave); 0: contiguous */

@@ -20,7 +20,7 @@
 
 #define LAYOUT_CHUNK (1u << 20)
 
-const volatile sig_atomic_t *files_stop;
+const atomic_int *files_stop;
 
 static void error_msg(char **msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -4,7 +4,7 @@
 #ifndef IOTRIAL_FILES_H
 #define IOTRIAL_FILES_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,7 +19,7 @@ int files_layout(struct ledger *l, const struct plan_file *f, uint64_t size, boo
 		 uint64_t seed, uint32_t tree_files, bool keep, char **msg);
 
 /* Raised by a signal handler: a layout in progress stops (-EINTR). */
-extern const volatile sig_atomic_t *files_stop;
+extern const atomic_int *files_stop;
 
 /* How many files a job's workers use: one each with file_per_thread, else one. */
 uint32_t files_count(const struct job_spec *j);

@@ -4,7 +4,7 @@
 #ifndef IOTRIAL_RUN_H
 #define IOTRIAL_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "lib/diag.h"
@@ -12,9 +12,9 @@
 #include "model/results.h"
 
 struct run_opts {
-	FILE *progress;			   /* one line per trial, or NULL */
-	const volatile sig_atomic_t *stop; /* set by a signal handler: finish what is measured */
-	const char *dir; /* the result folder: record logs go to DIR/records/; NULL: none */
+	FILE *progress;		/* one line per trial, or NULL */
+	const atomic_int *stop; /* set by a signal handler: finish what is measured */
+	const char *dir;	/* the result folder: record logs go to DIR/records/; NULL: none */
 	/* Called every few seconds with the results so far (complete false), so a killed run
 	 * leaves them behind; may be NULL. The engine never formats them itself. */
 	void (*checkpoint)(const struct results *r, void *arg);

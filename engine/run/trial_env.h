@@ -4,7 +4,7 @@
 #ifndef IOTRIAL_TRIAL_ENV_H
 #define IOTRIAL_TRIAL_ENV_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "lib/diag.h"
@@ -15,11 +15,11 @@
 struct trial_env {
 	struct plan *p;
 	struct results *r;
-	struct ledger *ledger;		   /* what this run created (engine/run/ledger.h) */
-	const volatile sig_atomic_t *stop; /* the user's interrupt */
-	uint64_t t0;			   /* the run's start, CLOCK_MONOTONIC */
-	int *rec_fd, *int_fd;		   /* per instance: the record and interval logs, or -1 */
-	struct diag *d;			   /* warnings that do not fail a trial */
+	struct ledger *ledger;	/* what this run created (engine/run/ledger.h) */
+	const atomic_int *stop; /* the user's interrupt */
+	uint64_t t0;		/* the run's start, CLOCK_MONOTONIC */
+	int *rec_fd, *int_fd;	/* per instance: the record and interval logs, or -1 */
+	struct diag *d;		/* warnings that do not fail a trial */
 	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h)
 		     */
 };

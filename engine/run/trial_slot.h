@@ -5,7 +5,7 @@
 #define IOTRIAL_TRIAL_SLOT_H
 
 #include <pthread.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -18,9 +18,9 @@
 struct shared {
 	struct worker_out out;
 	int ret;
-	char err[1024];		    /* a message naming one or two paths, whole */
-	volatile sig_atomic_t done; /* the worker has returned (the coordinator polls it) */
-	struct worker_out top;	    /* a wear_out top-up's figures, until folded into `out` */
+	char err[1024];	       /* a message naming one or two paths, whole */
+	atomic_int done;       /* the worker has returned (the coordinator polls it) */
+	struct worker_out top; /* a wear_out top-up's figures, until folded into `out` */
 	int top_ret;
 };
 
@@ -36,8 +36,8 @@ struct slot {
 	pid_t pid;
 	/* A worker process watches `stop_fwd` (shared), which its coordinator raises once the
 	 * user's `stop_user` is: a signal to iotrial alone reaches no worker process. */
-	const volatile sig_atomic_t *stop_user;
-	volatile sig_atomic_t *stop_fwd;
+	const atomic_int *stop_user;
+	atomic_int *stop_fwd;
 	bool started;
 	bool topup;		  /* this start is a wear_out top-up: into sh->top */
 	uint64_t stonewall_bytes; /* its bytes before a top-up */
@@ -59,15 +59,19 @@ struct inst_run {
 	int log_err; /* the first error writing its record or interval log (-errno); 0: none */
 };
 
+/* Worker processes see these flags through a shared mapping: an atomic works across
+ * processes only when it is lock-free (then it is address-free too). */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the trial's flags must be lock-free atomics");
+
 /* The barriers and flags, shared with process workers: `ready` tells the coordinating
  * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
 struct sync_area {
 	pthread_barrier_t ready, barrier;
-	volatile sig_atomic_t bg_stop;
-	volatile sig_atomic_t stop;   /* the user's interrupt, for worker processes */
-	volatile sig_atomic_t cancel; /* another rank could not set up: no I/O in this trial */
+	atomic_int bg_stop;
+	atomic_int stop;   /* the user's interrupt, for worker processes */
+	atomic_int cancel; /* another rank could not set up: no I/O in this trial */
 	/* Stonewall: instance k's measured workers stop when flag stonewall_index(k) is raised. */
-	volatile sig_atomic_t sw_stop[64];
+	atomic_int sw_stop[64];
 };
 
 /* Start worker `s` (a thread, or a process with worker_mode: process).
