@@ -183,6 +183,69 @@ static void release_shared(void *p, size_t size, bool processes)
 		free(p);
 }
 
+/* Worker w's job in instance run `r` (instance `inst`, the unit's k-th): its region of
+ * the file, its seeds, its stop flags in `sync`, its logs, its pace. */
+static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, size_t inst,
+		     uint32_t index, struct sync_area *sync, uint32_t w)
+{
+	const struct instance *in = r->in;
+	const struct job_spec *j = &in->job;
+	struct slot *s = &r->slots[w];
+	uint64_t off, len;
+
+	region(j, in->chunk, w, &off, &len);
+	/* One file for the ranks: this rank's region in one piece, or every rank_n-th
+	 * chunk. */
+	if (j->layout == RANK_LAYOUT_SHARED && in->rank_n > 1)
+		off += (uint64_t)(dist_rank() - (int)in->rank_lo) * j->file_size;
+	s->job = (struct worker_job){
+	    .be = in->be,
+	    .wl = j->workload,
+	    .fd = -1,
+	    .src_fd = -1,
+	    .chunk = in->chunk,
+	    .region_off = off,
+	    .region_len = len,
+	    /* Load runs until the measured workers are done. */
+	    .runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
+	    .iodepth = j->iodepth,
+	    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
+	    /* Each rank its own offsets (rank 0: as in a serial run). */
+	    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
+			       inst * 1024 + w, index),
+	    .random_map = j->random_map,
+	    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
+	    .stop_bg = r->background ? &sync->bg_stop : NULL,
+	    .stop_sw = stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,
+	    .cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
+	    .barrier = &sync->barrier,
+	    .ready = &sync->ready,
+	    .cancel = &sync->cancel,
+	    .stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
+	    .stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
+	    .rec_fd = e->rec_fd[inst],
+	    .int_fd = e->int_fd[inst],
+	    .interval_ns = j->log_interval_ns,
+	    .trial = index,
+	    .worker = w,
+	    .rank = (uint32_t)dist_rank(),
+	    .ramp_ns = j->ramp_ns,
+	    .rate = j->rate,
+	    .rate_iops = j->rate_iops,
+	    .think_ns = j->think_time_ns,
+	    .verify = j->verify,
+	};
+	if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
+		/* Reads check the layout's pattern; a file iotrial did not lay out may
+		 * come from an earlier run, so then only offsets and checksums count. */
+		const struct plan_file *f = j->workload == WL_COPY ? &in->src : &in->data;
+		s->job.verify_seed = trial_layout_seed(e->p, f->path);
+		s->job.verify_check_seed = plan_file_root((struct plan_file *)f)->create;
+	} else if (j->verify) {
+		s->job.verify_seed = s->job.seed;
+	}
+}
+
 /* Set up instance k of the unit for this trial: its trial record, workers and files. */
 static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_run *r,
 		 size_t inst_k, size_t inst, struct sync_area *sync, bool processes)
@@ -212,7 +275,6 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		return -ENOMEM;
 	for (uint32_t w = 0; w < r->n; w++) {
 		struct slot *s = &r->slots[w];
-		uint64_t off, len;
 		s->run = r;
 		s->worker = w;
 		s->stop_user = e->stop;
@@ -222,58 +284,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
 		if (!s->sh || !s->data_path || (copy && !s->src_path))
 			return -ENOMEM;
-		region(j, in->chunk, w, &off, &len);
-		/* One file for the ranks: this rank's region in one piece, or every rank_n-th
-		 * chunk. */
-		if (j->layout == RANK_LAYOUT_SHARED && in->rank_n > 1)
-			off += (uint64_t)(dist_rank() - (int)in->rank_lo) * j->file_size;
-		s->job = (struct worker_job){
-		    .be = in->be,
-		    .wl = j->workload,
-		    .fd = -1,
-		    .src_fd = -1,
-		    .chunk = in->chunk,
-		    .region_off = off,
-		    .region_len = len,
-		    /* Load runs until the measured workers are done. */
-		    .runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
-		    .iodepth = j->iodepth,
-		    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
-		    /* Each rank its own offsets (rank 0: as in a serial run). */
-		    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
-				       inst * 1024 + w, index),
-		    .random_map = j->random_map,
-		    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
-		    .stop_bg = r->background ? &sync->bg_stop : NULL,
-		    .stop_sw =
-			stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,
-		    .cap_ns = stonewall_applies(r) ? j->stonewall_cap_ns : 0,
-		    .barrier = &sync->barrier,
-		    .ready = &sync->ready,
-		    .cancel = &sync->cancel,
-		    .stride_n = j->layout == RANK_LAYOUT_STRIDED && in->rank_n > 1 ? in->rank_n : 0,
-		    .stride_i = (uint32_t)(dist_rank() - (int)in->rank_lo),
-		    .rec_fd = e->rec_fd[inst],
-		    .int_fd = e->int_fd[inst],
-		    .interval_ns = j->log_interval_ns,
-		    .trial = index,
-		    .worker = w,
-		    .rank = (uint32_t)dist_rank(),
-		    .ramp_ns = j->ramp_ns,
-		    .rate = j->rate,
-		    .rate_iops = j->rate_iops,
-		    .think_ns = j->think_time_ns,
-		    .verify = j->verify,
-		};
-		if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
-			/* Reads check the layout's pattern; a file iotrial did not lay out may
-			 * come from an earlier run, so then only offsets and checksums count. */
-			const struct plan_file *f = j->workload == WL_COPY ? &in->src : &in->data;
-			s->job.verify_seed = trial_layout_seed(e->p, f->path);
-			s->job.verify_check_seed = plan_file_root((struct plan_file *)f)->create;
-		} else if (j->verify) {
-			s->job.verify_seed = s->job.seed;
-		}
+		slot_job(e, r, inst_k, inst, index, sync, w);
 	}
 	return prepare(e, r);
 }
@@ -341,141 +352,208 @@ static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
 	pthread_barrierattr_destroy(&attr);
 }
 
-int trial_run(struct trial_env *e, const struct plan_trial *pt)
-{
-	const struct plan_unit *u = &e->p->units[pt->unit];
-	struct inst_run *runs = calloc(u->n, sizeof(*runs));
-	struct sync_area *sync = NULL;
-	bool processes = false, dist = dist_size() > 1, go, watch = false;
-	unsigned nworkers = 0;
-	uint64_t t_sync;
-	int ret = 0, mine = 0;
+/* One trial of one unit under way, as trial_run's steps share it. */
+struct unit_trial {
+	struct trial_env *e;
+	const struct plan_unit *u;
+	struct inst_run *runs;	/* one per instance of the unit */
+	struct sync_area *sync; /* in shared memory when some worker is a process */
+	bool processes, dist;	/* some worker is a process; more than one rank */
+	bool go;		/* every instance set up, and some worker to run */
+	bool watch;		/* a stonewall watched across ranks */
+	unsigned nworkers;	/* started on the barrier */
+	uint64_t t_sync;	/* this rank's exit from the ranks' start barrier */
+};
 
-	e->agreed = 0;
-	for (size_t k = 0; k < u->n; k++)
-		processes |= e->p->inst[u->inst[k]].job.worker_mode == WORKER_PROCESS;
-	if (!runs || !(sync = alloc_shared(sizeof(*sync), processes))) {
-		free(runs);
-		if (dist) /* the other ranks are on their way to the barrier */
+/* Set up every instance of the unit: 0, or the first measured instance's -errno (a
+ * background job's failure is its own). Exits when memory runs out in a distributed run,
+ * where the other ranks are already on their way to the barrier. */
+static int setup_unit(struct unit_trial *t, const struct plan_trial *pt)
+{
+	int ret = 0;
+
+	for (size_t k = 0; k < t->u->n; k++) {
+		struct inst_run *run = &t->runs[k];
+		int r = setup(t->e, pt, run, k, t->u->inst[k], t->sync, t->processes);
+		run->ready = r == 0;
+		if (r < 0 && !run->tr && t->dist)
 			dist_abort(1, "out of memory");
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < u->n; k++) {
-		int r = setup(e, pt, &runs[k], k, u->inst[k], sync, processes);
-		runs[k].ready = r == 0;
-		if (r < 0 && !runs[k].tr && dist)
-			dist_abort(1, "out of memory");
-		if (r < 0 && runs[k].tr)
-			trial_error(runs[k].tr, "cannot set up the trial: %s", strerror(-r));
-		if (r < 0 && !runs[k].background)
+		if (r < 0 && run->tr)
+			trial_error(run->tr, "cannot set up the trial: %s", strerror(-r));
+		if (r < 0 && !run->background)
 			ret = r;
-		nworkers += runs[k].ready ? runs[k].n : 0;
+		t->nworkers += run->ready ? run->n : 0;
 	}
-	/* A file the ranks share is laid out by its first rank during set-up: the others open
-	 * it only once that is done. */
-	if (dist && unit_shares_file(e->p, u))
-		dist_barrier();
-	go = ret == 0 && nworkers > 0;
-	if (go) {
-		/* The workers and this thread: it opens the start barrier once the ranks met. */
-		init_barriers(sync, nworkers + 1, processes);
-		for (size_t k = 0; k < u->n; k++)
-			for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
-				if ((ret = trial_slot_start(&runs[k].slots[w])) < 0) {
-					/* Without every worker the barrier never opens: give up on
-					 * the ones started after they pass it alone. */
-					trial_error(runs[k].tr, "cannot start worker %u: %s", w,
-						    strerror(-ret));
-					sync->bg_stop = 1;
-				}
-		pthread_barrier_wait(&sync->ready);
-	}
-	/* Every worker has its files open and its buffers: could every rank get there? */
-	mine = ret < 0 ? DIST_SETUP : 0;
-	for (size_t k = 0; k < u->n; k++)
-		for (uint32_t w = 0; go && runs[k].ready && !runs[k].background && w < runs[k].n;
-		     w++)
-			if (runs[k].slots[w].sh->ret < 0)
+	return ret;
+}
+
+/* Start every worker; they open their files, then wait on `ready`. Returns 0 or the last
+ * start's -errno. */
+static int start_workers(struct unit_trial *t)
+{
+	int ret = 0;
+
+	/* The workers and this thread: it opens the start barrier once the ranks met. */
+	init_barriers(t->sync, t->nworkers + 1, t->processes);
+	for (size_t k = 0; k < t->u->n; k++)
+		for (uint32_t w = 0; t->runs[k].ready && w < t->runs[k].n; w++)
+			if ((ret = trial_slot_start(&t->runs[k].slots[w])) < 0) {
+				/* Without every worker the barrier never opens: give up on the
+				 * ones started after they pass it alone. */
+				trial_error(t->runs[k].tr, "cannot start worker %u: %s", w,
+					    strerror(-ret));
+				t->sync->bg_stop = 1;
+			}
+	pthread_barrier_wait(&t->sync->ready);
+	return ret;
+}
+
+/* Every worker has its files open and its buffers: could every rank get there? The ranks
+ * agree, then start together; a trial some rank cannot run is cancelled on all. */
+static void start_together(struct unit_trial *t, int ret)
+{
+	struct trial_env *e = t->e;
+	int mine = ret < 0 ? DIST_SETUP : 0;
+
+	for (size_t k = 0; k < t->u->n; k++)
+		for (uint32_t w = 0;
+		     t->go && t->runs[k].ready && !t->runs[k].background && w < t->runs[k].n; w++)
+			if (t->runs[k].slots[w].sh->ret < 0)
 				mine |= DIST_SETUP;
 	e->agreed = dist_agree(mine | (*e->stop ? DIST_STOP : 0));
-	if (dist && (e->agreed & DIST_SETUP))
-		sync->cancel = 1; /* no rank measures a trial that some rank cannot run */
+	if (t->dist && (e->agreed & DIST_SETUP))
+		t->sync->cancel = 1; /* no rank measures a trial that some rank cannot run */
 	/* A stonewall across ranks: only when every rank runs the trial (agreed is the same on
 	 * every rank, the rest depends on the plan). With one rank, first done is done. */
-	for (size_t k = 0; k < u->n; k++)
-		watch |= dist && !(e->agreed & DIST_SETUP) && stonewall_watched(&runs[k]);
+	for (size_t k = 0; k < t->u->n; k++)
+		t->watch |= t->dist && !(e->agreed & DIST_SETUP) && stonewall_watched(&t->runs[k]);
 	/* Every rank starts here; its times count from its own exit (clocks differ). */
 	dist_barrier();
-	t_sync = worker_now_ns();
-	if (go)
-		pthread_barrier_wait(&sync->barrier);
-	if (watch)
-		stonewall_watch(runs, u->n, sync);
-	if (go) {
-		/* The measured workers first; then the load is told to stop. */
-		for (size_t k = 0; k < u->n; k++)
-			for (uint32_t w = 0; !runs[k].background && w < runs[k].n; w++)
-				trial_slot_finish(&runs[k].slots[w]);
-	}
-	if (watch)
-		stonewall_wear_out(e, runs, u->n);
-	if (go) {
-		sync->bg_stop = 1;
-		for (size_t k = 0; k < u->n; k++)
-			for (uint32_t w = 0; w < runs[k].n; w++)
-				trial_slot_finish(&runs[k].slots[w]);
-		pthread_barrier_destroy(&sync->barrier);
-		pthread_barrier_destroy(&sync->ready);
-	}
-	mine = 0;
-	for (size_t k = 0; go && k < u->n; k++)
-		note_cached_after(&runs[k]);
-	for (size_t k = 0; k < u->n; k++) {
-		struct inst_run *r = &runs[k];
+	t->t_sync = worker_now_ns();
+	if (t->go)
+		pthread_barrier_wait(&t->sync->barrier);
+}
+
+/* Wait for the measured workers (stonewalled across ranks when watched, topped up for
+ * wear_out), then stop the load and wait for it. */
+static void wait_workers(struct unit_trial *t)
+{
+	if (t->watch)
+		stonewall_watch(t->runs, t->u->n, t->sync);
+	for (size_t k = 0; t->go && k < t->u->n; k++)
+		for (uint32_t w = 0; !t->runs[k].background && w < t->runs[k].n; w++)
+			trial_slot_finish(&t->runs[k].slots[w]);
+	if (t->watch)
+		stonewall_wear_out(t->e, t->runs, t->u->n);
+	if (!t->go)
+		return;
+	t->sync->bg_stop = 1;
+	for (size_t k = 0; k < t->u->n; k++)
+		for (uint32_t w = 0; w < t->runs[k].n; w++)
+			trial_slot_finish(&t->runs[k].slots[w]);
+	pthread_barrier_destroy(&t->sync->barrier);
+	pthread_barrier_destroy(&t->sync->ready);
+}
+
+/* Merge each instance's workers into its trial, read back what it wrote, remove a copy's
+ * destinations. Returns DIST_FAILED when a measured trial failed on this rank. */
+static int merge_unit(struct unit_trial *t)
+{
+	struct trial_env *e = t->e;
+	int mine = 0;
+
+	for (size_t k = 0; t->go && k < t->u->n; k++)
+		note_cached_after(&t->runs[k]);
+	for (size_t k = 0; k < t->u->n; k++) {
+		struct inst_run *r = &t->runs[k];
 		if (r->ready) {
 			trial_merge(e, r);
 			if (!r->tr->failed && r->in->job.verify && !r->background &&
 			    spec_workload_writes(r->in->job.workload) &&
-			    !(r->in->be->flags & BE_F_NOIO) && !sync->cancel)
+			    !(r->in->be->flags & BE_F_NOIO) && !t->sync->cancel)
 				trial_verify_back(e, r);
 		}
 		/* An interrupted trial is cut short: it is reported, never kept. */
 		if (*e->stop && r->tr)
 			trial_error(r->tr, "interrupted");
-		remove_destinations(e, u, r);
+		remove_destinations(e, t->u, r);
 		if (r->tr && r->tr->failed && !r->background)
 			mine |= DIST_FAILED;
 	}
-	if (dist) {
-		/* Rank 0 merges every rank's figures and log lines; every rank learns whether
-		 * one failed. */
-		trial_reduce_unit(e, u, runs, t_sync);
-		trial_gather_logs(e, u, runs);
-		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
-	}
-	for (size_t k = 0; k < u->n; k++) {
-		struct inst_run *r = &runs[k];
-		if (dist && (e->agreed & DIST_SETUP) && r->tr && !r->tr->failed && !r->background)
+	return mine;
+}
+
+/* A background job that failed: the measurement stands, but not as "under load": say so
+ * on both sides. */
+static void load_failed(struct unit_trial *t, const struct inst_run *r)
+{
+	diag_add(t->e->d, NULL,
+		 "background job '%s' failed: %s; the jobs it ran with ran without it", r->ir->name,
+		 r->tr->error ? r->tr->error : "?");
+	for (size_t m = 0; m < t->u->n; m++)
+		if (!t->runs[m].background && t->runs[m].tr)
+			t->runs[m].tr->load_failed = true;
+}
+
+/* Decide which trials are kept, release every instance's run, and return the trial's
+ * result: `ret` when set, else -EIO when a measured trial failed (on any rank). */
+static int conclude_unit(struct unit_trial *t, int ret)
+{
+	struct trial_env *e = t->e;
+
+	for (size_t k = 0; k < t->u->n; k++) {
+		struct inst_run *r = &t->runs[k];
+		if (t->dist && (e->agreed & DIST_SETUP) && r->tr && !r->tr->failed &&
+		    !r->background)
 			trial_error(r->tr, "not run: a rank could not set up the trial");
 		if (r->ready && r->tr && !r->tr->failed && ret == 0)
 			r->tr->kept = !r->tr->warmup && !r->background;
 		if (r->tr && r->tr->failed && !r->background && ret == 0)
 			ret = -EIO;
-		if (r->background && r->tr && r->tr->failed && !*e->stop) {
-			/* The measurement stands, but not as "under load": say so on both sides. */
-			diag_add(
-			    e->d, NULL,
-			    "background job '%s' failed: %s; the jobs it ran with ran without it",
-			    r->ir->name, r->tr->error ? r->tr->error : "?");
-			for (size_t m = 0; m < u->n; m++)
-				if (!runs[m].background && runs[m].tr)
-					runs[m].tr->load_failed = true;
-		}
-		teardown(r, processes);
+		if (r->background && r->tr && r->tr->failed && !*e->stop)
+			load_failed(t, r);
+		teardown(r, t->processes);
 	}
-	if (ret == 0 && dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
+	if (ret == 0 && t->dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
 		ret = -EIO;
-	release_shared(sync, sizeof(*sync), processes);
-	free(runs);
+	return ret;
+}
+
+int trial_run(struct trial_env *e, const struct plan_trial *pt)
+{
+	struct unit_trial t = {.e = e, .u = &e->p->units[pt->unit], .dist = dist_size() > 1};
+	int ret, mine;
+
+	e->agreed = 0;
+	for (size_t k = 0; k < t.u->n; k++)
+		t.processes |= e->p->inst[t.u->inst[k]].job.worker_mode == WORKER_PROCESS;
+	t.runs = calloc(t.u->n, sizeof(*t.runs));
+	if (!t.runs || !(t.sync = alloc_shared(sizeof(*t.sync), t.processes))) {
+		free(t.runs);
+		if (t.dist) /* the other ranks are on their way to the barrier */
+			dist_abort(1, "out of memory");
+		return -ENOMEM;
+	}
+	ret = setup_unit(&t, pt);
+	/* A file the ranks share is laid out by its first rank during set-up: the others open
+	 * it only once that is done. */
+	if (t.dist && unit_shares_file(e->p, t.u))
+		dist_barrier();
+	t.go = ret == 0 && t.nworkers > 0;
+	if (t.go)
+		ret = start_workers(&t);
+	start_together(&t, ret);
+	wait_workers(&t);
+	mine = merge_unit(&t);
+	if (t.dist) {
+		/* Rank 0 merges every rank's figures and log lines; every rank learns whether
+		 * one failed. */
+		trial_reduce_unit(e, t.u, t.runs, t.t_sync);
+		trial_gather_logs(e, t.u, t.runs);
+		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
+	}
+	ret = conclude_unit(&t, ret);
+	release_shared(t.sync, sizeof(*t.sync), t.processes);
+	free(t.runs);
 	return ret;
 }
