@@ -81,15 +81,110 @@ static void merged_error(struct trial_result *tr, const struct blob *all, int n)
 		tr->error = NULL;
 }
 
-/* Merge the blobs into `tr` (rank 0). */
+/* When the active ranks with a measured time started and ended, from their barrier exits,
+ * and the slowest's and fastest's own times. */
+struct span {
+	uint64_t first_start, last_start, first_end, last_end;
+	double slowest, fastest; /* slowest 0: no rank measured a time */
+};
+
+/* Rank `b`'s row of the trial; its figures summed into `tr`, its latency into `h` and `w`,
+ * its times into `sp`. 0 or -ENOMEM. */
+static int add_rank(struct trial_result *tr, struct rank_result *row, const struct blob *b,
+		    struct hist *h, struct welford *w, struct span *sp)
+{
+	row->rank = b->rank;
+	row->host = strdup(b->host);
+	row->error = b->failed ? strdup(b->error) : NULL;
+	if (!row->host || (b->failed && !row->error))
+		return -ENOMEM;
+	row->bytes = b->bytes;
+	row->ios = b->ios;
+	row->errors = b->errors;
+	row->stopped = b->stopped;
+	row->stonewall_bytes = b->stonewall_bytes;
+	tr->stonewalled |= b->stopped != 0;
+	tr->stonewall_bytes += b->stonewall_bytes;
+	row->start_ns = b->start_ns;
+	row->end_ns = b->end_ns;
+	row->seconds = b->end_ns > b->start_ns ? (double)(b->end_ns - b->start_ns) / 1e9 : NAN;
+	hist_merge(h, &b->hist);
+	welford_merge(w, &b->lat);
+	tr->bytes += b->bytes;
+	tr->ios += b->ios;
+	tr->errors += b->errors;
+	tr->cpu_user_s += b->cpu_user_s;
+	tr->cpu_sys_s += b->cpu_sys_s;
+	if (!isfinite(row->seconds))
+		return 0;
+	sp->first_start = b->start_ns < sp->first_start ? b->start_ns : sp->first_start;
+	sp->last_start = b->start_ns > sp->last_start ? b->start_ns : sp->last_start;
+	sp->last_end = b->end_ns > sp->last_end ? b->end_ns : sp->last_end;
+	sp->slowest = row->seconds > sp->slowest ? row->seconds : sp->slowest;
+	sp->fastest = row->seconds < sp->fastest ? row->seconds : sp->fastest;
+	sp->first_end = b->end_ns < sp->first_end ? b->end_ns : sp->first_end;
+	return 0;
+}
+
+/* First done: what every rank had moved when the first one finished (at `first_end` from
+ * its barrier exit), read off each rank's progress curve. */
+static double first_done_bytes(const struct blob *all, int n, uint64_t first_end)
+{
+	double done = 0;
+
+	for (int r = 0; r < n; r++) {
+		const struct blob *b = &all[r];
+		double f, at;
+		size_t i;
+		if (!b->active || b->end_ns <= b->start_ns)
+			continue;
+		f = (double)first_end / (double)b->end_ns * REDUCE_CURVE;
+		if (f >= REDUCE_CURVE) {
+			done += b->curve[REDUCE_CURVE];
+			continue;
+		}
+		i = (size_t)f;
+		at = b->curve[i] + (f - (double)i) * (b->curve[i + 1] - b->curve[i]);
+		done += at;
+	}
+	return done;
+}
+
+/* The trial's own figures and the ranks' aggregates, from the summed figures and `sp`. */
+static void set_figures(struct trial_result *tr, const struct blob *all, int n,
+			const struct span *sp, uint64_t base_ns)
+{
+	double done;
+
+	tr->seconds = tr->iops = tr->bw_bytes = NAN;
+	tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	if (sp->slowest <= 0)
+		return;
+	/* Last done, the primary figure: every byte, over the slowest rank's time. */
+	tr->seconds = sp->slowest;
+	tr->iops = (double)tr->ios / sp->slowest;
+	tr->bw_bytes = (double)tr->bytes / sp->slowest;
+	tr->start_ns = base_ns + sp->first_start;
+	tr->end_ns = base_ns + sp->last_end;
+	/* Wall: the barrier exits stand for one instant on every rank. */
+	tr->agg.wall_seconds = (double)(sp->last_end - sp->first_start) / 1e9;
+	tr->agg.wall_bw_bytes = (double)tr->bytes / tr->agg.wall_seconds;
+	tr->agg.start_skew_s = (double)(sp->last_start - sp->first_start) / 1e9;
+	/* First done: its time is the fastest rank's own, like last done's is the slowest's. */
+	done = first_done_bytes(all, n, sp->first_end);
+	tr->agg.first_done_seconds = sp->fastest;
+	tr->agg.first_done_bytes = done;
+	tr->agg.first_done_bw_bytes = done / sp->fastest;
+}
+
+/* Merge the blobs into `tr` (rank 0). 0 or -ENOMEM. */
 static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, uint64_t base_ns)
 {
 	struct hist *h = malloc(sizeof(*h));
+	struct span sp = {UINT64_MAX, 0, UINT64_MAX, 0, 0, INFINITY};
 	struct welford w;
-	uint64_t first_start = UINT64_MAX, last_start = 0, last_end = 0;
-	double slowest = 0, fastest = INFINITY;
-	uint64_t first_end = UINT64_MAX;
 	uint32_t nrows = 0;
+	int ret = 0;
 
 	if (!h || !(tr->ranks = calloc((size_t)n, sizeof(*tr->ranks)))) {
 		free(h);
@@ -101,86 +196,18 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	tr->stonewalled = false;
 	tr->stonewall_bytes = 0;
 	tr->cpu_user_s = tr->cpu_sys_s = 0;
-	for (int r = 0; r < n; r++) {
-		const struct blob *b = &all[r];
-		struct rank_result *row;
-		if (!b->active)
-			continue;
-		row = &tr->ranks[nrows++];
-		row->rank = b->rank;
-		row->host = strdup(b->host);
-		row->error = b->failed ? strdup(b->error) : NULL;
-		row->bytes = b->bytes;
-		row->ios = b->ios;
-		row->errors = b->errors;
-		row->stopped = b->stopped;
-		row->stonewall_bytes = b->stonewall_bytes;
-		tr->stonewalled |= b->stopped != 0;
-		tr->stonewall_bytes += b->stonewall_bytes;
-		row->start_ns = b->start_ns;
-		row->end_ns = b->end_ns;
-		row->seconds =
-		    b->end_ns > b->start_ns ? (double)(b->end_ns - b->start_ns) / 1e9 : NAN;
-		hist_merge(h, &b->hist);
-		welford_merge(&w, &b->lat);
-		tr->bytes += b->bytes;
-		tr->ios += b->ios;
-		tr->errors += b->errors;
-		tr->cpu_user_s += b->cpu_user_s;
-		tr->cpu_sys_s += b->cpu_sys_s;
-		if (!isfinite(row->seconds))
-			continue;
-		first_start = b->start_ns < first_start ? b->start_ns : first_start;
-		last_start = b->start_ns > last_start ? b->start_ns : last_start;
-		last_end = b->end_ns > last_end ? b->end_ns : last_end;
-		slowest = row->seconds > slowest ? row->seconds : slowest;
-		fastest = row->seconds < fastest ? row->seconds : fastest;
-		first_end = b->end_ns < first_end ? b->end_ns : first_end;
-	}
+	for (int r = 0; r < n && ret == 0; r++)
+		if (all[r].active)
+			ret = add_rank(tr, &tr->ranks[nrows++], &all[r], h, &w, &sp);
 	tr->nranks = nrows;
-	tr->seconds = tr->iops = tr->bw_bytes = NAN;
-	tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	set_figures(tr, all, n, &sp, base_ns);
 	tr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-	if (slowest > 0) {
-		double done = 0;
-		/* Last done, the primary figure: every byte, over the slowest rank's time. */
-		tr->seconds = slowest;
-		tr->iops = (double)tr->ios / slowest;
-		tr->bw_bytes = (double)tr->bytes / slowest;
-		tr->start_ns = base_ns + first_start;
-		tr->end_ns = base_ns + last_end;
-		/* Wall: the barrier exits stand for one instant on every rank. */
-		tr->agg.wall_seconds = (double)(last_end - first_start) / 1e9;
-		tr->agg.wall_bw_bytes = (double)tr->bytes / tr->agg.wall_seconds;
-		tr->agg.start_skew_s = (double)(last_start - first_start) / 1e9;
-		/* First done: what every rank had moved when the first one finished, read off
-		 * each rank's progress curve (barrier exits stand for one instant). */
-		for (int r = 0; r < n; r++) {
-			const struct blob *b = &all[r];
-			double f, at;
-			size_t i;
-			if (!b->active || b->end_ns <= b->start_ns)
-				continue;
-			f = (double)first_end / (double)b->end_ns * REDUCE_CURVE;
-			if (f >= REDUCE_CURVE) {
-				done += b->curve[REDUCE_CURVE];
-				continue;
-			}
-			i = (size_t)f;
-			at = b->curve[i] + (f - (double)i) * (b->curve[i + 1] - b->curve[i]);
-			done += at;
-		}
-		/* Its time is the fastest rank's own, like last done's is the slowest's. */
-		tr->agg.first_done_seconds = fastest;
-		tr->agg.first_done_bytes = done;
-		tr->agg.first_done_bw_bytes = done / fastest;
-	}
 	if (tr->ios)
 		latency_summarize(&tr->lat, h, &w);
 	tr->agg.lat_samples = h->count;
 	merged_error(tr, all, n);
 	free(h);
-	return 0;
+	return ret;
 }
 
 /* Every rank's worker rows at rank 0 (*all): `maxworkers` rows from each rank, its own
