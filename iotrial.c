@@ -392,7 +392,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 
 	if ((ret = load(file, c, scratch, &s, &p)))
 		return ret;
-	if (settle(run_preflight(&p, &d) ? EXIT_RUN : 0, &d)) {
+	if (settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
@@ -421,7 +421,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	st = run_plan(&p, &r, &ro, &d);
 	if (lead)
 		diag_print(&d, stderr);
-	ret = st ? EXIT_RUN : 0;
+	ret = st < 0 ? EXIT_RUN : 0;
 	if (lead) {
 		st = cli_write_results(&r, od.path, c->formats, c->quiet);
 		ret = st > ret ? st : ret;

@@ -355,5 +355,5 @@ int run_preflight(const struct plan *p, struct diag *d)
 			free(dir);
 		}
 	}
-	return bad ? 1 : 0;
+	return bad ? -EOPNOTSUPP : 0;
 }

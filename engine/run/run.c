@@ -34,6 +34,13 @@ struct runner {
 	uint64_t t0;
 	struct ledger ledger;
 	int *rec_fd, *int_fd;
+	struct trial_env env;
+	uint32_t *more; /* per unit: the runs a precision target still asks for */
+	size_t k;	/* the trials run so far, in p->order */
+	size_t failed;	/* how many of them failed */
+	bool stopped;	/* the run stopped before its end (on_error: stop, a rank's set-up) */
+	int err;	/* the run could not go on (-errno); 0: none */
+	uint64_t last_checkpoint;
 };
 
 static void utc_now(char buf[32])
@@ -52,16 +59,19 @@ static int add_param(struct instance_result *ir, const struct job_spec *j, const
 
 	if (!(pa->key = strdup(k->name)))
 		return -ENOMEM;
+	ir->nparams++; /* from here on results_release frees it */
 	switch (k->type) {
 	case KT_STRING:
 		if (*(char *const *)field) {
 			pa->type = PV_STR;
-			pa->s = strdup(*(char *const *)field);
+			if (!(pa->s = strdup(*(char *const *)field)))
+				return -ENOMEM;
 		}
 		break;
 	case KT_ENUM:
 		pa->type = PV_STR;
-		pa->s = strdup(job_key_enum_name(k, *(const int *)field));
+		if (!(pa->s = strdup(job_key_enum_name(k, *(const int *)field))))
+			return -ENOMEM;
 		break;
 	case KT_DOUBLE:
 		pa->type = PV_REAL;
@@ -82,95 +92,128 @@ static int add_param(struct instance_result *ir, const struct job_spec *j, const
 		pa->type = pa->u == 0 && !k->def ? PV_NULL : PV_UINT;
 		break;
 	}
-	ir->nparams++;
 	return 0;
 }
 
-int run_results_init(const struct plan *p, struct results *r)
+/* strdup that counts a failure in *bad (so a run of them is checked once); NULL stays NULL. */
+static char *dup_or_note(const char *s, int *bad)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	*bad |= s && !d;
+	return d;
+}
+
+/* What the results say of the run as a whole: tool, experiment, job file, seed, order, the
+ * report table, the --set options. 0 or -ENOMEM. */
+static int results_head(const struct plan *p, struct results *r)
 {
 	const struct exp_spec *s = p->spec;
+	int bad = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->tool_name = strdup("iotrial");
-	r->tool_version = strdup(IOTRIAL_VERSION);
-	r->experiment = strdup(s->experiment);
-	r->description = s->description ? strdup(s->description) : NULL;
-	r->job_path = strdup(s->path);
+	r->tool_name = dup_or_note("iotrial", &bad);
+	r->tool_version = dup_or_note(IOTRIAL_VERSION, &bad);
+	r->experiment = dup_or_note(s->experiment, &bad);
+	r->description = dup_or_note(s->description, &bad);
+	r->job_path = dup_or_note(s->path, &bad);
 	memcpy(r->job_sha256, s->sha256, sizeof(r->job_sha256));
 	r->units = s->units;
 	r->seed = p->seed;
 	r->confidence = s->rep.confidence;
-	r->order = strdup(s->rep.order == ORDER_SEQUENTIAL ? "sequential"
-			  : s->rep.order == ORDER_RANDOM   ? "random"
-							   : "interleaved");
+	r->order = dup_or_note(s->rep.order == ORDER_SEQUENTIAL ? "sequential"
+			       : s->rep.order == ORDER_RANDOM	? "random"
+								: "interleaved",
+			       &bad);
 	r->order_seed = p->order_seed;
 	r->nranks = (uint32_t)dist_size();
 	if (s->table.columns) {
-		r->table.columns = strdup(s->table.columns);
-		r->table.rows = calloc(s->table.nrows, sizeof(*r->table.rows));
-		for (size_t i = 0; r->table.rows && i < s->table.nrows; i++) {
+		r->table.columns = dup_or_note(s->table.columns, &bad);
+		if (!(r->table.rows = calloc(s->table.nrows, sizeof(*r->table.rows))))
+			return -ENOMEM;
+		for (size_t i = 0; i < s->table.nrows; i++) {
 			const struct table_row *t = &s->table.rows[i];
-			r->table.rows[i].job = strdup(t->job ? t->job : "");
-			r->table.rows[i].metric = strdup(t->metric ? t->metric : "seconds");
-			r->table.rows[i].label = t->label ? strdup(t->label) : NULL;
+			r->table.rows[i].job = dup_or_note(t->job ? t->job : "", &bad);
+			r->table.rows[i].metric =
+			    dup_or_note(t->metric ? t->metric : "seconds", &bad);
+			r->table.rows[i].label = dup_or_note(t->label, &bad);
 			r->table.nrows++;
 		}
 	}
 	if (s->noverrides && !(r->overrides = calloc(s->noverrides, sizeof(*r->overrides))))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->noverrides; i++) {
-		r->overrides[i].key = strdup(s->overrides[i].key);
-		r->overrides[i].value = strdup(s->overrides[i].value);
+		r->overrides[i].key = dup_or_note(s->overrides[i].key, &bad);
+		r->overrides[i].value = dup_or_note(s->overrides[i].value, &bad);
 		r->noverrides++;
 	}
-	env_capture(&r->env);
-	r->inst = calloc(p->ninst ? p->ninst : 1, sizeof(*r->inst));
-	if (!r->inst)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->ninst; i++) {
-		const struct instance *in = &p->inst[i];
-		struct instance_result *ir = &r->inst[r->ninst++];
+	return bad ? -ENOMEM : 0;
+}
 
-		ir->name = strdup(in->name);
-		ir->job = strdup(s->jobs[in->job_index].name);
-		ir->backend = strdup(in->be->name);
-		ir->workload = strdup(spec_workload_name(in->job.workload));
-		ir->threads = in->job.threads ? in->job.threads : 1;
-		ir->background = in->job.background;
-		ir->params = calloc(JK_NKEYS, sizeof(*ir->params));
-		if (!ir->params)
+/* Instance `in`'s entry: names, every effective key as a param (matrix ones marked), its
+ * replication policy, its trials (unmeasured), its target in the environment. */
+static int results_instance(const struct plan *p, const struct instance *in, struct results *r,
+			    struct instance_result *ir)
+{
+	int bad = 0, ret;
+
+	ir->name = dup_or_note(in->name, &bad);
+	ir->job = dup_or_note(p->spec->jobs[in->job_index].name, &bad);
+	ir->backend = dup_or_note(in->be->name, &bad);
+	ir->workload = dup_or_note(spec_workload_name(in->job.workload), &bad);
+	ir->threads = in->job.threads ? in->job.threads : 1;
+	ir->background = in->job.background;
+	if (bad || !(ir->params = calloc(JK_NKEYS, sizeof(*ir->params))))
+		return -ENOMEM;
+	for (size_t k = 0; k < JK_NKEYS; k++)
+		if (add_param(ir, &in->job, &job_keys[k]) < 0)
 			return -ENOMEM;
-		for (size_t k = 0; k < JK_NKEYS; k++)
-			if (add_param(ir, &in->job, &job_keys[k]) < 0)
-				return -ENOMEM;
-		for (size_t k = 0; k < ir->nparams; k++)
-			for (size_t m = 0; m < in->npoint; m++)
-				if (!strcmp(ir->params[k].key, job_keys[in->point[m].key].name))
-					ir->params[k].matrix = (uint32_t)m + 1;
-		ir->rep = (struct replication_info){
-		    .outliers = in->job.rep.outliers,
-		    .trim_low = in->job.rep.trim_low,
-		    .trim_high = in->job.rep.trim_high,
-		    .outlier_k = in->job.rep.outlier_k,
-		    .target = in->job.rep.target,
-		    .pilot = in->job.rep.pilot,
-		    .max = in->job.rep.max,
-		    .confidence = in->job.rep.confidence,
-		    .error = in->job.rep.error,
-		    .metric = in->job.rep.metric,
-		};
-		/* Load's trials are added as it accompanies each measured trial. */
-		if (!in->job.background && trial_results_grow(ir, in->warmup + in->runs) < 0)
+	for (size_t k = 0; k < ir->nparams; k++)
+		for (size_t m = 0; m < in->npoint; m++)
+			if (!strcmp(ir->params[k].key, job_keys[in->point[m].key].name))
+				ir->params[k].matrix = (uint32_t)m + 1;
+	ir->rep = (struct replication_info){
+	    .outliers = in->job.rep.outliers,
+	    .trim_low = in->job.rep.trim_low,
+	    .trim_high = in->job.rep.trim_high,
+	    .outlier_k = in->job.rep.outlier_k,
+	    .target = in->job.rep.target,
+	    .pilot = in->job.rep.pilot,
+	    .max = in->job.rep.max,
+	    .confidence = in->job.rep.confidence,
+	    .error = in->job.rep.error,
+	    .metric = in->job.rep.metric,
+	};
+	/* Load's trials are added as it accompanies each measured trial. */
+	if (!in->job.background && trial_results_grow(ir, in->warmup + in->runs) < 0)
+		return -ENOMEM;
+	if (!(in->be->flags & BE_F_NOIO)) {
+		char *dir = path_dirname(in->data.path);
+		if (!dir)
 			return -ENOMEM;
-		if (!(in->be->flags & BE_F_NOIO)) {
-			char *dir = path_dirname(in->data.path);
-			if (dir && !in->data.create)
-				env_add_target(&r->env, in->data.path);
-			else if (dir)
-				env_add_target(&r->env, dir);
-			free(dir);
-		}
+		/* Best effort: a target that cannot be described is left out, not fatal. */
+		ret = env_add_target(&r->env, in->data.create ? dir : in->data.path);
+		free(dir);
+		if (ret == -ENOMEM)
+			return ret;
 	}
+	return 0;
+}
+
+int run_results_init(const struct plan *p, struct results *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if ((ret = results_head(p, r)) < 0)
+		return ret;
+	/* A field of the machine that cannot be read stays unknown; only memory is fatal. */
+	if ((ret = env_capture(&r->env)) == -ENOMEM)
+		return ret;
+	if (!(r->inst = calloc(p->ninst ? p->ninst : 1, sizeof(*r->inst))))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->ninst; i++)
+		if ((ret = results_instance(p, &p->inst[i], r, &r->inst[r->ninst++])) < 0)
+			return ret;
 	return 0;
 }
 
@@ -252,194 +295,284 @@ static size_t more_round(struct plan *p, struct results *r, uint32_t *more, size
 	return total;
 }
 
+/* Rank 0's log of kind `k` (0 records, 1 intervals) for instance `name` in DIR/records/,
+ * created with its header. Returns the fd, or -errno after a message in rn->d. */
+static int open_log(struct runner *rn, const char *dir, const char *name, int k)
+{
+	static const char *const suffix[2] = {"csv", "intervals.csv"};
+	static const char *const header[2] = {RECLOG_HEADER, INTLOG_HEADER};
+	size_t hlen = strlen(header[k]);
+	char *path = NULL, *file, *c;
+	int fd, err;
+
+	if (asprintf(&path, "%s/records", dir) < 0)
+		return -ENOMEM;
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		err = errno;
+		diag_add(rn->d, NULL, "cannot create '%s': %s", path, strerror(err));
+		free(path);
+		return -err;
+	}
+	free(path);
+	if (asprintf(&path, "%s/records/%s.%s", dir, name, suffix[k]) < 0)
+		return -ENOMEM;
+	/* An instance name may hold a '/' (a path in a matrix value): not in a file name. */
+	file = path + strlen(dir) + strlen("/records/");
+	for (c = file; *c && c < file + strlen(name); c++)
+		if (*c == '/')
+			*c = '_';
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, header[k], hlen) != (ssize_t)hlen) {
+		err = errno ? errno : EIO;
+		diag_add(rn->d, NULL, "cannot write the record log '%s': %s", path, strerror(err));
+		if (fd >= 0)
+			close(fd);
+		free(path);
+		return -err;
+	}
+	free(path);
+	return fd;
+}
+
+/* A spool file for a log on a rank other than 0 (rank 0 gathers them: reclog.h). Returns
+ * the fd or -errno, after saying why on stderr: only rank 0 prints the run's messages. */
+static int open_spool(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd = reclog_spool_open();
+
+	if (fd < 0)
+		fprintf(
+		    stderr,
+		    "iotrial: rank %d (%s): cannot create a spool file for the record logs in %s: %s\n",
+		    dist_rank(), dist_host(), tmp && *tmp ? tmp : "/tmp", strerror(-fd));
+	return fd;
+}
+
 /* The record and interval logs of every instance that asks, each with its header; on the
- * other ranks of a distributed run, a spool for each (rank 0 gathers them: reclog.h). */
+ * other ranks of a distributed run, a spool for each. 0 or -errno. */
 static int open_logs(struct runner *rn, const char *dir)
 {
 	bool spool = dist_rank() != 0;
-	int ret = -1;
 
-	/* None open yet: a failure part way leaves nothing for run_plan to close by mistake. */
+	/* None open yet: a failure part way leaves nothing for run_close to close by mistake. */
 	for (size_t i = 0; i < rn->p->ninst; i++)
 		rn->rec_fd[i] = rn->int_fd[i] = -1;
 	for (size_t i = 0; i < rn->p->ninst; i++) {
 		const struct job_spec *j = &rn->p->inst[i].job;
 		int *fds[2] = {&rn->rec_fd[i], &rn->int_fd[i]};
 		bool want[2] = {j->log_records, j->log_interval_ns > 0};
-		const char *suffix[2] = {"csv", "intervals.csv"};
-		const char *header[2] = {RECLOG_HEADER, INTLOG_HEADER};
 
 		for (int k = 0; k < 2; k++) {
-			char *path = NULL, *name = strdup(rn->r->inst[i].name);
-			if (want[k] && spool && (ret = reclog_spool_open()) < 0) {
-				/* Only rank 0 prints the run's messages: this one is ours alone. */
-				fprintf(
-				    stderr,
-				    "iotrial: rank %d (%s): cannot create a spool file for the record logs in %s: %s\n",
-				    dist_rank(), dist_host(),
-				    getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
-									  : "/tmp",
-				    strerror(-ret));
-				free(name);
-				return ret;
-			}
-			if (want[k] && spool)
-				*fds[k] = ret;
-			if (!want[k] || spool || !dir || !name) {
-				free(name);
+			if (!want[k] || (!spool && !dir))
 				continue;
-			}
-			for (char *c = name; *c; c++)
-				if (*c == '/')
-					*c = '_';
-			if (asprintf(&path, "%s/records", dir) < 0 ||
-			    (mkdir(path, 0755) < 0 && errno != EEXIST)) {
-				diag_add(rn->d, NULL, "cannot create '%s': %s", path ? path : dir,
-					 strerror(errno));
-				free(path);
-				free(name);
-				return -errno;
-			}
-			free(path);
-			if (asprintf(&path, "%s/records/%s.%s", dir, name, suffix[k]) < 0)
-				return -ENOMEM;
-			*fds[k] =
-			    open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-			if (*fds[k] < 0 || write(*fds[k], header[k], strlen(header[k])) !=
-					       (ssize_t)strlen(header[k])) {
-				diag_add(rn->d, NULL, "cannot write the record log '%s': %s", path,
-					 strerror(errno));
-				free(path);
-				free(name);
-				return -errno;
-			}
-			if (k == 0)
+			*fds[k] = spool ? open_spool() : open_log(rn, dir, rn->r->inst[i].name, k);
+			if (*fds[k] < 0)
+				return *fds[k];
+			if (k == 0 && !spool)
 				rn->r->inst[i].records = true;
-			free(path);
-			free(name);
 		}
 	}
 	return 0;
 }
 
-static void compare_all(const struct plan *p, struct results *r)
+/* The comparisons the job file asks for, from the summaries. 0 or -ENOMEM (some are then
+ * missing from the results). */
+static int compare_all(const struct plan *p, struct results *r)
 {
-	if (!p->ncmp || !(r->cmp = calloc(p->ncmp, sizeof(*r->cmp))))
-		return;
+	int bad = 0;
+
+	if (!p->ncmp)
+		return 0;
+	if (!(r->cmp = calloc(p->ncmp, sizeof(*r->cmp))))
+		return -ENOMEM;
 	for (size_t i = 0; i < p->ncmp; i++) {
 		const struct plan_compare *pc = &p->cmp[i];
 		struct comparison *c = &r->cmp[r->ncmp++];
-		c->a = strdup(r->inst[pc->a].name);
-		c->b = strdup(r->inst[pc->b].name);
-		c->a_label = strdup(pc->c->a.text ? pc->c->a.text : "");
-		c->b_label = strdup(pc->c->b.text ? pc->c->b.text : "");
-		c->metric = strdup(pc->c->metric ? pc->c->metric : r->inst[pc->a].summary.metric);
+		c->a = dup_or_note(r->inst[pc->a].name, &bad);
+		c->b = dup_or_note(r->inst[pc->b].name, &bad);
+		c->a_label = dup_or_note(pc->c->a.text ? pc->c->a.text : "", &bad);
+		c->b_label = dup_or_note(pc->c->b.text ? pc->c->b.text : "", &bad);
+		c->metric = dup_or_note(
+		    pc->c->metric ? pc->c->metric : r->inst[pc->a].summary.metric, &bad);
 		c->confidence = pc->c->confidence;
 		results_compare(&r->inst[pc->a], &r->inst[pc->b], pc->c->paired, c);
 	}
+	return bad ? -ENOMEM : 0;
 }
 
-int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct diag *d)
+/* Everything the run needs before its first trial: the log descriptor arrays, the ledger,
+ * the logs. 0 or -errno. */
+static int run_open(struct runner *rn)
 {
-	struct runner rn = {p, r, o, d, worker_now_ns(), {0}, NULL, NULL};
-	uint32_t *more = calloc(p->nunits ? p->nunits : 1, sizeof(*more));
-	size_t failed = 0, k = 0;
-	uint64_t last_checkpoint = worker_now_ns();
-	bool stopped = false, ok;
-	struct trial_env env;
+	size_t n = rn->p->ninst + 1;
+	int ret;
+
+	rn->more = calloc(rn->p->nunits ? rn->p->nunits : 1, sizeof(*rn->more));
+	rn->rec_fd = malloc(n * sizeof(int));
+	rn->int_fd = malloc(n * sizeof(int));
+	if (!rn->more || !rn->rec_fd || !rn->int_fd)
+		return -ENOMEM;
+	if ((ret = ledger_init(&rn->ledger, rn->p->scratch)) < 0)
+		return ret;
+	return open_logs(rn, rn->o->dir);
+}
+
+/* Trial k failed: one line per measured instance that failed. */
+static void say_failed(struct runner *rn, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &rn->p->units[pt->unit];
+
+	for (size_t i = 0; i < u->nmeasured; i++) {
+		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
+		const struct trial_result *tr = &ir->trials[pt->index];
+		if (tr->failed)
+			diag_add(rn->d, NULL, "job '%s' trial %u: %s", ir->name, pt->index,
+				 tr->error ? tr->error : "failed");
+	}
+}
+
+/* After a trial: does the run stop here (a rank could not set it up; on_error: stop)? */
+static bool stop_after(struct runner *rn, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &rn->p->units[pt->unit];
+
+	if (dist_size() > 1 && (rn->env.agreed & DIST_SETUP)) {
+		diag_add(
+		    rn->d, NULL,
+		    "stopping the run: a rank could not set up trial %u of job '%s' (a distributed run stops rather than measure without it)",
+		    pt->index, rn->r->inst[u->inst[0]].name);
+		return true;
+	}
+	if (rn->failed && rn->p->spec->stop_on_error) {
+		diag_add(rn->d, NULL, "stopping the run after a failed trial (on_error: stop)");
+		return true;
+	}
+	return false;
+}
+
+/* Hours of measurement must survive a kill -9 too: every few seconds, write what we have. */
+static void checkpoint(struct runner *rn)
+{
+	const struct run_opts *o = rn->o;
+
+	if (!o->checkpoint || worker_now_ns() - rn->last_checkpoint <= 5000000000ull)
+		return;
+	results_summarize(rn->r);
+	utc_now(rn->r->finished_at);
+	o->checkpoint(rn->r, o->checkpoint_arg);
+	rn->last_checkpoint = worker_now_ns();
+}
+
+/* The trials in order, until the last, a stop, or the user's interrupt. In a distributed
+ * run every rank runs the same trials: whether to stop is agreed (trial_run), how many more
+ * runs a precision target needs is rank 0's decision. */
+static void run_trials(struct runner *rn)
+{
+	struct plan *p = rn->p;
 	bool dist = dist_size() > 1;
 
-	rn.rec_fd = malloc((p->ninst + 1) * sizeof(int));
-	rn.int_fd = malloc((p->ninst + 1) * sizeof(int));
-	env = (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
-	files_stop = o->stop;
-	utc_now(r->started_at);
-	/* Every rank goes on, or none does. */
-	ok = more && rn.rec_fd && rn.int_fd && ledger_init(&rn.ledger, p->scratch) == 0 &&
-	     open_logs(&rn, o->dir) == 0;
-	if (dist_agree(ok ? 0 : DIST_SETUP)) {
-		if (ok)
-			diag_add(
-			    d, NULL,
-			    "stopping the run: another rank could not prepare it (its message says why); no trial ran");
-		goto out;
-	}
-	/* The folders named in the job file, held from now on: a symlink swapped in for one
-	 * later is never followed. */
-	files_hold(&rn.ledger, p);
-	/* In a distributed run every rank runs the same trials: whether to stop is agreed
-	 * (trial_run), how many more runs a precision target needs is rank 0's decision. */
-	for (k = 0; dist ? !(env.agreed & DIST_STOP) : !*o->stop; k++) {
+	for (rn->k = 0; dist ? !(rn->env.agreed & DIST_STOP) : !*rn->o->stop; rn->k++) {
+		size_t k = rn->k;
 		/* Where a stage's trials end, a precision target may ask for more of them. */
 		if (k > 0 && (k == p->ntrials || p->units[p->order[k].unit].stage !=
 						     p->units[p->order[k - 1].unit].stage)) {
 			size_t st = p->units[p->order[k - 1].unit].stage;
-			if (more_round(p, r, more, st) > 0 && plan_add_round(p, more, st, k) < 0)
+			if (more_round(p, rn->r, rn->more, st) > 0 &&
+			    (rn->err = (int)plan_add_round(p, rn->more, st, k)) < 0) {
+				diag_add(rn->d, NULL, "cannot plan more runs: %s",
+					 strerror(-rn->err));
 				break;
+			}
+			rn->err = 0;
 		}
 		if (k == p->ntrials)
 			break;
-		const struct plan_trial *pt = &p->order[k];
-		const struct plan_unit *u = &p->units[pt->unit];
-		if (trial_run(&env, pt) < 0) {
-			for (size_t i = 0; i < u->nmeasured; i++) {
-				const struct trial_result *tr =
-				    &r->inst[u->inst[i]].trials[pt->index];
-				if (tr->failed)
-					diag_add(d, NULL, "job '%s' trial %u: %s",
-						 r->inst[u->inst[i]].name, pt->index,
-						 tr->error ? tr->error : "failed");
-			}
-			failed++;
+		if (trial_run(&rn->env, &p->order[k]) < 0) {
+			say_failed(rn, &p->order[k]);
+			rn->failed++;
 		}
-		progress_line(&rn, k, pt);
-		if (dist && (env.agreed & DIST_SETUP)) {
-			diag_add(
-			    d, NULL,
-			    "stopping the run: a rank could not set up trial %u of job '%s' (a distributed run stops rather than measure without it)",
-			    pt->index, r->inst[u->inst[0]].name);
-			stopped = true;
+		progress_line(rn, k, &p->order[k]);
+		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
-		}
-		if (failed && p->spec->stop_on_error) {
-			diag_add(d, NULL, "stopping the run after a failed trial (on_error: stop)");
-			stopped = true;
-			break;
-		}
-		if (o->checkpoint && worker_now_ns() - last_checkpoint > 5000000000ull) {
-			/* Hours of measurement must survive a kill -9 too: write what we have. */
-			results_summarize(r);
-			utc_now(r->finished_at);
-			o->checkpoint(r, o->checkpoint_arg);
-			last_checkpoint = worker_now_ns();
-		}
+		checkpoint(rn);
 	}
-out:
-	for (size_t i = 0; rn.rec_fd && rn.int_fd && i < p->ninst; i++) {
-		if (rn.rec_fd[i] >= 0)
-			close(rn.rec_fd[i]);
-		if (rn.int_fd[i] >= 0)
-			close(rn.int_fd[i]);
+}
+
+/* Close the logs, release what run_open took, remove what the run created. */
+static void run_close(struct runner *rn)
+{
+	for (size_t i = 0; rn->rec_fd && rn->int_fd && i < rn->p->ninst; i++) {
+		if (rn->rec_fd[i] >= 0)
+			close(rn->rec_fd[i]);
+		if (rn->int_fd[i] >= 0)
+			close(rn->int_fd[i]);
 	}
-	free(rn.rec_fd);
-	free(rn.int_fd);
-	free(more);
-	ledger_finish(&rn.ledger, d);
+	free(rn->rec_fd);
+	free(rn->int_fd);
+	free(rn->more);
+	ledger_finish(&rn->ledger, rn->d);
+}
+
+/* The results' last word: end time, peak memory, complete or not, series and change
+ * points from the logs, summaries, why each precision target stopped, comparisons. */
+static int run_conclude(struct runner *rn)
+{
+	struct plan *p = rn->p;
+	struct results *r = rn->r;
+	struct rusage ru;
+
 	utc_now(r->finished_at);
-	{
-		struct rusage ru;
-		if (getrusage(RUSAGE_SELF, &ru) == 0)
-			r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
-	}
-	r->complete = k == p->ntrials && !*o->stop && !(env.agreed & DIST_STOP) && !stopped;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
+	r->complete =
+	    rn->k == p->ntrials && !*rn->o->stop && !(rn->env.agreed & DIST_STOP) && !rn->stopped;
 	/* The logs are complete and closed: their series and change points, once. */
-	for (size_t i = 0; o->dir && dist_rank() == 0 && i < p->ninst; i++)
-		series_build(&r->inst[i], o->dir, p->inst[i].job.log_records,
-			     p->inst[i].job.log_interval_ns > 0, d);
+	for (size_t i = 0; rn->o->dir && dist_rank() == 0 && i < p->ninst; i++)
+		series_build(&r->inst[i], rn->o->dir, p->inst[i].job.log_records,
+			     p->inst[i].job.log_interval_ns > 0, rn->d);
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)
 			r->inst[i].summary.stopped_by = r->complete ? "max" : "interrupted";
-	compare_all(p, r);
-	return failed || !r->complete ? 1 : 0;
+	return compare_all(p, r);
+}
+
+int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct diag *d)
+{
+	struct runner rn = {.p = p, .r = r, .o = o, .d = d, .t0 = worker_now_ns()};
+	int ret;
+
+	rn.last_checkpoint = rn.t0;
+	files_stop = o->stop;
+	utc_now(r->started_at);
+	ret = run_open(&rn);
+	rn.env = (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
+	/* Every rank goes on, or none does. */
+	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {
+		if (ret == 0)
+			diag_add(
+			    d, NULL,
+			    "stopping the run: another rank could not prepare it (its message says why); no trial ran");
+		else if (!d->n)
+			diag_add(d, NULL, "cannot prepare the run: %s", strerror(-ret));
+		ret = ret < 0 ? ret : -EIO;
+	} else {
+		/* The folders named in the job file, held from now on: a symlink swapped in
+		 * for one later is never followed. */
+		files_hold(&rn.ledger, p);
+		run_trials(&rn);
+	}
+	run_close(&rn);
+	if (ret == 0)
+		ret = rn.err;
+	if (run_conclude(&rn) < 0 && ret == 0) {
+		diag_add(d, NULL, "cannot compare the jobs: out of memory");
+		ret = -ENOMEM;
+	}
+	if (ret == 0 && (rn.failed || rn.stopped))
+		ret = -EIO;
+	if (ret == 0 && !r->complete)
+		ret = -EINTR;
+	return ret;
 }
