@@ -19,6 +19,7 @@
 #include "model/jobkeys.h"
 #include "engine/plan/plan.h"
 #include "engine/run/run.h"
+#include "engine/run/run_results.h"
 #include "lib/sha256.h"
 #include "lib/version.h"
 #include "parsers/jobfile.h"

@@ -21,22 +21,17 @@ struct run_opts {
 	void *checkpoint_arg;
 };
 
-/* Fill in the parts of `r` known before any trial: experiment, job file, seed, environment,
- * one instance per plan instance with its params. Returns 0 or -ENOMEM (what was filled in
- * is released by results_release). */
-int run_results_init(const struct plan *p, struct results *r);
-
 /* Checks that need the machine's answer before any trial: that each backend asked for
  * works here, and that each O_DIRECT target takes O_DIRECT (by opening it, or a probe file
  * created and removed in its folder). Returns 0, or -EOPNOTSUPP with the reasons in `d`. */
 int run_preflight(const struct plan *p, struct diag *d);
 
-/* Run every trial of `p` into `r` (prepared by run_results_init). Returns 0 when every
- * trial ran without error; -EIO when a trial failed or the run stopped early (on_error:
- * stop, or a rank could not set up a trial); -EINTR when it was interrupted (the user's
- * stop, or another rank's); another -errno (-ENOMEM) when the run could not be prepared,
- * go on or be completed. The messages are in `d`; the results hold everything measured
- * either way, with `complete` set accordingly. */
+/* Run every trial of `p` into `r` (prepared by run_results_init, run_results.h). Returns 0 when
+ * every trial ran without error; -EIO when a trial failed or the run stopped early (on_error: stop,
+ * or a rank could not set up a trial); -EINTR when it was interrupted (the user's stop, or another
+ * rank's); another -errno (-ENOMEM) when the run could not be prepared, go on or be completed. The
+ * messages are in `d`; the results hold everything measured either way, with `complete` set
+ * accordingly. */
 int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct diag *d);
 
 #endif
