@@ -114,6 +114,80 @@ static int parse_formats(struct cli *c, const char *arg)
 	}
 }
 
+/* One more --set override (--force adds allow_overwrite=true): 0 or -ENOMEM. It is counted
+ * even when a copy failed, so cli_release frees what was made. */
+static int add_override(struct cli *c, const char *key, size_t keylen, const char *value)
+{
+	struct spec_override *ov = realloc(c->ov, (c->nov + 1) * sizeof(*ov));
+
+	if (!ov)
+		return -ENOMEM;
+	c->ov = ov;
+	ov[c->nov].key = strndup(key, keylen);
+	ov[c->nov].value = strdup(value);
+	c->nov++;
+	return ov[c->nov - 1].key && ov[c->nov - 1].value ? 0 : -ENOMEM;
+}
+
+static int parse_progress(struct cli *c, const char *arg)
+{
+	if (!strcmp(arg, "auto"))
+		c->progress = -1;
+	else if (!strcmp(arg, "always"))
+		c->progress = 1;
+	else if (!strcmp(arg, "never"))
+		c->progress = 0;
+	else {
+		fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
+ * -ENOMEM. */
+static int parse_option(struct cli *c, int opt)
+{
+	const char *eq;
+
+	switch (opt) {
+	case 'o':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
+			return -EINVAL;
+		}
+		c->outdir = optarg;
+		return 0;
+	case 'f':
+		return parse_formats(c, optarg) < 0 ? -EINVAL : 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case 'F':
+		/* The same as allow_overwrite: true on every job, and recorded as such; also
+		 * lets -o name a folder holding an earlier run, which is emptied first. */
+		c->force = true;
+		return add_override(c, "allow_overwrite", strlen("allow_overwrite"), "true");
+	case 'p':
+		return parse_progress(c, optarg);
+	case 's':
+		eq = strchr(optarg, '=');
+		if (!eq || eq == optarg) {
+			fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
+			return -EINVAL;
+		}
+		return add_override(c, optarg, (size_t)(eq - optarg), eq + 1);
+	case 'h':
+		fputs(iotrial_usage, stdout);
+		exit(0);
+	default:
+		fputs(iotrial_usage, stderr);
+		return -EINVAL;
+	}
+}
+
+/* The options and job files of run or validate into `c`: 0, -EINVAL after saying why, or
+ * -ENOMEM (see exit_status_of). */
 static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 {
 	static const struct option longopts[] = {
@@ -123,7 +197,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	int opt;
+	int opt, ret;
 
 	c->progress = -1;
 	for (size_t i = 0; rep_registry[i]; i++)
@@ -134,66 +208,8 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 			fprintf(stderr, "iotrial: option -%c is for 'iotrial run'\n", opt);
 			return -EINVAL;
 		}
-		switch (opt) {
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
-				return -EINVAL;
-			}
-			c->outdir = optarg;
-			break;
-		case 'f':
-			if (parse_formats(c, optarg) < 0)
-				return -EINVAL;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case 'F':
-			/* The same as allow_overwrite: true on every job, and recorded as such;
-			 * also lets -o name a folder holding an earlier run, which is emptied
-			 * first. */
-			c->force = true;
-			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
-			c->ov[c->nov].key = strdup("allow_overwrite");
-			c->ov[c->nov].value = strdup("true");
-			c->nov++;
-			break;
-		case 'p':
-			if (!strcmp(optarg, "auto"))
-				c->progress = -1;
-			else if (!strcmp(optarg, "always"))
-				c->progress = 1;
-			else if (!strcmp(optarg, "never"))
-				c->progress = 0;
-			else {
-				fprintf(
-				    stderr,
-				    "iotrial: --progress takes auto, always or never, not '%s'\n",
-				    optarg);
-				return -EINVAL;
-			}
-			break;
-		case 's': {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg) {
-				fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n",
-					optarg);
-				return -EINVAL;
-			}
-			c->ov = realloc(c->ov, (c->nov + 1) * sizeof(*c->ov));
-			c->ov[c->nov].key = strndup(optarg, (size_t)(eq - optarg));
-			c->ov[c->nov].value = strdup(eq + 1);
-			c->nov++;
-			break;
-		}
-		case 'h':
-			fputs(iotrial_usage, stdout);
-			exit(0);
-		default:
-			fputs(iotrial_usage, stderr);
-			return -EINVAL;
-		}
+		if ((ret = parse_option(c, opt)) < 0)
+			return ret;
 	}
 	c->files = argv + optind;
 	c->nfiles = argc - optind;
@@ -202,6 +218,16 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The exit status for a failed step below the command line: 1 when memory ran out (after
+ * saying so), else `usage` (2 for a mistake in the command or the job file). */
+static int exit_status_of(int err, int usage)
+{
+	if (err != -ENOMEM)
+		return usage;
+	fputs("iotrial: out of memory\n", stderr);
+	return EXIT_RUN;
 }
 
 /* The folder ${scratch} names: under $TMPDIR, else the current folder; in a distributed
@@ -274,18 +300,17 @@ static int settle(int st, struct diag *d)
 	return worst;
 }
 
-/* What every rank must agree on besides the build: the job text and the --set options. */
-static void job_hash(const char *text, size_t len, const struct cli *c, char hex[65])
+/* What every rank must agree on besides the build: the job text and the --set options.
+ * 0 or -ENOMEM. */
+static int job_hash(const char *text, size_t len, const struct cli *c, char hex[65])
 {
 	size_t n = len + 1;
 	char *all, *o;
 
 	for (size_t i = 0; i < c->nov; i++)
 		n += strlen(c->ov[i].key) + strlen(c->ov[i].value) + 2;
-	if (!(all = malloc(n))) {
-		hex[0] = 0;
-		return;
-	}
+	if (!(all = malloc(n)))
+		return -ENOMEM;
 	memcpy(all, text, len);
 	o = all + len;
 	*o++ = 0;
@@ -293,6 +318,7 @@ static void job_hash(const char *text, size_t len, const struct cli *c, char hex
 		o += sprintf(o, "%s=%s", c->ov[i].key, c->ov[i].value) + 1;
 	sha256_hex(all, (size_t)(o - all), hex);
 	free(all);
+	return 0;
 }
 
 static uint64_t fresh_seed(void)
@@ -321,7 +347,7 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	char *text = NULL;
 	size_t len = 0;
 	uint64_t seed = fresh_seed();
-	int ret, st;
+	int ret, st, peers;
 
 	snprintf(rank, sizeof(rank), "%d", dist_rank());
 	snprintf(size, sizeof(size), "%d", dist_size());
@@ -334,11 +360,19 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 	}
 	if (dist_bcast_buf(&text, &len) < 0 || dist_bcast(&seed, sizeof(seed)) < 0)
 		dist_abort(EXIT_RUN, "cannot receive the job file from rank 0");
-	job_hash(text, len, c, hash);
-	if (dist_check_peers(hash, why, sizeof(why)) < 0) {
+	/* Without memory for the hash, an empty one: no other rank matches it, so every rank
+	 * stops at the check, and this one says why after it. */
+	if ((ret = job_hash(text, len, c, hash)) < 0)
+		hash[0] = 0;
+	peers = dist_check_peers(hash, why, sizeof(why));
+	if (peers < 0 || ret < 0) {
+		free(text);
+		if (ret < 0) {
+			fputs("iotrial: out of memory\n", stderr);
+			return EXIT_RUN;
+		}
 		if (dist_rank() == 0)
 			fprintf(stderr, "iotrial: %s\n", why);
-		free(text);
 		return EXIT_RUN;
 	}
 	ret = yp_load_string(file, text, len, &opt, s, &d);
@@ -348,8 +382,9 @@ static int load(const char *file, const struct cli *c, const char *scratch, stru
 			spec_release(s);
 		return st;
 	}
-	s->scratch = strdup(scratch);
-	ret = plan_build(s, scratch, seed, p, &d);
+	/* The plan is settled on every rank: a rank without memory fails there, not before. */
+	memset(p, 0, sizeof(*p));
+	ret = (s->scratch = strdup(scratch)) ? plan_build(s, scratch, seed, p, &d) : -ENOMEM;
 	if ((st = settle(ret ? (ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN) : 0, &d))) {
 		plan_release(p);
 		spec_release(s);
@@ -442,12 +477,12 @@ static int cmd_validate(int argc, char **argv)
 {
 	struct cli c = {0};
 	char *scratch = scratch_path();
-	int worst = 0;
+	int worst = 0, err;
 
-	if (parse_args(argc, argv, &c, false) < 0) {
+	if ((err = parse_args(argc, argv, &c, false)) < 0) {
 		cli_release(&c);
 		free(scratch);
-		return EXIT_USAGE;
+		return exit_status_of(err, EXIT_USAGE);
 	}
 	for (int i = 0; i < c.nfiles; i++) {
 		struct exp_spec s;
@@ -473,11 +508,11 @@ static int cmd_run(int argc, char **argv)
 {
 	struct cli c = {0};
 	char *scratch;
-	int worst = 0;
+	int worst = 0, err;
 
-	if (parse_args(argc, argv, &c, true) < 0) {
+	if ((err = parse_args(argc, argv, &c, true)) < 0) {
 		cli_release(&c);
-		return EXIT_USAGE;
+		return exit_status_of(err, EXIT_USAGE);
 	}
 	if (agree_max((scratch = scratch_path()) ? 0 : EXIT_RUN)) {
 		if (!scratch)
