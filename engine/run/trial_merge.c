@@ -57,79 +57,82 @@ static void worker_error(struct trial_result *tr, const struct slot *s, const ch
 	}
 }
 
-/* Merge the workers' figures into the instance's trial, and keep them per worker; the
- * merged histogram and moments stay in `r` for the ranks' reduction. */
-void trial_merge(struct trial_env *e, struct inst_run *r)
+/* Worker k's row of the trial (threads > 1). */
+static void worker_row(struct worker_result *wr, uint32_t k, const struct worker_out *o)
+{
+	wr->worker = k;
+	wr->bytes = o->bytes;
+	wr->ios = o->ios;
+	wr->errors = o->errors;
+	wr->seconds = o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
+	wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+	if (o->ios)
+		latency_summarize(&wr->lat, &o->hist, &o->lat);
+}
+
+/* Worker s's figures added to trial `tr` and instance run `r`; its error, its log's. */
+static void add_worker(struct trial_env *e, struct inst_run *r, const struct slot *s)
 {
 	struct trial_result *tr = r->tr;
-	struct hist *h = malloc(sizeof(*h));
-	struct welford w;
-	uint64_t first = UINT64_MAX, last = 0;
-	double cu = 0, cs = 0;
+	const struct worker_out *o = &s->sh->out;
+
+	if (s->sh->ret < 0)
+		worker_error(tr, s, r->in->be->name);
+	if (o->log_err && !r->log_err)
+		r->log_err = o->log_err;
+	if (o->log_err)
+		diag_add(e->d, NULL,
+			 "job '%s': a record log could not be written: %s; logging stopped",
+			 r->ir->name, strerror(-o->log_err));
+	hist_merge(r->hist, &o->hist);
+	welford_merge(&r->lat, &o->lat);
+	tr->bytes += o->bytes;
+	tr->ios += o->ios;
+	tr->errors += o->errors;
+	tr->stonewalled |= o->stopped;
+	tr->stonewall_bytes += s->topup ? s->stonewall_bytes : o->bytes;
+	tr->cpu_user_s += o->cpu_user_s;
+	tr->cpu_sys_s += o->cpu_sys_s;
+	if (o->start_ns && o->start_ns < r->first)
+		r->first = o->start_ns;
+	if (o->end_ns > r->last)
+		r->last = o->end_ns;
+}
+
+/* Merge the workers' figures into the instance's trial, and keep them per worker; the
+ * merged histogram and moments stay in `r` for the ranks' reduction. */
+int trial_merge(struct trial_env *e, struct inst_run *r)
+{
+	struct trial_result *tr = r->tr;
 
 	tr->stonewall = r->in->job.stonewall != STONEWALL_NONE && !r->background;
 	r->first = UINT64_MAX;
 	r->last = 0;
 	welford_init(&r->lat);
-	if (!h)
-		return;
-	hist_init(h);
-	welford_init(&w);
-	if (r->n > 1 && (tr->workers = calloc(r->n, sizeof(*tr->workers))))
-		tr->nworkers = r->n;
-	for (uint32_t k = 0; k < r->n; k++) {
-		const struct slot *s = &r->slots[k];
-		const struct worker_out *o = &s->sh->out;
-		if (s->sh->ret < 0)
-			worker_error(tr, s, r->in->be->name);
-		if (o->log_err && !r->log_err)
-			r->log_err = o->log_err;
-		if (o->log_err)
-			diag_add(e->d, NULL,
-				 "job '%s': a record log could not be written: %s; logging stopped",
-				 r->ir->name, strerror(-o->log_err));
-		hist_merge(h, &o->hist);
-		welford_merge(&w, &o->lat);
-		tr->bytes += o->bytes;
-		tr->ios += o->ios;
-		tr->errors += o->errors;
-		tr->stonewalled |= o->stopped;
-		tr->stonewall_bytes += s->topup ? s->stonewall_bytes : o->bytes;
-		cu += o->cpu_user_s;
-		cs += o->cpu_sys_s;
-		if (o->start_ns && o->start_ns < first)
-			first = o->start_ns;
-		if (o->end_ns > last)
-			last = o->end_ns;
-		if (tr->workers) {
-			struct worker_result *wr = &tr->workers[k];
-			wr->worker = k;
-			wr->bytes = o->bytes;
-			wr->ios = o->ios;
-			wr->errors = o->errors;
-			wr->seconds =
-			    o->end_ns > o->start_ns ? (double)(o->end_ns - o->start_ns) / 1e9 : NAN;
-			wr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN,
-						       NAN, NAN, NAN, NAN, NAN};
-			if (o->ios)
-				latency_summarize(&wr->lat, &o->hist, &o->lat);
-		}
+	/* Nothing measured can be kept without its histogram or its worker rows. */
+	if ((r->hist = malloc(sizeof(*r->hist))))
+		hist_init(r->hist);
+	if (!r->hist || (r->n > 1 && !(tr->workers = calloc(r->n, sizeof(*tr->workers))))) {
+		trial_error(tr, "cannot merge its workers' figures: out of memory");
+		return -ENOMEM;
 	}
-	tr->cpu_user_s = cu;
-	tr->cpu_sys_s = cs;
-	if (first != UINT64_MAX && last > first) {
-		tr->start_ns = first - e->t0;
-		tr->end_ns = last - e->t0;
-		tr->seconds = (double)(last - first) / 1e9;
+	tr->nworkers = r->n > 1 ? r->n : 0;
+	tr->cpu_user_s = tr->cpu_sys_s = 0;
+	for (uint32_t k = 0; k < r->n; k++) {
+		add_worker(e, r, &r->slots[k]);
+		if (tr->workers)
+			worker_row(&tr->workers[k], k, &r->slots[k].sh->out);
+	}
+	if (r->first != UINT64_MAX && r->last > r->first) {
+		tr->start_ns = r->first - e->t0;
+		tr->end_ns = r->last - e->t0;
+		tr->seconds = (double)(r->last - r->first) / 1e9;
 		tr->iops = (double)tr->ios / tr->seconds;
 		tr->bw_bytes = (double)tr->bytes / tr->seconds;
 	}
 	if (tr->ios)
-		latency_summarize(&tr->lat, h, &w);
-	r->hist = h;
-	r->lat = w;
-	r->first = first;
-	r->last = last;
+		latency_summarize(&tr->lat, r->hist, &r->lat);
+	return 0;
 }
 
 /* Read back what a write trial wrote and check the pattern: not timed, not counted in the

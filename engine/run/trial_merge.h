@@ -10,8 +10,10 @@
 #include "engine/run/trial_env.h"
 #include "engine/run/trial_slot.h"
 
-/* Merge an instance's workers into its trial. */
-void trial_merge(struct trial_env *e, struct inst_run *r);
+/* Merge an instance's workers into its trial: bytes summed, histograms merged into r->hist
+ * (kept for the ranks' reduction), elapsed from the first start to the last end, a row per
+ * worker when there are several. Returns 0, or -ENOMEM after failing the trial. */
+int trial_merge(struct trial_env *e, struct inst_run *r);
 
 /* Read back and check what a write trial wrote. Returns 0 or -errno. */
 int trial_verify_back(struct trial_env *e, struct inst_run *r);
