@@ -67,6 +67,30 @@ uint64_t trial_layout_seed(const struct plan *p, const char *path)
 	return trial_seed(p->seed, h, 0xf11e);
 }
 
+/* A copytree or command worker: no backend, the loads (loads.h) do the work. */
+static void slot_loads(struct slot *s)
+{
+	const struct job_spec *j = &s->run->in->job;
+	struct loads_tree t = {s->src_path, s->data_path, -1, -1, -1};
+
+	if (j->workload == WL_COPYTREE) {
+		/* Its own reading position in the source; the copy's root, made for it. */
+		const struct ledger_entry *from = ledger_find(s->run->ledger, s->src_path);
+		const struct ledger_entry *to = ledger_find(s->run->ledger, s->data_path);
+		t.src_fd = from && from->fd >= 0
+			       ? openat(from->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+			       : open(s->src_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (t.src_fd < 0)
+			t.src_fd = -errno;
+		t.dst_fd = to ? to->fd : -1;
+		t.dst_log = to ? to->log : -1;
+	}
+	s->sh->ret = loads_run(&s->job, j, &t, s->sh->err, sizeof(s->sh->err), &s->sh->out);
+	if (t.src_fd >= 0)
+		close(t.src_fd);
+	s->sh->done = 1;
+}
+
 /* A worker: its own backend state and file descriptors, then the worker loop (which waits
  * on the barrier once its buffers are ready). */
 static void *slot_main(void *arg)
@@ -76,33 +100,16 @@ static void *slot_main(void *arg)
 	const struct job_spec *j = &in->job;
 	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
 	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
-	void *priv = cacheline_zalloc(in->be->priv_size);
+	void *priv;
 	int ret = -ENOMEM, fd = -1, src = -1;
 	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
 	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
 
 	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
-		struct loads_tree t = {s->src_path, s->data_path, -1, -1, -1};
-		if (j->workload == WL_COPYTREE) {
-			/* Its own reading position in the source; the copy's root, made for it. */
-			const struct ledger_entry *from = ledger_find(s->run->ledger, s->src_path);
-			const struct ledger_entry *to = ledger_find(s->run->ledger, s->data_path);
-			t.src_fd = from && from->fd >= 0
-				       ? openat(from->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-				       : open(s->src_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (t.src_fd < 0)
-				t.src_fd = -errno;
-			t.dst_fd = to ? to->fd : -1;
-			t.dst_log = to ? to->log : -1;
-		}
-		s->sh->ret = loads_run(&s->job, j, &t, s->sh->err, sizeof(s->sh->err), &s->sh->out);
-		if (t.src_fd >= 0)
-			close(t.src_fd);
-		free(priv);
-		s->sh->done = 1;
+		slot_loads(s);
 		return NULL;
 	}
-	if (!priv)
+	if (!(priv = cacheline_zalloc(in->be->priv_size)))
 		goto fail;
 	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
 		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
