@@ -341,6 +341,8 @@ int run_preflight(const struct plan *p, struct diag *d)
 				free(dir);
 				dir = up;
 			}
+			if (f->create && !dir)
+				return -ENOMEM; /* iotrial.c then says: out of memory */
 			ret = probe_direct(f->create ? dir : f->path, !f->create);
 			if (ret == -EINVAL)
 				diag_add(

@@ -23,7 +23,8 @@ struct run_opts {
 
 /* Checks that need the machine's answer before any trial: that each backend asked for
  * works here, and that each O_DIRECT target takes O_DIRECT (by opening it, or a probe file
- * created and removed in its folder). Returns 0, or -EOPNOTSUPP with the reasons in `d`. */
+ * created and removed in its folder). Returns 0, -EOPNOTSUPP with the reasons in `d`, or
+ * -ENOMEM. */
 int run_preflight(const struct plan *p, struct diag *d);
 
 /* Run every trial of `p` into `r` (prepared by run_results_init, run_results.h). Returns 0 when
