@@ -4,30 +4,19 @@
  * 141 stdout closed by its reader (EPIPE), after writing the result folder. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engine/io/backends/backend.h"
-#include "lib/diag.h"
 #include "engine/dist/dist.h"
-#include "model/jobkeys.h"
-#include "engine/plan/plan.h"
 #include "engine/run/run.h"
 #include "engine/run/run_results.h"
-#include "lib/sha256.h"
 #include "lib/version.h"
-#include "parsers/jobfile.h"
-#include "model/results_json.h"
-#include "lib/units.h"
-#include "reporters/compare_text.h"
 #include "reporters/reporter.h"
 #include "cli/cli.h"
+#include "cli/load.h"
 #include "cli/outdir.h"
 
 const char iotrial_usage[] =
@@ -230,169 +219,6 @@ static int exit_status_of(int err, int usage)
 	return EXIT_RUN;
 }
 
-/* The folder ${scratch} names: under $TMPDIR, else the current folder; in a distributed
- * run one per rank (ranks on several hosts may share $TMPDIR, and their process ids may
- * coincide). The run creates it only when a job uses it, and removes it at the end. */
-static char *scratch_path(void)
-{
-	const char *base = getenv("TMPDIR");
-	char *real, *out = NULL;
-	int n;
-
-	real = realpath(base && *base ? base : ".", NULL);
-	if (!real)
-		return NULL;
-	if (dist_size() > 1)
-		n = asprintf(&out, "%s/iotrial-scratch.r%d.%ld", real, dist_rank(), (long)getpid());
-	else
-		n = asprintf(&out, "%s/iotrial-scratch.%ld", real, (long)getpid());
-	if (n < 0)
-		out = NULL;
-	free(real);
-	return out;
-}
-
-/* The worst (largest) of every rank's status, on every rank. */
-static int agree_max(int st)
-{
-	int n = dist_size(), worst = st, *all;
-
-	if (n == 1)
-		return st;
-	if (!(all = calloc((size_t)n, sizeof(*all))))
-		dist_abort(EXIT_RUN, "out of memory");
-	if (dist_allgather(&st, all, sizeof(st)) < 0)
-		dist_abort(EXIT_RUN, "cannot exchange a status between ranks");
-	for (int r = 0; r < n; r++)
-		worst = all[r] > worst ? all[r] : worst;
-	free(all);
-	return worst;
-}
-
-/* Print what a step found and agree on its outcome. Rank 0 prints its messages, which every
- * rank shares when all parsed the same text; another rank prints its own only when it
- * failed where rank 0 did not (its environment differs), each line naming it. Returns the
- * worst status of any rank. */
-static int settle(int st, struct diag *d)
-{
-	int n = dist_size(), worst = st, st0 = st, *all;
-
-	if (n > 1) {
-		if (!(all = calloc((size_t)n, sizeof(*all))))
-			dist_abort(EXIT_RUN, "out of memory");
-		if (dist_allgather(&st, all, sizeof(st)) < 0)
-			dist_abort(EXIT_RUN, "cannot exchange a status between ranks");
-		st0 = all[0];
-		for (int r = 0; r < n; r++)
-			worst = all[r] > worst ? all[r] : worst;
-		free(all);
-	}
-	/* A failure with nothing to say: its message could not be allocated. */
-	if (st && !d->n)
-		fputs("iotrial: out of memory\n", stderr);
-	if (dist_rank() == 0)
-		diag_print(d, stderr);
-	else if (st && !st0)
-		for (size_t i = 0; i < d->n; i++)
-			fprintf(stderr, "iotrial: rank %d (%s): %s\n", dist_rank(), dist_host(),
-				d->msgs[i]);
-	diag_release(d);
-	return worst;
-}
-
-/* What every rank must agree on besides the build: the job text and the --set options.
- * 0 or -ENOMEM. */
-static int job_hash(const char *text, size_t len, const struct cli *c, char hex[65])
-{
-	size_t n = len + 1;
-	char *all, *o;
-
-	for (size_t i = 0; i < c->nov; i++)
-		n += strlen(c->ov[i].key) + strlen(c->ov[i].value) + 2;
-	if (!(all = malloc(n)))
-		return -ENOMEM;
-	memcpy(all, text, len);
-	o = all + len;
-	*o++ = 0;
-	for (size_t i = 0; i < c->nov; i++)
-		o += sprintf(o, "%s=%s", c->ov[i].key, c->ov[i].value) + 1;
-	sha256_hex(all, (size_t)(o - all), hex);
-	free(all);
-	return 0;
-}
-
-static uint64_t fresh_seed(void)
-{
-	uint64_t s = 0;
-
-	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
-		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	return s & ((1ull << 53) - 1); /* exact in every JSON reader */
-}
-
-/* Parse and plan one job file: rank 0 reads it, every rank parses the same text with its
- * own ${rank}, ${size}, ${host}, ${local_rank} and ${scratch}, and plans it with rank 0's
- * seed. Returns 0, or the exit status for the failure (the same on every rank). */
-static int load(const char *file, const struct cli *c, const char *scratch, struct exp_spec *s,
-		struct plan *p)
-{
-	char rank[16], size[16], local[16], hash[65], why[768];
-	struct expand_var builtins[] = {{"scratch", scratch},
-					{"rank", rank},
-					{"size", size},
-					{"host", dist_host()},
-					{"local_rank", local}};
-	struct yp_options opt = {c->ov, c->nov, builtins, 5, NULL, NULL};
-	struct diag d = {0};
-	char *text = NULL;
-	size_t len = 0;
-	uint64_t seed = fresh_seed();
-	int ret, st, peers;
-
-	snprintf(rank, sizeof(rank), "%d", dist_rank());
-	snprintf(size, sizeof(size), "%d", dist_size());
-	snprintf(local, sizeof(local), "%d", dist_local_rank());
-	/* Rank 0 reads the file; the others get its bytes by broadcast. */
-	ret = dist_rank() == 0 ? yp_read_file(file, &text, &len, &d) : 0;
-	if ((st = settle(ret ? (ret == -ENOMEM ? EXIT_RUN : EXIT_USAGE) : 0, &d))) {
-		free(text);
-		return st;
-	}
-	if (dist_bcast_buf(&text, &len) < 0 || dist_bcast(&seed, sizeof(seed)) < 0)
-		dist_abort(EXIT_RUN, "cannot receive the job file from rank 0");
-	/* Without memory for the hash, an empty one: no other rank matches it, so every rank
-	 * stops at the check, and this one says why after it. */
-	if ((ret = job_hash(text, len, c, hash)) < 0)
-		hash[0] = 0;
-	peers = dist_check_peers(hash, why, sizeof(why));
-	if (peers < 0 || ret < 0) {
-		free(text);
-		if (ret < 0) {
-			fputs("iotrial: out of memory\n", stderr);
-			return EXIT_RUN;
-		}
-		if (dist_rank() == 0)
-			fprintf(stderr, "iotrial: %s\n", why);
-		return EXIT_RUN;
-	}
-	ret = yp_load_string(file, text, len, &opt, s, &d);
-	free(text);
-	if ((st = settle(ret < 0 ? (ret == -ENOMEM ? EXIT_RUN : EXIT_USAGE) : 0, &d))) {
-		if (ret == 0)
-			spec_release(s);
-		return st;
-	}
-	/* The plan is settled on every rank: a rank without memory fails there, not before. */
-	memset(p, 0, sizeof(*p));
-	ret = (s->scratch = strdup(scratch)) ? plan_build(s, scratch, seed, p, &d) : -ENOMEM;
-	if ((st = settle(ret ? (ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN) : 0, &d))) {
-		plan_release(p);
-		spec_release(s);
-		return st;
-	}
-	return 0;
-}
-
 /* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
  * folder itself; else a new <experiment>-<UTC time> folder under -o DIR or results/. */
 static int result_folder(const struct cli *c, const struct exp_spec *s, struct outdir *od)
@@ -426,16 +252,16 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	bool lead = dist_rank() == 0;
 	int ret, st;
 
-	if ((ret = load(file, c, scratch, &s, &p)))
+	if ((ret = load_job(file, c->ov, c->nov, scratch, &s, &p)))
 		return ret;
-	if (settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
+	if (load_settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
 	}
 	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
 	ret = lead ? result_folder(c, &s, &od) : 0;
-	if (agree_max(ret < 0 ? EXIT_RUN : 0)) {
+	if (load_agree_max(ret < 0 ? EXIT_RUN : 0)) {
 		outdir_release(&od);
 		plan_release(&p);
 		spec_release(&s);
@@ -476,7 +302,7 @@ out:
 static int cmd_validate(int argc, char **argv)
 {
 	struct cli c = {0};
-	char *scratch = scratch_path();
+	char *scratch = load_scratch_path();
 	int worst = 0, err;
 
 	if ((err = parse_args(argc, argv, &c, false)) < 0) {
@@ -487,7 +313,7 @@ static int cmd_validate(int argc, char **argv)
 	for (int i = 0; i < c.nfiles; i++) {
 		struct exp_spec s;
 		struct plan p;
-		int ret = load(c.files[i], &c, scratch ? scratch : ".", &s, &p);
+		int ret = load_job(c.files[i], c.ov, c.nov, scratch ? scratch : ".", &s, &p);
 		if (ret) {
 			worst = ret > worst ? ret : worst;
 			continue;
@@ -514,7 +340,7 @@ static int cmd_run(int argc, char **argv)
 		cli_release(&c);
 		return exit_status_of(err, EXIT_USAGE);
 	}
-	if (agree_max((scratch = scratch_path()) ? 0 : EXIT_RUN)) {
+	if (load_agree_max((scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
 		if (!scratch)
 			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
 				strerror(errno));
@@ -524,7 +350,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	cli_signals_install();
 	/* Ranks interrupted at different moments still agree on the next job file. */
-	for (int i = 0; i < c.nfiles && !agree_max(cli_stop_signal || cli_stdout_closed); i++) {
+	for (int i = 0; i < c.nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
+	     i++) {
 		int ret = run_one(c.files[i], &c, scratch);
 		if (ret > worst || ret >= 128)
 			worst = ret;
