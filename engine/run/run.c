@@ -187,9 +187,6 @@ static int open_logs(struct runner *rn, const char *dir)
 {
 	bool spool = dist_rank() != 0;
 
-	/* None open yet: a failure part way leaves nothing for run_close to close by mistake. */
-	for (size_t i = 0; i < rn->p->ninst; i++)
-		rn->rec_fd[i] = rn->int_fd[i] = -1;
 	for (size_t i = 0; i < rn->p->ninst; i++) {
 		const struct job_spec *j = &rn->p->inst[i].job;
 		int *fds[2] = {&rn->rec_fd[i], &rn->int_fd[i]};
@@ -220,6 +217,9 @@ static int run_open(struct runner *rn)
 	rn->int_fd = malloc(n * sizeof(int));
 	if (!rn->more || !rn->rec_fd || !rn->int_fd)
 		return -ENOMEM;
+	/* None open yet: a failure before open_logs leaves nothing for run_close to close. */
+	for (size_t i = 0; i < rn->p->ninst; i++)
+		rn->rec_fd[i] = rn->int_fd[i] = -1;
 	if ((ret = ledger_init(&rn->ledger, rn->p->scratch)) < 0)
 		return ret;
 	return open_logs(rn, rn->o->dir);

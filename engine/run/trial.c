@@ -260,8 +260,9 @@ static int setup_unit(struct unit_trial *t, const struct plan_trial *pt)
 	return ret;
 }
 
-/* Start every worker; they open their files, then wait on `ready`. Returns 0 or the last
- * start's -errno. */
+/* Start every worker; they open their files, then wait on `ready`. Returns what the last
+ * start returned (0 or -errno), as before the split; a start that failed has failed its
+ * trial either way. */
 static int start_workers(struct unit_trial *t)
 {
 	int ret = 0;
