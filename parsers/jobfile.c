@@ -151,6 +151,70 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 	}
 }
 
+/* Job mapping `m`'s name: its `name` key (checked), or "jobN" for the N-th job. NULL only
+ * when memory ran out (p->oom is then set). */
+static char *job_name(struct yp *p, const yaml_node_t *m, size_t nth)
+{
+	char *name = NULL, buf[32];
+
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key);
+		if (kn->type != YAML_SCALAR_NODE || strcmp((char *)kn->data.scalar.value, "name"))
+			continue;
+		name = yp_text(p, yp_node(p, pr->value), "name", "a job name");
+		if (name && !yp_name_ok(name))
+			yp_err(p, yp_node(p, pr->value), "name",
+			       "'%s' is not a job name (letters, digits, '_', '-', '.')", name);
+	}
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "job%zu", nth);
+	if (!(name = strdup(buf)))
+		p->oom = true;
+	return name;
+}
+
+/* One job mapping `m` into the next job of `s`, from the defaults `tmpl`. false when memory
+ * ran out (p->oom is then set): the caller stops. */
+static bool parse_job(struct yp *p, struct exp_spec *s, const yaml_node_t *m,
+		      const struct job_spec *tmpl)
+{
+	struct job_spec *j = &s->jobs[s->njobs];
+
+	if (!yp_mapping_ok(p, m, "jobs", "a job"))
+		return true;
+	if (spec_job_copy(j, tmpl) < 0) {
+		p->oom = true;
+		return false;
+	}
+	s->njobs++;
+	j->loc = yp_loc(p, m);
+	if (!(j->name = job_name(p, m, s->njobs)))
+		return false;
+	/* Once per copy, naming the first (not once per earlier copy: n^2 lines). */
+	for (size_t k = 0; k + 1 < s->njobs; k++)
+		if (s->jobs[k].name && !strcmp(s->jobs[k].name, j->name)) {
+			yp_err(p, m, "name", "job name '%s' is used twice (also at line %u)",
+			       j->name, s->jobs[k].loc.line);
+			break;
+		}
+	job_apply(p, j, m, true);
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *kn = yp_node(p, pr->key);
+		if (kn->type == YAML_SCALAR_NODE &&
+		    !strcmp((char *)kn->data.scalar.value, "exclude"))
+			yp_parse_exclude(p, j, yp_node(p, pr->value));
+	}
+	if (!yp_has_key(p, m, "workload") && !tmpl->key_loc[JK_WORKLOAD].line)
+		yp_err(
+		    p, m, "workload",
+		    "job '%s' has no workload (read, write, randread, randwrite, copy, copytree or command)",
+		    j->name);
+	return true;
+}
+
 static void parse_jobs(struct yp *p, struct exp_spec *s, const yaml_node_t *seq,
 		       const struct job_spec *tmpl)
 {
@@ -169,63 +233,14 @@ static void parse_jobs(struct yp *p, struct exp_spec *s, const yaml_node_t *seq,
 		yp_err(p, seq, "jobs", "%zu jobs is more than the limit of %d", n, MAX_JOBS);
 		return;
 	}
-	s->jobs = calloc(n, sizeof(*s->jobs));
-	if (!s->jobs)
+	if (!(s->jobs = calloc(n, sizeof(*s->jobs)))) {
+		p->oom = true;
 		return;
-	for (yaml_node_item_t *it = seq->data.sequence.items.start;
-	     it < seq->data.sequence.items.top; it++) {
-		yaml_node_t *m = yp_node(p, *it);
-		struct job_spec *j = &s->jobs[s->njobs];
-		char *name = NULL;
-
-		if (!yp_mapping_ok(p, m, "jobs", "a job"))
-			continue;
-		if (spec_job_copy(j, tmpl) < 0)
-			return;
-		s->njobs++;
-		j->loc = yp_loc(p, m);
-		for (yaml_node_pair_t *pr = m->data.mapping.pairs.start;
-		     pr < m->data.mapping.pairs.top; pr++) {
-			yaml_node_t *kn = yp_node(p, pr->key);
-			if (kn->type == YAML_SCALAR_NODE &&
-			    !strcmp((char *)kn->data.scalar.value, "name")) {
-				name = yp_text(p, yp_node(p, pr->value), "name", "a job name");
-				if (name && !yp_name_ok(name)) {
-					yp_err(
-					    p, yp_node(p, pr->value), "name",
-					    "'%s' is not a job name (letters, digits, '_', '-', '.')",
-					    name);
-				}
-			}
-		}
-		if (!name) {
-			char buf[32];
-			snprintf(buf, sizeof(buf), "job%zu", s->njobs);
-			name = strdup(buf);
-		}
-		/* Once per copy, naming the first (not once per earlier copy: n^2 lines). */
-		for (size_t k = 0; k + 1 < s->njobs && name; k++)
-			if (s->jobs[k].name && !strcmp(s->jobs[k].name, name)) {
-				yp_err(p, m, "name",
-				       "job name '%s' is used twice (also at line %u)", name,
-				       s->jobs[k].loc.line);
-				break;
-			}
-		j->name = name;
-		job_apply(p, j, m, true);
-		for (yaml_node_pair_t *pr = m->data.mapping.pairs.start;
-		     pr < m->data.mapping.pairs.top; pr++) {
-			yaml_node_t *kn = yp_node(p, pr->key);
-			if (kn->type == YAML_SCALAR_NODE &&
-			    !strcmp((char *)kn->data.scalar.value, "exclude"))
-				yp_parse_exclude(p, j, yp_node(p, pr->value));
-		}
-		if (!yp_has_key(p, m, "workload") && !tmpl->key_loc[JK_WORKLOAD].line)
-			yp_err(
-			    p, m, "workload",
-			    "job '%s' has no workload (read, write, randread, randwrite, copy, copytree or command)",
-			    j->name ? j->name : "?");
 	}
+	for (yaml_node_item_t *it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++)
+		if (!parse_job(p, s, yp_node(p, *it), tmpl))
+			return;
 }
 
 static void parse_devices(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
@@ -482,9 +497,10 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	if (!out->experiment)
-		out->experiment = default_experiment_name(name);
-	if (p.nerr) {
+	if (!out->experiment && !(out->experiment = default_experiment_name(name)))
+		p.oom = true;
+	/* Out of memory is a failure even where no message could be made for it. */
+	if (p.nerr || p.oom) {
 		spec_release(out);
 		return p.oom ? -ENOMEM : -EINVAL;
 	}
