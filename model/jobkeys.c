@@ -199,9 +199,9 @@ const struct job_key job_keys[JK_NKEYS] = {
 
 const struct job_key *job_key_find(const char *name)
 {
-	for (size_t i = 0; i < JK_NKEYS; i++)
-		if (strcmp(job_keys[i].name, name) == 0)
-			return &job_keys[i];
+	for (size_t i = 0; i < job_key_count(); i++)
+		if (strcmp(job_key_row((enum job_key_id)i)->name, name) == 0)
+			return job_key_row((enum job_key_id)i);
 	return NULL;
 }
 
@@ -259,12 +259,16 @@ const char *job_key_enum_name(const struct job_key *k, int v)
 
 int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v)
 {
-	const struct job_key *key = &job_keys[k];
+	const struct job_key *key = job_key_row(k);
 	const void *f = (const char *)j + key->off;
 
 	v->key = k;
 	v->u = 0;
 	v->s = NULL;
+	if (k >= JK_NKEYS) {
+		v->u = job_opt_get(j, k);
+		return 0;
+	}
 	switch (key->type) {
 	case KT_STRING:
 		if (*(char *const *)f && !(v->s = strdup(*(char *const *)f)))
@@ -292,10 +296,12 @@ int job_key_get(const struct job_spec *j, enum job_key_id k, struct key_value *v
 
 int job_key_put(struct job_spec *j, const struct key_value *v)
 {
-	const struct job_key *key = &job_keys[v->key];
+	const struct job_key *key = job_key_row(v->key);
 	void *f = (char *)j + key->off;
 	char *s = NULL;
 
+	if (v->key >= JK_NKEYS)
+		return job_opt_put(j, v->key, v->u);
 	switch (key->type) {
 	case KT_STRING:
 		if (v->s && !(s = strdup(v->s)))
@@ -327,14 +333,14 @@ bool job_key_value_eq(const struct key_value *a, const struct key_value *b)
 {
 	if (a->key != b->key)
 		return false;
-	if (job_keys[a->key].type == KT_STRING)
+	if (job_key_row(a->key)->type == KT_STRING)
 		return (!a->s && !b->s) || (a->s && b->s && !strcmp(a->s, b->s));
 	return a->u == b->u;
 }
 
 void job_key_format(const struct key_value *v, char *buf, size_t len)
 {
-	const struct job_key *key = &job_keys[v->key];
+	const struct job_key *key = job_key_row(v->key);
 
 	switch (key->type) {
 	case KT_STRING:

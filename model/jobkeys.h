@@ -34,7 +34,7 @@ struct job_key {
 
 extern const struct job_key job_keys[JK_NKEYS];
 
-/* The row for `name`, or NULL. */
+/* The row for `name` (a key of the table or a backend option), or NULL. */
 const struct job_key *job_key_find(const char *name);
 
 /* The closest key name within a small edit distance of `name` among `names`
@@ -71,5 +71,46 @@ void spec_release(struct exp_spec *s);
 /* The names the job file uses for a workload and a sync mode. */
 const char *spec_workload_name(enum job_workload w);
 const char *spec_sync_name(enum job_sync s);
+
+/* Keys beyond the table (model/jobkeys_ext.c): the options each backend declares in a table
+ * of its own, whose `off` is into the backend's own struct, not struct job_spec. The layer
+ * that knows the backends lends their tables here once, before any job file is read; then
+ * these functions, the parsers and the planner treat an option as any key, by its id. */
+
+/* Add `rows` (ended by a row whose name is NULL), owned by `owner` (a backend's name; both
+ * must outlive the process), as the ids after the last ones added. A row must name a key
+ * no other row has, be of no type but KT_STRING, and have a default its own bounds accept.
+ * Returns 0, or -EINVAL / -E2BIG (past JK_EXT_MAX) with the reason in `err`; nothing is
+ * added then. Not thread-safe: called at start-up. */
+int job_keys_extend(const char *owner, const struct job_key *rows, char *err, size_t errlen);
+
+/* Forget every key added by job_keys_extend (for tests). */
+void job_keys_extend_reset(void);
+
+/* How many ids are in use: JK_NKEYS plus the keys added. */
+size_t job_key_count(void);
+
+/* The row of id `id` (below job_key_count()). */
+const struct job_key *job_key_row(enum job_key_id id);
+
+/* The id of row `k` (of the table or added), or -1. */
+int job_key_id_of(const struct job_key *k);
+
+/* Who declared key `id`: the owner given to job_keys_extend, or NULL for the table's own. */
+const char *job_key_owner(enum job_key_id id);
+
+/* Every key's name, in id order, into `names` (room for `cap`); returns the count. */
+size_t job_key_names(const char **names, size_t cap);
+
+/* Backend option `id` (JK_NKEYS on) of job `j`: as set, or its default. */
+uint64_t job_opt_get(const struct job_spec *j, enum job_key_id id);
+
+/* Set backend option `id` of job `j`: 0, or -E2BIG when the job already sets JOB_OPTS_MAX. */
+int job_opt_put(struct job_spec *j, enum job_key_id id, uint64_t u);
+
+/* Type `text` as key `k` says (units, bounds, enum names) into v->u, or v->s for a string
+ * (malloc'd). Returns 0, or -EINVAL / -ERANGE with a message in `err`, or -ENOMEM. */
+int job_key_parse(const struct job_key *k, const char *text, struct key_value *v, char *err,
+		  size_t errlen);
 
 #endif

@@ -83,6 +83,22 @@ enum job_key_id {
 	JK_NKEYS
 };
 
+/* Keys beyond the table: each backend's own options. The backends lend their option tables
+ * to the model at start-up (job_keys_extend in model/jobkeys.h), and the options take the ids
+ * from JK_NKEYS on, so a matrix, --set, compare and the messages treat them as any key. The
+ * spec names no backend option. JK_EXT_MAX bounds how many all backends declare together. */
+#define JK_EXT_MAX 32
+#define JK_MAX	   (JK_NKEYS + JK_EXT_MAX)
+
+/* The backend options a job sets: the id (JK_NKEYS on) and the value as struct key_value's u
+ * holds it. An option left out takes its table's default; key_loc says where one was set. */
+#define JOB_OPTS_MAX 16
+struct job_opts {
+	uint16_t n;
+	uint16_t key[JOB_OPTS_MAX];
+	uint64_t val[JOB_OPTS_MAX];
+};
+
 enum spec_outliers { OUTLIERS_NONE, OUTLIERS_TRIM, OUTLIERS_IQR, OUTLIERS_MAD };
 
 struct replication_spec {
@@ -180,6 +196,7 @@ struct job_spec {
 	uint64_t fault_enospc_after; /* writes fail with ENOSPC past this many bytes (0: never) */
 	uint64_t fault_delay_ns;     /* added to an I/O's time */
 	uint32_t fault_delay_every;  /* ... every this many I/Os (1: each) */
+	struct job_opts opts;	     /* its backend options (see struct job_opts) */
 	struct replication_spec rep;
 
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */
@@ -191,8 +208,8 @@ struct job_spec {
 	size_t nafter;
 	struct src_loc after_loc;
 
-	struct src_loc loc;		  /* the job's own mapping */
-	struct src_loc key_loc[JK_NKEYS]; /* where each key was set; line 0 when defaulted */
+	struct src_loc loc;		/* the job's own mapping */
+	struct src_loc key_loc[JK_MAX]; /* where each key was set; line 0 when defaulted */
 };
 
 struct device_spec {

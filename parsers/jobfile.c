@@ -86,18 +86,15 @@ static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 /* Apply the keys of mapping `m` to job `j`; `allow_name` for entries of `jobs:`. */
 static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bool allow_name)
 {
-	static const char *names[JK_NKEYS + 7];
+	static const char *const pseudo[] = {"name",	"replication", "matrix",
+					     "exclude", "after",       "log"};
+	const char *names[JK_MAX + 7];
+	size_t nkeys = job_key_names(names, JK_MAX);
 
-	if (!names[0]) {
-		for (int i = 0; i < JK_NKEYS; i++)
-			names[i] = job_keys[i].name;
-		names[JK_NKEYS] = "name";
-		names[JK_NKEYS + 1] = "replication";
-		names[JK_NKEYS + 2] = "matrix";
-		names[JK_NKEYS + 3] = "exclude";
-		names[JK_NKEYS + 4] = "after";
-		names[JK_NKEYS + 5] = "log";
-	}
+	/* The keys, then what a job may hold besides: what yp_key_index suggests from. */
+	for (size_t i = 0; i < 6; i++)
+		names[nkeys + i] = pseudo[i];
+	names[nkeys + 6] = NULL;
 	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
 	     pr++) {
 		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
@@ -130,11 +127,11 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 		i = yp_key_index(p, kn, names, allow_name ? "" : " in defaults");
 		if (i < 0)
 			continue;
-		if (i >= JK_NKEYS) {
+		if ((size_t)i >= nkeys) {
 			yp_err(p, kn, key, "a job's %s is set on the job, not in defaults", key);
 			continue;
 		}
-		if (job_keys[i].type == KT_STRING && yp_scalar_is_null(vn)) {
+		if (job_key_row(i)->type == KT_STRING && yp_scalar_is_null(vn)) {
 			free(*(char **)((char *)j + job_keys[i].off));
 			*(char **)((char *)j + job_keys[i].off) = NULL;
 			j->key_loc[i] = yp_loc(p, vn);

@@ -21,7 +21,7 @@ static int typed_value(struct yp *p, struct job_spec *scratch, enum job_key_id k
 	char err[512];
 
 	if (yp_set_job_key(scratch, k, text, err, sizeof(err)) < 0) {
-		yp_err(p, n, job_keys[k].name, "%s", err);
+		yp_err(p, n, job_key_row(k)->name, "%s", err);
 		return -1;
 	}
 	return job_key_get(scratch, k, out) < 0 ? -1 : 0;
@@ -52,14 +52,14 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 			const yaml_node_t *m)
 {
 	enum job_key_id k = d->key;
-	const char *key = job_keys[k].name;
+	const struct job_key *row = job_key_row(k);
+	const char *key = row->name;
 	struct key_value from = {k, 0, NULL}, to = {k, 0, NULL}, cur;
 	uint64_t factor = 0, step = 0;
 	const yaml_node_t *sn = NULL;
 	bool have[3] = {false, false, false};
 
-	if (job_keys[k].type != KT_SIZE && job_keys[k].type != KT_DURATION &&
-	    job_keys[k].type != KT_UINT) {
+	if (row->type != KT_SIZE && row->type != KT_DURATION && row->type != KT_UINT) {
 		yp_err(p, m, key,
 		       "a range needs a size, duration or count key; list the values instead");
 		return;
@@ -136,7 +136,7 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 static void parse_values(struct yp *p, struct job_spec *scratch, struct matrix_dim *d,
 			 const yaml_node_t *vn)
 {
-	const char *key = job_keys[d->key].name;
+	const char *key = job_key_row(d->key)->name;
 
 	if (vn->type == YAML_MAPPING_NODE) {
 		parse_range(p, scratch, d, vn);
@@ -193,16 +193,14 @@ void yp_parse_matrix(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 		struct matrix_dim *d = &j->matrix[j->nmatrix];
 
 		if (!k) {
-			const char *names[JK_NKEYS + 1];
-			for (int i = 0; i < JK_NKEYS; i++)
-				names[i] = job_keys[i].name;
-			names[JK_NKEYS] = NULL;
+			const char *names[JK_MAX + 1];
+			names[job_key_names(names, JK_MAX)] = NULL;
 			const char *near = job_key_suggest(key, names);
 			yp_err(p, kn, key, "not a job key, so it cannot be a matrix key%s%s%s",
 			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 			continue;
 		}
-		d->key = (enum job_key_id)(k - job_keys);
+		d->key = (enum job_key_id)job_key_id_of(k);
 		j->nmatrix++;
 		parse_values(p, &scratch, d, vn);
 	}
@@ -314,7 +312,7 @@ int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool al
 		}
 		if (!k)
 			yp_err(p, kn, key, "not a job key%s", allow_job ? " (nor 'job')" : "");
-		else if (typed_value(p, &scratch, (enum job_key_id)(k - job_keys), vt, vn,
+		else if (typed_value(p, &scratch, (enum job_key_id)job_key_id_of(k), vt, vn,
 				     &out->kv[out->n]) == 0)
 			out->n++;
 		free(vt);
@@ -349,7 +347,7 @@ void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq)
 			for (size_t d = 0; d < j->nmatrix; d++)
 				in |= j->matrix[d].key == pt->kv[i].key;
 			if (!in)
-				yp_err(p, yp_node(p, *it), job_keys[pt->kv[i].key].name,
+				yp_err(p, yp_node(p, *it), job_key_row(pt->kv[i].key)->name,
 				       "exclude names a key that is not in the matrix");
 		}
 	}

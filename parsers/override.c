@@ -72,8 +72,9 @@ static bool prefixed(const char *s, const char *prefix)
 /* An unknown key, with the spelling it most likely meant. */
 static void unknown_key(struct yp *p, const char *where, const char *key, const struct address *a)
 {
-	static const char *names[JK_NKEYS + 6];
-	const char *near;
+	static const char *const top[] = {"experiment", "description", "units", "seed", "on_error"};
+	const char *names[JK_MAX + 6], *near;
+	size_t n;
 
 	if (yp_rep_path_known(key)) {
 		override_error(p, where, "unknown key '%s' (did you mean 'replication.%s'?)", key,
@@ -91,13 +92,10 @@ static void unknown_key(struct yp *p, const char *where, const char *key, const 
 			       (int)a->jlen, a->job ? a->job : "", a->job ? "." : "");
 		return;
 	}
-	if (!names[0]) {
-		const char *top[] = {"experiment", "description", "units", "seed", "on_error"};
-		for (int i = 0; i < JK_NKEYS; i++)
-			names[i] = job_keys[i].name;
-		for (int i = 0; i < 5; i++)
-			names[JK_NKEYS + i] = top[i];
-	}
+	n = job_key_names(names, JK_MAX);
+	for (int i = 0; i < 5; i++)
+		names[n++] = top[i];
+	names[n] = NULL;
 	near = job_key_suggest(a->kname, names);
 	override_error(p, where, "unknown key '%s'%s%s%s", a->kname, near ? " (did you mean '" : "",
 		       near ? near : "", near ? "'?)" : "");
@@ -109,7 +107,7 @@ static int set_job_key(struct yp *p, const char *where, struct job_spec *j, enum
 		       const char *value)
 {
 	static const struct src_loc at_set = {"--set", 0, 0};
-	const struct job_key *k = &job_keys[id];
+	const struct job_key *k = job_key_row(id);
 	char err[512];
 
 	if (k->type == KT_STRING && (!*value || !strcmp(value, "~"))) {
@@ -187,8 +185,8 @@ static void set_matrix(struct yp *p, struct exp_spec *s, const char *where, cons
 		if (!addressed(a, &s->jobs[i]))
 			continue;
 		matched = true;
-		if (yp_matrix_set_values(&vp, &s->jobs[i], (enum job_key_id)(k - job_keys), root) <
-		    0)
+		if (yp_matrix_set_values(&vp, &s->jobs[i], (enum job_key_id)job_key_id_of(k),
+					 root) < 0)
 			break; /* the same message for every job: once is enough */
 	}
 	p->nerr += vp.nerr;
@@ -238,8 +236,8 @@ void yp_apply_override(struct yp *p, struct exp_spec *s, const struct spec_overr
 			continue;
 		matched = true;
 		if (!rep) {
-			if (set_job_key(p, where, job, (enum job_key_id)(k - job_keys), o->value) <
-			    0)
+			if (set_job_key(p, where, job, (enum job_key_id)job_key_id_of(k),
+					o->value) < 0)
 				return;
 			continue;
 		}
