@@ -63,7 +63,7 @@ pc_report = $(if $(HAVE_PKG_CONFIG),,echo "iotrial: '$(PKG_CONFIG)' not found: a
 # Optional backends: pkg-config for liburing; libaio has no .pc file, so a two-line probe.
 # A backend's file is compiled only when its library is; engine/io/backends/registry.c is the
 # one C file that asks which (HAVE_LIBURING, HAVE_LIBAIO).
-BACKENDS := sync null synthetic fault
+BACKENDS := sync null synthetic fault skeleton
 OMIT_SRC :=
 ifneq ($(WITH_LIBURING),no)
 HAVE_LIBURING := $(call pc_exists,liburing)

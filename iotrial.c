@@ -25,7 +25,7 @@ const char iotrial_usage[] =
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
     "       iotrial backends\n"
-    "       iotrial keys\n"
+    "       iotrial keys [BACKEND]\n"
     "       iotrial --help | --version\n"
     "\n"
     "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
@@ -33,7 +33,7 @@ const char iotrial_usage[] =
     "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
     "  compare    how B's runs differ from A's, for each job instance both files have\n"
     "  backends   the compiled-in backends, and whether each works here\n"
-    "  keys       every job key with its type, default and meaning\n"
+    "  keys       every job key with its type, default and meaning; BACKEND: its options\n"
     "\n"
     "  -o DIR             where results go\n"
     "  -f FORMATS         comma list of text, json, csv, html (default: text,json,csv)\n"
@@ -382,7 +382,14 @@ static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	char err[256];
+
 	cli_std_fds_open();
+	/* The backends' options become job keys before any job file is read. */
+	if (be_registry_init(err, sizeof(err)) < 0) {
+		fprintf(stderr, "iotrial: internal error: %s\n", err);
+		return 1;
+	}
 	if (argc < 2) {
 		fputs(iotrial_usage, stderr);
 		return EXIT_USAGE;
@@ -408,7 +415,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "backends"))
 		return cmd_backends();
 	if (!strcmp(argv[1], "keys"))
-		return cmd_keys();
+		return cmd_keys(argc - 1, argv + 1);
 	fprintf(stderr, "iotrial: unknown command '%s'\n%s", argv[1], iotrial_usage);
 	return EXIT_USAGE;
 }

@@ -49,8 +49,10 @@ struct plan;
 void cli_print_plan(const struct plan *p);
 void cli_print_stages(const struct plan *p);
 
-/* iotrial backends; iotrial keys: exit status. */
+/* iotrial backends: exit status. */
 int cmd_backends(void);
-int cmd_keys(void);
+
+/* iotrial keys [BACKEND]: the job keys, or the options of one backend (keys.c); exit status. */
+int cmd_keys(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /* What iotrial shows without running anything: the resolved plan and its stages
- * (validate), the backends and whether each works here, the job keys. */
+ * (validate), the backends and whether each works here (the job keys: keys.c). */
 #include "cli/cli.h"
 
 #include <stdio.h>
@@ -90,18 +90,6 @@ int cmd_backends(void)
 	if (!be_find("libaio"))
 		printf("%-10s %-6s not compiled in (install %s and rebuild)\n", "libaio", "no",
 		       be_missing_library("libaio"));
-	return 0;
-}
-
-int cmd_keys(void)
-{
-	static const char *const types[] = {"string", "size", "duration", "count",
-					    "bool",   "enum", "number"};
-
-	for (size_t i = 0; i < JK_NKEYS; i++) {
-		const struct job_key *k = &job_keys[i];
-		printf("%s\t%s\t%s\t%s\n", k->name, types[k->type], k->def ? k->def : "-", k->help);
-	}
 	return 0;
 }
 

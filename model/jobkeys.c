@@ -10,7 +10,6 @@
 static const char *const workload_names[] = {"read", "write",	 "randread", "randwrite",
 					     "copy", "copytree", "command",  NULL};
 static const char *const worker_mode_names[] = {"thread", "process", NULL};
-static const char *const sim_dist_names[] = {"normal", "lognormal", NULL};
 static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
 static const char *const stonewall_names[] = {"none", "time", "first_done", "wear_out", NULL};
 static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
@@ -86,31 +85,6 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
 	 "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
 	 "verify: true"},
-    [JK_SIM_DIST] =
-	{"sim_dist", KT_ENUM, OFF(sim_dist), "normal", 0, 0, sim_dist_names,
-	 "synthetic backend: the distribution of each trial's service time (normal, lognormal)",
-	 "sim_dist: lognormal"},
-    [JK_SIM_MEAN] = {"sim_mean", KT_DURATION, OFF(sim_mean_ns), "10ms", 1, 3600 * SEC, NULL,
-		     "synthetic backend: the true mean of a trial's service time",
-		     "sim_mean: 20ms"},
-    [JK_SIM_STDDEV] = {"sim_stddev", KT_DURATION, OFF(sim_stddev_ns), "1ms", 0, 3600 * SEC, NULL,
-		       "synthetic backend: the true standard deviation of a trial's service time",
-		       "sim_stddev: 2ms"},
-    [JK_SIM_CACHE_SIZE] =
-	{"sim_cache_size", KT_SIZE, OFF(sim_cache_size), NULL, 0, 16 * TiB, NULL,
-	 "synthetic backend: a write cache that runs out: each worker's writes take sim_mean per I/O (sim_stddev its deviation) until this many bytes were written, then sim_after_mean per I/O; needs sim_after_mean",
-	 "sim_cache_size: 1.2GB"},
-    [JK_SIM_AFTER_MEAN] =
-	{"sim_after_mean", KT_DURATION, OFF(sim_after_mean_ns), NULL, 0, 3600 * SEC, NULL,
-	 "synthetic backend, with sim_cache_size: the mean service time of one I/O once the cache is full",
-	 "sim_after_mean: 51ms"},
-    [JK_SIM_OUTLIERS] = {"sim_outliers", KT_DOUBLE, OFF(sim_outliers), "0", 0, 0, NULL,
-			 "synthetic backend: the probability that a trial is an injected outlier",
-			 "sim_outliers: 0.05", 0, 1},
-    [JK_SIM_OUTLIER_FACTOR] =
-	{"sim_outlier_factor", KT_DOUBLE, OFF(sim_outlier_factor), "3", 0, 0, NULL,
-	 "synthetic backend: an outlier trial takes this many times its drawn time",
-	 "sim_outlier_factor: 5", 1, 1000},
     [JK_THREADS] =
 	{"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
 	 "workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
@@ -173,27 +147,6 @@ const struct job_key job_keys[JK_NKEYS] = {
     [JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
 		       "copytree: files in the source tree iotrial lays out (file_size in all)",
 		       "tree_files: 200"},
-    [JK_FAULT_EIO_OFFSET] = {"fault_eio_offset", KT_SIZE, OFF(fault_eio_offset), NULL, 0,
-			     UINT64_MAX - 1, NULL,
-			     "fault backend: fail the I/O that covers this byte offset with EIO",
-			     "fault_eio_offset: 1MiB"},
-    [JK_FAULT_EIO_RATE] = {"fault_eio_rate", KT_DOUBLE, OFF(fault_eio_rate), "0", 0, 0, NULL,
-			   "fault backend: fail each I/O with EIO with this probability",
-			   "fault_eio_rate: 0.001", 0, 1},
-    [JK_FAULT_SHORT] =
-	{"fault_short", KT_BOOL, OFF(fault_short), "false", 0, 1, NULL,
-	 "fault backend: make every read and write a short transfer (half its bytes)",
-	 "fault_short: true"},
-    [JK_FAULT_ENOSPC_AFTER] =
-	{"fault_enospc_after", KT_SIZE, OFF(fault_enospc_after), NULL, 0, UINT64_MAX - 1, NULL,
-	 "fault backend: writes fail with ENOSPC once this many bytes were written in the trial",
-	 "fault_enospc_after: 8MiB"},
-    [JK_FAULT_DELAY] = {"fault_delay", KT_DURATION, OFF(fault_delay_ns), NULL, 0, 3600 * SEC, NULL,
-			"fault backend: add this much time to an I/O (see fault_delay_every)",
-			"fault_delay: 100ms"},
-    [JK_FAULT_DELAY_EVERY] = {"fault_delay_every", KT_UINT, OFF(fault_delay_every), "1", 1,
-			      1000000000, NULL, "fault backend: delay every Nth I/O (1: every one)",
-			      "fault_delay_every: 500"},
 };
 #pragma GCC diagnostic pop
 

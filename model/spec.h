@@ -1,6 +1,7 @@
 /* The experiment spec: what a job file says, with every value resolved (sizes in bytes,
  * durations in ns, variables expanded, defaults applied). Parsers fill it; the planner
- * reads it. It knows nothing of YAML and nothing of backends (a backend is a name here). */
+ * reads it. It knows nothing of YAML and nothing of backends (a backend is a name here, and
+ * its options are values in job_opts). */
 #ifndef IOTRIAL_SPEC_H
 #define IOTRIAL_SPEC_H
 
@@ -50,13 +51,6 @@ enum job_key_id {
 	JK_IODEPTH,
 	JK_DIRECT,
 	JK_VERIFY,
-	JK_SIM_DIST,
-	JK_SIM_MEAN,
-	JK_SIM_STDDEV,
-	JK_SIM_CACHE_SIZE,
-	JK_SIM_AFTER_MEAN,
-	JK_SIM_OUTLIERS,
-	JK_SIM_OUTLIER_FACTOR,
 	JK_THREADS,
 	JK_FILE_PER_THREAD,
 	JK_WORKER_MODE,
@@ -74,12 +68,6 @@ enum job_key_id {
 	JK_THINK_TIME,
 	JK_COMMAND,
 	JK_TREE_FILES,
-	JK_FAULT_EIO_OFFSET,
-	JK_FAULT_EIO_RATE,
-	JK_FAULT_SHORT,
-	JK_FAULT_ENOSPC_AFTER,
-	JK_FAULT_DELAY,
-	JK_FAULT_DELAY_EVERY,
 	JK_NKEYS
 };
 
@@ -164,16 +152,8 @@ struct job_spec {
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
-	/* The synthetic backend: each trial's service time is drawn from this distribution. */
-	int sim_dist; /* 0 normal, 1 lognormal */
-	uint64_t sim_mean_ns, sim_stddev_ns;
-	/* A write cache that runs out: per-I/O times, sim_mean until sim_cache_size bytes were
-	 * written, then sim_after_mean. 0: no cache model. */
-	uint64_t sim_cache_size, sim_after_mean_ns;
-	double sim_outliers;	   /* probability that a trial is an outlier */
-	double sim_outlier_factor; /* an outlier's time is multiplied by this */
-	uint32_t threads;	   /* workers in one instance */
-	bool file_per_thread;	   /* each worker its own file (name.N), or one shared file */
+	uint32_t threads;     /* workers in one instance */
+	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
 	enum job_rank_layout layout;  /* distributed runs: the ranks' files */
@@ -189,14 +169,7 @@ struct job_spec {
 	uint64_t think_time_ns;	  /* pause after each I/O completes */
 	char *command;		  /* workload command: the program run by /bin/sh -c */
 	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
-	/* The fault backend: what to inject into an otherwise synchronous run. */
-	uint64_t fault_eio_offset;   /* EIO for the I/O covering this offset (+1; 0: none) */
-	double fault_eio_rate;	     /* EIO with this probability per I/O */
-	bool fault_short;	     /* every transfer moves half its bytes at most */
-	uint64_t fault_enospc_after; /* writes fail with ENOSPC past this many bytes (0: never) */
-	uint64_t fault_delay_ns;     /* added to an I/O's time */
-	uint32_t fault_delay_every;  /* ... every this many I/Os (1: each) */
-	struct job_opts opts;	     /* its backend options (see struct job_opts) */
+	struct job_opts opts;	  /* its backend options (see struct job_opts) */
 	struct replication_spec rep;
 
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */

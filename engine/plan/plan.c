@@ -107,6 +107,9 @@ static void plan_backend(struct planner *pl, struct instance *in)
 	}
 	if (!strcmp(name, "direct"))
 		j->direct = true;
+	plan_backend_options(pl, in);
+	if (!in->be)
+		return;
 	if (j->iodepth > 1 && !(in->be->flags & BE_F_ASYNC))
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
@@ -116,21 +119,6 @@ static void plan_backend(struct planner *pl, struct instance *in)
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
 			  "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth,
 			  in->be->name, in->be->max_iodepth);
-	for (int k = JK_SIM_DIST; k <= JK_SIM_OUTLIER_FACTOR; k++)
-		if (j->key_loc[k].file && strcmp(in->be->name, "synthetic"))
-			plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)k),
-				  "key '%s': only the synthetic backend takes sim_* keys",
-				  job_keys[k].name);
-	if (!j->sim_cache_size != !j->sim_after_mean_ns)
-		plan_fail(pl, PLAN_ESPEC,
-			  plan_where(j, j->sim_cache_size ? JK_SIM_CACHE_SIZE : JK_SIM_AFTER_MEAN),
-			  "key '%s': the cache model needs both sim_cache_size and sim_after_mean",
-			  j->sim_cache_size ? "sim_cache_size" : "sim_after_mean");
-	for (int k = JK_FAULT_EIO_OFFSET; k <= JK_FAULT_DELAY_EVERY; k++)
-		if (j->key_loc[k].file && strcmp(in->be->name, "fault"))
-			plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)k),
-				  "key '%s': only the fault backend takes fault_* keys",
-				  job_keys[k].name);
 	if (j->direct && !(in->be->flags & BE_F_DIRECT))
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_DIRECT),
 			  "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
@@ -232,14 +220,14 @@ static char *instance_name(const struct job_spec *src, const struct matrix_point
 	size_t len = strlen(src->name) + 3, o;
 
 	for (size_t i = 0; i < pt->n; i++)
-		len += strlen(job_keys[pt->kv[i].key].name) + 2 + sizeof(val);
+		len += strlen(job_key_row(pt->kv[i].key)->name) + 2 + sizeof(val);
 	if (!(name = malloc(len)))
 		return NULL;
 	o = (size_t)snprintf(name, len, "%s", src->name);
 	for (size_t i = 0; i < pt->n; i++) {
 		job_key_format(&pt->kv[i], val, sizeof(val));
 		o += (size_t)snprintf(name + o, len - o, "%s%s=%s", i ? "," : "[",
-				      job_keys[pt->kv[i].key].name, val);
+				      job_key_row(pt->kv[i].key)->name, val);
 	}
 	if (pt->n)
 		snprintf(name + o, len - o, "]");

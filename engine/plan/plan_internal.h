@@ -44,4 +44,9 @@ void plan_direct(struct planner *pl, struct instance *in);
 /* A shared file across ranks: one rank creates it (plan_files.c). */
 void plan_dist_files(struct planner *pl, struct instance *in);
 
+/* A wrapper's wrapped backend (in->be becomes the table it runs on; NULL when that backend
+ * is not in this build), the job's backend options checked against its backend's tables
+ * (plan_backend.c). */
+void plan_backend_options(struct planner *pl, struct instance *in);
+
 #endif

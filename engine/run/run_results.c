@@ -7,51 +7,82 @@
 #include <string.h>
 
 #include "engine/dist/dist.h"
+#include "engine/io/backends/backend.h"
 #include "engine/run/trial.h"
 #include "lib/path.h"
 #include "lib/version.h"
 #include "model/jobkeys.h"
 
-static int add_param(struct instance_result *ir, const struct job_spec *j, const struct job_key *k)
+/* Parameter `id` of job `j` into the next of ir->params. */
+static int add_param(struct instance_result *ir, const struct job_spec *j, enum job_key_id id)
 {
+	const struct job_key *k = job_key_row(id);
 	struct param *pa = &ir->params[ir->nparams];
-	const void *field = (const char *)j + k->off;
+	struct key_value v;
+	int ret = 0;
 
-	if (!(pa->key = strdup(k->name)))
+	if (job_key_get(j, id, &v) < 0)
 		return -ENOMEM;
+	if (!(pa->key = strdup(k->name))) {
+		job_key_value_release(&v);
+		return -ENOMEM;
+	}
 	ir->nparams++; /* from here on results_release frees it */
 	switch (k->type) {
 	case KT_STRING:
-		if (*(char *const *)field) {
+		if (v.s) {
 			pa->type = PV_STR;
-			if (!(pa->s = strdup(*(char *const *)field)))
-				return -ENOMEM;
+			pa->s = v.s;
+			v.s = NULL;
 		}
 		break;
 	case KT_ENUM:
 		pa->type = PV_STR;
-		if (!(pa->s = strdup(job_key_enum_name(k, *(const int *)field))))
-			return -ENOMEM;
+		if (!(pa->s = strdup(job_key_enum_name(k, (int)v.u))))
+			ret = -ENOMEM;
 		break;
 	case KT_DOUBLE:
 		pa->type = PV_REAL;
-		pa->d = *(const double *)field;
+		memcpy(&pa->d, &v.u, sizeof(pa->d));
 		break;
 	case KT_BOOL:
 		pa->type = PV_BOOL;
-		pa->b = *(const bool *)field;
+		pa->b = v.u != 0;
 		break;
 	case KT_UINT:
 		pa->type = PV_UINT;
-		pa->u = *(const uint32_t *)field;
+		pa->u = v.u;
 		break;
 	case KT_SIZE:
 	case KT_DURATION:
-		pa->u = *(const uint64_t *)field;
+		pa->u = v.u;
 		/* 0 for a key without a default means unset (no runtime, no buffer_size). */
 		pa->type = pa->u == 0 && !k->def ? PV_NULL : PV_UINT;
 		break;
 	}
+	job_key_value_release(&v);
+	return ret;
+}
+
+/* The instance's parameters: every key of the job key table, then the options of its
+ * backend (and of the one a wrapper wraps), none of any other backend. */
+static int add_params(struct instance_result *ir, const struct instance *in)
+{
+	int ids[JK_EXT_MAX];
+	size_t n = be_option_ids(in->be, &in->job, ids);
+
+	if (!(ir->params = calloc(JK_NKEYS + n, sizeof(*ir->params))))
+		return -ENOMEM;
+	for (size_t k = 0; k < JK_NKEYS; k++)
+		if (add_param(ir, &in->job, (enum job_key_id)k) < 0)
+			return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		if (add_param(ir, &in->job, (enum job_key_id)ids[k]) < 0)
+			return -ENOMEM;
+	for (size_t k = 0; k < ir->nparams; k++)
+		for (size_t m = 0; m < in->npoint; m++)
+			if (!strcmp(ir->params[k].key, job_key_row(in->point[m].key)->name))
+				ir->params[k].matrix = (uint32_t)m + 1;
 	return 0;
 }
 
@@ -122,15 +153,8 @@ static int results_instance(const struct plan *p, const struct instance *in, str
 	ir->workload = dup_or_note(spec_workload_name(in->job.workload), &bad);
 	ir->threads = in->job.threads ? in->job.threads : 1;
 	ir->background = in->job.background;
-	if (bad || !(ir->params = calloc(JK_NKEYS, sizeof(*ir->params))))
+	if (bad || add_params(ir, in) < 0)
 		return -ENOMEM;
-	for (size_t k = 0; k < JK_NKEYS; k++)
-		if (add_param(ir, &in->job, &job_keys[k]) < 0)
-			return -ENOMEM;
-	for (size_t k = 0; k < ir->nparams; k++)
-		for (size_t m = 0; m < in->npoint; m++)
-			if (!strcmp(ir->params[k].key, job_keys[in->point[m].key].name))
-				ir->params[k].matrix = (uint32_t)m + 1;
 	ir->rep = (struct replication_info){
 	    .outliers = in->job.rep.outliers,
 	    .trim_low = in->job.rep.trim_low,

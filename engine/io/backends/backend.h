@@ -47,11 +47,12 @@ struct be_io {
 #define BE_F_VIRTUAL (1u << 3) /* reports simulated time in be_io.sim_ns; no clock is read */
 
 struct job_spec;
+struct job_key;
 
 struct be_config {
 	uint32_t iodepth;
 	bool direct;
-	const struct job_spec *job; /* the whole job, for backends with keys of their own */
+	const struct job_spec *job; /* the whole job: be_opts_load() reads a backend's options */
 	uint64_t seed;		    /* this trial's seed, for backends that draw numbers */
 };
 
@@ -90,12 +91,67 @@ struct be_ops {
 	int (*close)(void *priv, int fd);
 	/* Release per-worker state; called once after init succeeded. */
 	void (*cleanup)(void *priv);
+
+	/* The backend's options: job keys of its own, named after it ("null_delay"), as rows of
+	 * model/jobkeys.h ended by a row whose name is NULL; NULL for none. A row's `off` is into
+	 * the backend's options struct, `opts_size` bytes, which be_opts_load() fills from a job
+	 * (in init, never per I/O). The rows are the one declaration: the parser types and bounds
+	 * the values, the planner refuses them on a job of another backend, `iotrial keys
+	 * BACKEND` prints them and docs/backends.md is checked against them. */
+	const struct job_key *options;
+	size_t opts_size;
+	/* Rules across options that no single row states (two that go together, say), on the
+	 * struct be_opts_load() filled. 0, or -EINVAL with the reason in `why` and the name of
+	 * the option it concerns in *key. Called by the planner for each job instance. Optional. */
+	int (*check)(const void *opts, char *why, size_t len, const char **key);
+	/* Wrappers only: the name of the backend this one hands its I/Os to, as its options
+	 * say. A job then runs on this backend's hooks with that one's flags, max_iodepth and
+	 * probe (be_wrap), and its priv holds this backend's state, priv_size bytes (a multiple
+	 * of BE_PRIV_ALIGN), followed by that one's. Options of both apply to the job. */
+	const char *(*inner)(const void *opts);
 };
+
+/* Where a wrapped backend's state starts within its wrapper's priv: whole cache lines. */
+#define BE_PRIV_ALIGN 64
+
+/* The most bytes a backend's options struct may take (be_registry_init checks). */
+#define BE_OPTS_MAX 256
 
 /* open and close hooks for backends that work on plain file descriptors: openat(2) with
  * O_CLOEXEC, EINTR retried; close(2). Point .open and .close at them. */
 int be_plain_open(void *priv, int dirfd, const char *path, int flags, mode_t mode);
 int be_plain_close(void *priv, int fd);
+
+/* Lend every compiled-in backend's options to the model (job_keys_extend) and make the
+ * tables of the wrappers around each backend they can wrap (be_wrap). Once, at start-up,
+ * before any job file is read (again: no-op). 0, or -EINVAL / -E2BIG with the reason, a
+ * mistake in a backend's table, in `err` (options.c). */
+int be_registry_init(char *err, size_t errlen);
+
+/* Fill `out` (be->opts_size bytes) with backend be's options as job `j` sets them, and
+ * their defaults where it does not. */
+void be_opts_load(const struct be_ops *be, const struct job_spec *j, void *out);
+
+/* Does job `j` set option `name` (in the file, a matrix or --set), rather than take its
+ * default? For an option whose every value means something (an offset, where 0 is one). */
+bool be_opt_set(const struct job_spec *j, const char *name);
+
+/* The ids (model/jobkeys.h) of the options a job `j` on `be` takes: be's own, then those of
+ * the backend it wraps, as j's options name it. Returns how many (at most JK_EXT_MAX). */
+size_t be_option_ids(const struct be_ops *be, const struct job_spec *j, int *ids);
+
+/* The backend a wrapper's options name on job `j`, with *name set to that name; NULL when
+ * `be` wraps nothing or the name is not in this build. */
+const struct be_ops *be_inner(const struct be_ops *be, const struct job_spec *j, const char **name);
+
+/* The table `wrapper` runs on around `inner`: wrapper's hooks, inner's capabilities; NULL
+ * when inner cannot be wrapped (it keeps virtual time, or wraps itself). */
+const struct be_ops *be_wrap(const struct be_ops *wrapper, const struct be_ops *inner);
+
+/* The backends a wrapper can take, by name: those of this build that can be wrapped, then
+ * those a build can leave out (so that the list is the same in every build). NULL-ended;
+ * filled by be_registry_init, for the enum rows of wrappers' options. */
+extern const char *be_wrappable_names[];
 
 /* The compiled-in backends, NULL-terminated (registry.c). */
 extern const struct be_ops *const be_registry[];
