@@ -1,0 +1,273 @@
+/* Worker loop tests (engine/io/worker.c) over the asynchronous completion path on any
+ * machine: null with null_delay (completions through reap, out of order with null_jitter)
+ * and fault wrapped around it (errors mid-queue, short reads). A counting shim between the
+ * worker and the backend checks what the loop asks of it: the queue depth held, every I/O
+ * reaped before the worker returns, nothing new queued once the stop flag is up. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/io/backends/backend.h"
+#include "engine/io/worker.h"
+#include "lib/cacheline.h"
+#include "model/jobkeys.h"
+
+extern const struct be_ops be_null, be_fault;
+
+#define BLOCK	4096u
+#define NBLOCKS 512u
+
+/* What the shim saw, and the backend it passes everything to. */
+struct shim {
+	const struct be_ops *be;
+	void *priv;
+	unsigned inflight, max_inflight;
+	uint64_t queued, done_at_once, reaped, queued_after_stop;
+	uint64_t stop_after; /* raise the stop flag after this many completions; 0: never */
+	uint64_t last_seq;
+	bool out_of_order;
+	volatile sig_atomic_t *stop;
+};
+
+static struct shim sh;
+
+static void seen(struct be_io *io)
+{
+	if (sh.reaped + sh.done_at_once > 0 && io->seq < sh.last_seq)
+		sh.out_of_order = true;
+	sh.last_seq = io->seq;
+	if (sh.stop_after && sh.reaped + sh.done_at_once >= sh.stop_after)
+		*sh.stop = 1;
+}
+
+static int shim_queue(void *priv, struct be_io *io)
+{
+	int r = sh.be->queue(sh.priv, io);
+
+	if (*sh.stop)
+		sh.queued_after_stop++;
+	if (r == BE_QUEUED) {
+		sh.queued++;
+		if (++sh.inflight > sh.max_inflight)
+			sh.max_inflight = sh.inflight;
+	} else if (r == BE_DONE) {
+		sh.done_at_once++;
+		seen(io);
+	}
+	return r;
+}
+
+static int shim_commit(void *priv)
+{
+	return sh.be->commit ? sh.be->commit(sh.priv) : 0;
+}
+
+static int shim_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
+		     const struct timespec *timeout)
+{
+	int n = sh.be->reap(sh.priv, min, max, out, timeout);
+
+	assert_true(min <= sh.inflight);
+	for (int i = 0; i < n; i++) {
+		sh.reaped++;
+		sh.inflight--;
+		seen(out[i]);
+	}
+	return n;
+}
+
+static struct be_ops shim_ops = {
+    .name = "shim",
+    .queue = shim_queue,
+    .commit = shim_commit,
+    .reap = shim_reap,
+};
+
+static volatile sig_atomic_t stop_flag;
+
+/* Set option `name` of job `j` to the value `text` types to, as the job file would. */
+static void set_opt(struct job_spec *j, const char *name, const char *text)
+{
+	const struct job_key *k = job_key_find(name);
+	struct key_value v = {0};
+	char err[256];
+
+	assert_non_null(k);
+	v.key = (enum job_key_id)job_key_id_of(k);
+	assert_int_equal(job_key_parse(k, text, &v, err, sizeof(err)), 0);
+	assert_int_equal(job_key_put(j, &v), 0);
+	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
+}
+
+/* One randread trial of NBLOCKS blocks at `depth` over `be`, through the shim, which raises
+ * the stop flag after `stop_after` completions (0: never). */
+static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint64_t stop_after,
+	       struct worker_out *o)
+{
+	struct be_config cfg = {depth, false, j, 42};
+	struct worker_job w = {0};
+	int ret;
+
+	memset(&sh, 0, sizeof(sh));
+	stop_flag = 0;
+	sh.be = be;
+	sh.stop = &stop_flag;
+	sh.stop_after = stop_after;
+	assert_non_null(sh.priv = cacheline_zalloc(be->priv_size));
+	assert_int_equal(be->init(sh.priv, &cfg), 0);
+	shim_ops.flags = be->flags;
+	shim_ops.max_iodepth = be->max_iodepth;
+	w.be = &shim_ops;
+	w.priv = sh.priv;
+	w.wl = WL_RANDREAD;
+	w.fd = w.src_fd = -1;
+	w.chunk = BLOCK;
+	w.region_len = (uint64_t)NBLOCKS * BLOCK;
+	w.iodepth = depth;
+	w.seed = 7;
+	w.random_map = true;
+	w.stop = &stop_flag;
+	w.rec_fd = w.int_fd = -1;
+	ret = worker_run(&w, o);
+	be->cleanup(sh.priv);
+	free(sh.priv);
+	return ret;
+}
+
+static int setup(void **state)
+{
+	char err[256];
+
+	if (be_registry_init(err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	return 0;
+}
+
+static void test_null_async_out_of_order(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	set_opt(&j, "null_delay", "10us");
+	set_opt(&j, "null_jitter", "50us");
+	assert_int_equal(run(&be_null, &j, 8, 0, &o), 0);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(o.bytes, (uint64_t)NBLOCKS * BLOCK);
+	assert_int_equal(o.errors, 0);
+	assert_int_equal(sh.done_at_once, 0); /* every one came back through reap */
+	assert_int_equal(sh.reaped, NBLOCKS);
+	assert_true(sh.out_of_order);
+	assert_int_equal(sh.max_inflight, 8); /* the queue depth held */
+	assert_int_equal(sh.inflight, 0);
+}
+
+static void test_null_async_depth_one(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	set_opt(&j, "null_delay", "5us");
+	assert_int_equal(run(&be_null, &j, 1, 0, &o), 0);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(sh.max_inflight, 1);
+	assert_false(sh.out_of_order);
+}
+
+static void test_null_at_once(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	assert_int_equal(run(&be_null, &j, 8, 0, &o), 0);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(sh.done_at_once, NBLOCKS);
+	assert_int_equal(sh.reaped, 0);
+}
+
+/* fault over null with null_delay: the table the planner would give the job. */
+static const struct be_ops *fault_over_null(struct job_spec *j)
+{
+	const struct be_ops *be;
+
+	set_opt(j, "fault_backend", "null");
+	set_opt(j, "null_delay", "10us");
+	set_opt(j, "null_jitter", "30us");
+	assert_non_null(be = be_wrap(&be_fault, &be_null));
+	assert_true(be->flags & BE_F_ASYNC);
+	assert_true(be->flags & BE_F_NOIO);
+	return be;
+}
+
+static void test_fault_error_mid_queue(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	const struct be_ops *be = fault_over_null(&j);
+	set_opt(&j, "fault_eio_offset", "1000000"); /* inside block 244 */
+	assert_int_equal(run(be, &j, 16, 0, &o), -EIO);
+	assert_int_equal(o.err, -EIO);
+	assert_int_equal(o.err_offset, 244 * BLOCK);
+	assert_int_equal(o.err_op, BE_READ);
+	assert_true(o.errors >= 1);
+	assert_true(o.ios < NBLOCKS);
+	assert_int_equal(sh.done_at_once, 0); /* the error came back through reap */
+	assert_true(sh.max_inflight > 1);     /* with others in flight */
+	assert_int_equal(sh.inflight, 0);     /* and they were all reaped before the return */
+}
+
+static void test_fault_short_reads(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	const struct be_ops *be = fault_over_null(&j);
+	set_opt(&j, "fault_short", "true");
+	assert_int_equal(run(be, &j, 8, 0, &o), 0);
+	assert_int_equal(o.errors, 0);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(o.bytes, (uint64_t)NBLOCKS * BLOCK);
+	/* 4096 bytes come back 2048, 1024, ..., 1, 1: 13 submissions each. */
+	assert_int_equal(sh.queued, 13 * NBLOCKS);
+	assert_int_equal(sh.max_inflight, 8);
+}
+
+static void test_stop_flag(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	set_opt(&j, "null_delay", "10us");
+	assert_int_equal(run(&be_null, &j, 8, 100, &o), 0);
+	assert_true(o.ios >= 100);
+	assert_true(o.ios <= 100 + 8);
+	assert_int_equal(o.errors, 0);
+	assert_int_equal(sh.queued_after_stop, 0); /* nothing new once the flag was up */
+	assert_int_equal(sh.inflight, 0);	   /* what was in flight was reaped */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_null_async_out_of_order),
+	    cmocka_unit_test(test_null_async_depth_one),
+	    cmocka_unit_test(test_null_at_once),
+	    cmocka_unit_test(test_fault_error_mid_queue),
+	    cmocka_unit_test(test_fault_short_reads),
+	    cmocka_unit_test(test_stop_flag),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
