@@ -169,6 +169,19 @@ static void test_null_async_out_of_order(void **state)
 	assert_int_equal(sh.inflight, 0);
 }
 
+static void test_null_async_in_order(void **state)
+{
+	static struct job_spec j;
+	struct worker_out o;
+
+	memset(&j, 0, sizeof(j));
+	set_opt(&j, "null_delay", "10us");
+	assert_int_equal(run(&be_null, &j, 8, 0, &o), 0);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(sh.max_inflight, 8);
+	assert_false(sh.out_of_order); /* no jitter: first in, first out */
+}
+
 static void test_null_async_depth_one(void **state)
 {
 	static struct job_spec j;
@@ -263,6 +276,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_null_async_out_of_order),
+	    cmocka_unit_test(test_null_async_in_order),
 	    cmocka_unit_test(test_null_async_depth_one),
 	    cmocka_unit_test(test_null_at_once),
 	    cmocka_unit_test(test_fault_error_mid_queue),

@@ -95,24 +95,26 @@ static int null_queue(void *priv, struct be_io *io)
 	return BE_QUEUED;
 }
 
-/* Move the I/Os due by `now` to `out`, at most `max`; the earliest still pending in *next. */
+/* Move the I/Os due by `now` to `out`, at most `max`, in the order they were queued (so
+ * that without jitter they complete first in, first out); the earliest still pending in
+ * *next. */
 static unsigned take_due(struct null_state *st, uint64_t now, unsigned max, struct be_io **out,
 			 uint64_t *next)
 {
-	unsigned n = 0;
+	unsigned n = 0, kept = 0;
 
 	*next = UINT64_MAX;
-	for (unsigned i = 0; i < st->n;) {
+	for (unsigned i = 0; i < st->n; i++) {
 		if (st->due[i] <= now && n < max) {
 			out[n++] = st->io[i];
-			st->io[i] = st->io[--st->n];
-			st->due[i] = st->due[st->n];
 			continue;
 		}
 		if (st->due[i] < *next)
 			*next = st->due[i];
-		i++;
+		st->io[kept] = st->io[i];
+		st->due[kept++] = st->due[i];
 	}
+	st->n = kept;
 	return n;
 }
 
