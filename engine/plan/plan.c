@@ -91,6 +91,7 @@ static void plan_backend(struct planner *pl, struct instance *in)
 	struct job_spec *j = &in->job;
 	const char *name = j->backend ? j->backend : "sync";
 	const char *pkg;
+	char text[64];
 
 	in->be = be_find(name);
 	if (!in->be) {
@@ -110,18 +111,19 @@ static void plan_backend(struct planner *pl, struct instance *in)
 	plan_backend_options(pl, in);
 	if (!in->be)
 		return;
+	plan_backend_text(in, text, sizeof(text));
 	if (j->iodepth > 1 && !(in->be->flags & BE_F_ASYNC))
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
 		    "key 'iodepth': %u needs an asynchronous backend; '%s' does one I/O at a time",
-		    j->iodepth, in->be->name);
+		    j->iodepth, text);
 	else if (j->iodepth > in->be->max_iodepth)
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_IODEPTH),
-			  "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth,
-			  in->be->name, in->be->max_iodepth);
+			  "key 'iodepth': %u is above backend '%s''s limit of %u", j->iodepth, text,
+			  in->be->max_iodepth);
 	if (j->direct && !(in->be->flags & BE_F_DIRECT))
 		plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_DIRECT),
-			  "key 'direct': backend '%s' cannot take O_DIRECT", in->be->name);
+			  "key 'direct': backend '%s' cannot take O_DIRECT", text);
 }
 
 int plan_ranks(const char *text, uint32_t size, uint32_t *lo, uint32_t *n, char *err, size_t errlen)

@@ -42,8 +42,7 @@ static bool resolve_wrapper(struct planner *pl, struct instance *in)
 	return false;
 }
 
-/* The backend as the job names it, for messages: "sync", "fault over io_uring". */
-static void backend_text(const struct instance *in, char *buf, size_t len)
+void plan_backend_text(const struct instance *in, char *buf, size_t len)
 {
 	const char *inner = NULL;
 
@@ -62,7 +61,7 @@ static void check_owner(struct planner *pl, const struct instance *in)
 	size_t n = be_option_ids(in->be, j, ids);
 	char text[64];
 
-	backend_text(in, text, sizeof(text));
+	plan_backend_text(in, text, sizeof(text));
 	for (size_t id = JK_NKEYS; id < job_key_count(); id++) {
 		bool own = false;
 		if (!j->key_loc[id].file)

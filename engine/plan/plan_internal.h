@@ -49,4 +49,7 @@ void plan_dist_files(struct planner *pl, struct instance *in);
  * (plan_backend.c). */
 void plan_backend_options(struct planner *pl, struct instance *in);
 
+/* The backend as the job names it, for messages: "sync", "fault over io_uring". */
+void plan_backend_text(const struct instance *in, char *buf, size_t len);
+
 #endif

@@ -66,6 +66,15 @@ test_expect_success 'a backend check across its options: sim_cache_size needs si
 	grep "cache.yaml:2:68: key .sim_after_mean.: the cache model needs both sim_cache_size and sim_after_mean" err
 '
 
+test_expect_success 'fault takes what the backend it wraps takes, and says which in refusals' '
+	printf "jobs:\n  - {name: g, workload: read, backend: fault, iodepth: 4}\n  - {name: h, workload: read, backend: fault, fault_backend: null, direct: true}\n  - {name: i, workload: read, backend: fault, fault_backend: skeleton, iodepth: 4, direct: true, target: data/}\n" >caps.yaml
+	mkdir -p data
+	expect_code 2 "$IOTRIAL" validate caps.yaml 2>err
+	grep "caps.yaml:2:56: key .iodepth.: 4 needs an asynchronous backend; .fault over sync. does one I/O at a time" err
+	grep "caps.yaml:3:76: key .direct.: backend .fault over null. cannot take O_DIRECT" err
+	expect_eq "$(wc -l <err)" 2
+'
+
 need_cmd jq
 
 cat >params.yaml <<'JOB'

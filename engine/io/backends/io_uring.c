@@ -38,7 +38,9 @@ static unsigned uring_roundup(unsigned n)
 }
 
 /* The ring's setup flags. SQPOLL (IORING_SETUP_SQPOLL, sq_thread_idle, sq_thread_cpu) would
- * be chosen here, once be_config carries it. */
+ * be chosen here, from an option of this backend: a row in an io_uring option table and a
+ * field in the struct it types into, read in uring_init with be_opts_load() (skeleton.c
+ * shows the pattern; docs/backends.md#writing-a-backend, step 4). */
 static void uring_params(const struct be_config *cfg, struct io_uring_params *p)
 {
 	memset(p, 0, sizeof(*p));
