@@ -55,7 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct exp_spec spec;
 	struct diag d = {0}, d2 = {0};
 	struct plan plan;
+	char err[256];
 
+	/* As iotrial.c does: the backends' options are job keys (once; again is a no-op). */
+	if (be_registry_init(err, sizeof(err)) < 0)
+		abort();
 	if (yp_load_string("fuzz.yaml", text, size, &opt, &spec, &d) == 0) {
 		/* As iotrial.c does: the plan is released whether or not it was built. */
 		spec.scratch = strdup(FUZZ_SCRATCH);
