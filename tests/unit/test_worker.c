@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct shim {
 	uint64_t stop_after; /* raise the stop flag after this many completions; 0: never */
 	uint64_t last_seq;
 	bool out_of_order;
-	volatile sig_atomic_t *stop;
+	atomic_int *stop;
 };
 
 static struct shim sh;
@@ -93,7 +94,7 @@ static struct be_ops shim_ops = {
     .reap = shim_reap,
 };
 
-static volatile sig_atomic_t stop_flag;
+static atomic_int stop_flag;
 static int data_fd = -1; /* the file a backend that does I/O reads (/dev/zero) */
 
 /* Set option `name` of job `j` to the value `text` types to, as the job file would. */
