@@ -7,6 +7,7 @@
 
 #include "engine/io/backends/backend.h"
 #include "model/jobkeys.h"
+#include "model/names.h"
 #include "engine/plan/plan.h"
 #include "lib/units.h"
 
@@ -16,10 +17,7 @@ void cli_print_plan(const struct plan *p)
 	char size[32], chunk[32];
 
 	printf("experiment %s: %zu job instance(s), %zu trial(s), order %s, seed %s\n",
-	       s->experiment, p->ninst, p->ntrials,
-	       s->rep.order == ORDER_SEQUENTIAL ? "sequential"
-	       : s->rep.order == ORDER_RANDOM	? "random"
-						: "interleaved",
+	       s->experiment, p->ninst, p->ntrials, names_get(order_names, (int)s->rep.order),
 	       s->seed_set ? "fixed" : "chosen at run time");
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/diag.h"
+#include "model/metrics.h"
 #include "model/results.h"
 #include "model/results_json.h"
 #include "reporters/compare_text.h"
@@ -87,20 +88,12 @@ static int by_name(const void *x, const void *y)
 	return strcmp((*a)->name, (*b)->name);
 }
 
-/* The metrics a comparison can look at, writable as struct comparison wants its metric. */
-static char cmp_metrics[][12] = {"seconds", "bw_bytes", "iops", "lat_mean_ns"};
-
-static char *cmp_metric(const char *name)
-{
-	for (size_t i = 0; name && i < sizeof(cmp_metrics) / sizeof(cmp_metrics[0]); i++)
-		if (!strcmp(cmp_metrics[i], name))
-			return cmp_metrics[i];
-	return NULL;
-}
-
-/* Compare each instance of `a` with its namesake in `b` (found through a sorted index). */
-static int compare_all(const struct results *a, const struct results *b, char *metric,
-		       double confidence, bool paired, struct comparison *cmp, bool *b_matched)
+/* Compare each instance of `a` with its namesake in `b` (found through a sorted index): by
+ * `metric`, else by the metric A's instance was summarized by. Each comparison's metric is a
+ * copy the caller frees. */
+static int compare_all(const struct results *a, const struct results *b,
+		       const struct metric *metric, double confidence, bool paired,
+		       struct comparison *cmp, bool *b_matched)
 {
 	struct instance_result **idx = calloc(b->ninst ? b->ninst : 1, sizeof(*idx));
 
@@ -119,15 +112,19 @@ static int compare_all(const struct results *a, const struct results *b, char *m
 		b_matched[*hit - b->inst] = true;
 		c->a = a->inst[i].name;
 		c->b = (*hit)->name;
-		c->metric = metric ? metric : cmp_metric(a->inst[i].summary.metric);
-		if (!c->metric && a->inst[i].summary.metric) {
+		const struct metric *m =
+		    metric ? metric : metric_or_default(a->inst[i].summary.metric);
+		if (!m) {
 			fprintf(stderr,
 				"iotrial: %s: unknown metric '%s'; choose one with --metric\n",
 				a->inst[i].name, a->inst[i].summary.metric);
 			free(idx);
 			return -EINVAL;
 		}
-		c->metric = c->metric ? c->metric : cmp_metrics[0];
+		if (!(c->metric = strdup(m->name))) {
+			free(idx);
+			return -ENOMEM;
+		}
 		c->confidence = confidence;
 		results_compare(&a->inst[i], *hit, paired, c);
 	}
@@ -148,18 +145,18 @@ int cmd_compare(int argc, char **argv)
 	struct comparison *cmp = NULL;
 	bool paired = false, *b_matched = NULL;
 	double confidence = 0.95;
-	char *metric = NULL, *end;
+	const struct metric *metric = NULL;
+	char *end, list[128];
 	int opt, ret;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
-			if (!(metric = cmp_metric(optarg))) {
-				fprintf(
-				    stderr,
-				    "iotrial: --metric takes seconds, bw_bytes, iops or lat_mean_ns, not '%s'\n",
-				    optarg);
+			if (!(metric = metric_find(optarg))) {
+				metric_list(list, sizeof(list), " or ");
+				fprintf(stderr, "iotrial: --metric takes %s, not '%s'\n", list,
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -200,12 +197,16 @@ int cmd_compare(int argc, char **argv)
 	if (!cmp || !b_matched) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		ret = EXIT_RUN;
-	} else if (compare_all(&a, &b, metric, confidence, paired, cmp, b_matched) < 0) {
-		ret = EXIT_USAGE;
+	} else if ((ret = compare_all(&a, &b, metric, confidence, paired, cmp, b_matched)) < 0) {
+		if (ret == -ENOMEM)
+			fprintf(stderr, "iotrial: out of memory\n");
+		ret = ret == -ENOMEM ? EXIT_RUN : EXIT_USAGE;
 	} else {
 		rep_compare_text(argv[optind], &a, argv[optind + 1], &b, cmp, b_matched, stdout);
 		ret = fflush(stdout) || ferror(stdout) ? EXIT_RUN : 0;
 	}
+	for (size_t i = 0; cmp && i < a.ninst; i++)
+		free(cmp[i].metric);
 	free(cmp);
 	free(b_matched);
 	results_release(&a);

@@ -14,11 +14,6 @@ const struct param *results_param(const struct instance_result *ir, const char *
 	return NULL;
 }
 
-const char *series_kind_name(enum series_kind k)
-{
-	return k == SERIES_INTERVALS ? "intervals" : "records";
-}
-
 void results_release(struct results *r)
 {
 	free(r->tool_name);

@@ -108,9 +108,12 @@ struct before_policy {
 	double mean, stddev, cov;
 };
 
+/* Room for every row of the metric table (model/metrics.c checks that it fits). */
+#define RESULTS_MAX_METRICS 8
+
 struct instance_summary {
 	uint32_t runs, kept;
-	struct stat_summary seconds, bw_bytes, iops, lat_mean_ns;
+	struct stat_summary stat[RESULTS_MAX_METRICS]; /* by enum metric_id (model/metrics.h) */
 	struct required_runs required;
 	const char *metric;	     /* the primary metric: outliers and targets use it */
 	struct before_policy before; /* of that metric, over every run that did not fail */
@@ -188,9 +191,6 @@ struct instance_result {
 	size_t ncps;
 };
 
-/* "records" or "intervals", as results.json names a series kind. */
-const char *series_kind_name(enum series_kind k);
-
 struct results {
 	char *tool_name, *tool_version;
 	char *experiment, *description;
@@ -230,9 +230,6 @@ void results_summarize(struct results *r);
  * trials: Welch, or paired t when `paired` and the trials pair up. */
 void results_compare(const struct instance_result *a, const struct instance_result *b, bool paired,
 		     struct comparison *c);
-
-/* The metric named `m` of trial `t` (seconds, bw_bytes, iops, lat_mean_ns). */
-double results_metric(const struct trial_result *t, const char *m);
 
 /* Free everything `r` owns and zero it. */
 void results_release(struct results *r);

@@ -4,6 +4,8 @@
  * MAX_ERRORS problems, so memory stays in proportion to what the file really holds. */
 #include "model/results_json.h"
 
+#include "model/metrics.h"
+#include "model/names.h"
 #include "model/rj.h"
 
 #include <errno.h>
@@ -221,13 +223,6 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 	struct instance_summary *s = &ir->summary;
 	json_t *so = rj_get_obj(c, o, w, "summary", true), *req, *bo, *rec;
 	char ws[PATH_LEN], wr[PATH_LEN];
-	struct {
-		const char *key;
-		struct stat_summary *st;
-	} stats[] = {{"seconds", &s->seconds},
-		     {"bw_bytes", &s->bw_bytes},
-		     {"iops", &s->iops},
-		     {"lat_mean_ns", &s->lat_mean_ns}};
 
 	s->required.confidence = s->required.error = s->required.n = NAN;
 	s->before.mean = s->before.stddev = s->before.cov = NAN;
@@ -237,10 +232,10 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 	rj_path_key(ws, w, "summary");
 	rj_get_u32(c, so, ws, "runs", true, false, &s->runs);
 	rj_get_u32(c, so, ws, "kept", true, false, &s->kept);
-	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
-		rj_get_reals(c, so, ws, stats[i].key, rj_stat_fields, RJ_NSTAT, stats[i].st);
+	for (size_t i = 0; i < METRIC_N; i++) {
+		rj_get_reals(c, so, ws, metrics[i].name, rj_stat_fields, RJ_NSTAT, &s->stat[i]);
 		/* Not in the file; the summaries are over the kept runs. */
-		stats[i].st->n = s->kept;
+		s->stat[i].n = s->kept;
 	}
 	if ((req = rj_get_obj(c, so, ws, "required_runs", true))) {
 		rj_path_key(wr, ws, "required_runs");
@@ -272,14 +267,11 @@ static void read_summary(struct rj *c, json_t *o, const char *w, struct instance
 
 static void read_replication(struct rj *c, json_t *o, const char *w, struct replication_info *rp)
 {
-	static const char *const names[] = {[OUTLIERS_NONE] = "none",
-					    [OUTLIERS_TRIM] = "trim",
-					    [OUTLIERS_IQR] = "iqr",
-					    [OUTLIERS_MAD] = "mad"};
 	json_t *ro = rj_get_obj(c, o, w, "replication", false);
 	const char *pol;
 	char wr[PATH_LEN];
-	size_t i;
+	char list[64];
+	int i;
 
 	rp->outliers = OUTLIERS_NONE;
 	rp->outlier_k = rp->confidence = rp->error = NAN;
@@ -287,13 +279,11 @@ static void read_replication(struct rj *c, json_t *o, const char *w, struct repl
 		return;
 	rj_path_key(wr, w, "replication");
 	if ((pol = rj_get_str(c, ro, wr, "outliers", true, false))) {
-		for (i = 0; i < sizeof(names) / sizeof(names[0]) && strcmp(names[i], pol); i++)
-			;
-		if (i < sizeof(names) / sizeof(names[0]))
+		names_list(list, sizeof(list), outlier_policy_names);
+		if ((i = names_find(outlier_policy_names, pol)) >= 0)
 			rp->outliers = (enum spec_outliers)i;
 		else
-			rj_error(c, wr, "outliers", "expected none, trim, iqr or mad, not '%s'",
-				 pol);
+			rj_error(c, wr, "outliers", "expected %s, not '%s'", list, pol);
 	}
 	rj_get_u32(c, ro, wr, "trim_low", true, false, &rp->trim_low);
 	rj_get_u32(c, ro, wr, "trim_high", true, false, &rp->trim_high);
@@ -500,6 +490,7 @@ static void read_top(struct rj *c, json_t *root)
 	struct results *r = c->r;
 	json_t *tool = rj_get_obj(c, root, "", "tool", true), *jf, *res;
 	const char *units;
+	int u;
 
 	if (tool) {
 		r->tool_name = rj_dup(c, rj_get_str(c, tool, "tool", "name", true, false));
@@ -518,9 +509,9 @@ static void read_top(struct rj *c, json_t *root)
 	rj_get_u64(c, root, "", "seed", true, false, &r->seed);
 	r->units = UNITS_DECIMAL;
 	units = rj_get_str(c, root, "", "units", false, false);
-	if (units && !strcmp(units, "binary"))
-		r->units = UNITS_BINARY;
-	else if (units && strcmp(units, "decimal"))
+	if ((u = names_find(units_names, units)) >= 0)
+		r->units = (enum spec_units)u;
+	else if (units)
 		rj_error(c, "", "units", "expected decimal or binary, not '%s'", units);
 	r->order = rj_dup(c, rj_get_str(c, root, "", "order", false, true));
 	if ((res = rj_get_obj(c, root, "", "resources", false)))

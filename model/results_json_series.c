@@ -1,6 +1,7 @@
 /* results.json → struct results, continued: each instance's `series` and `change_points`
  * (see docs/results.md). Both are optional, so files written before they existed read back
  * with none; what is there is checked like every other member. */
+#include "model/names.h"
 #include "model/rj.h"
 
 #include <math.h>
@@ -9,14 +10,13 @@
 static bool read_kind(struct rj *c, json_t *o, const char *w, const char *key, enum series_kind *k)
 {
 	const char *s = rj_get_str(c, o, w, key, true, false);
+	int v = names_find(series_kind_names, s);
 
-	if (s && !strcmp(s, "records"))
-		*k = SERIES_RECORDS;
-	else if (s && !strcmp(s, "intervals"))
-		*k = SERIES_INTERVALS;
+	if (v >= 0)
+		*k = (enum series_kind)v;
 	else if (s)
 		rj_error(c, w, key, "expected records or intervals, not '%.40s'", s);
-	return s && (*k == SERIES_RECORDS || *k == SERIES_INTERVALS);
+	return v >= 0;
 }
 
 /* The only unit this schema writes; a file that says otherwise is not what we draw. */

@@ -1,6 +1,9 @@
 /* Typed getters for the results.json reader (see rj.h). */
 #include "model/rj.h"
 
+#include "model/metrics.h"
+#include "model/names.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -204,16 +207,19 @@ char *rj_dup(struct rj *c, const char *s)
  * the results own (freed by results_release). */
 const char *rj_own(struct rj *c, const char *s)
 {
-	static const char *const known[] = {"seconds", "bw_bytes", "iops",	"lat_mean_ns",
-					    "welch",   "paired-t", "precision", "max"};
+	const struct metric *m = metric_find(s);
 	struct results *r = c->r;
+	int i;
 	char **o;
 
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i], s))
-			return known[i];
+	if (m)
+		return m->name;
+	if ((i = names_find(cmp_test_names, s)) >= 0)
+		return cmp_test_names[i];
+	if ((i = names_find(stop_reason_names, s)) >= 0)
+		return stop_reason_names[i];
 	if (!(o = realloc(r->owned, (r->nowned + 1) * sizeof(*o))) || !(o[r->nowned] = strdup(s))) {
 		if (o)
 			r->owned = o;

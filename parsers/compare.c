@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "model/metrics.h"
 #include "parsers/yp.h"
 
 static const char *const compare_keys[] = {"a", "b", "metric", "confidence", "paired", NULL};
-static const char *const metric_names[] = {"seconds", "bw_bytes", "iops", "lat_mean_ns", NULL};
 
 static void parse_entry(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 {
@@ -40,12 +40,10 @@ static void parse_entry(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 		if (i < 0 || !(text = yp_text(p, vn, key, "a value")))
 			continue;
 		if (i == 2) {
-			int v = yp_enum_index(metric_names, text);
-			if (v < 0)
-				yp_err(
-				    p, vn, key,
-				    "unknown metric '%s' (expected seconds, bw_bytes, iops or lat_mean_ns)",
-				    text);
+			char list[128];
+			metric_list(list, sizeof(list), " or ");
+			if (!metric_find(text))
+				yp_err(p, vn, key, "unknown metric '%s' (expected %s)", text, list);
 			else
 				c->metric = strdup(text);
 		} else if (i == 3) {

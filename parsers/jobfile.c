@@ -12,6 +12,7 @@
 #include <yaml.h>
 
 #include "model/jobkeys.h"
+#include "model/names.h"
 #include "parsers/yp.h"
 #include "lib/sha256.h"
 #include "lib/units.h"
@@ -24,7 +25,6 @@ static const char *const top_keys[] = {"experiment", "description", "units",	   
 				       "devices",    "defaults",    "replication", "jobs",
 				       "compare",    "report",	    "on_error",	   NULL};
 static const char *const device_keys[] = {"path", NULL};
-static const char *const units_names[] = {"decimal", "binary", NULL};
 
 /* after: [A, B] (or a single name): the jobs this one waits for. */
 static void parse_after(struct yp *p, struct job_spec *j, const yaml_node_t *n)
@@ -326,7 +326,7 @@ static int set_top_key(struct exp_spec *s, int i, char *text, char *err, size_t 
 		s->description = text;
 		return 0;
 	case 2:
-		idx = yp_enum_index(units_names, text);
+		idx = names_find(units_names, text);
 		if (idx < 0) {
 			snprintf(err, errlen, "unknown value '%s' (expected decimal or binary)",
 				 text);

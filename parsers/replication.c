@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "model/metrics.h"
+#include "model/names.h"
 #include "parsers/yp.h"
 
 #define MAX_RUNS 1000000
@@ -15,9 +17,6 @@ static const char *const rep_keys[] = {"runs",	 "warmup", "confidence", "error",
 static const char *const target_keys[] = {"confidence", "error", "pilot", "max", NULL};
 static const char *const trim_keys[] = {"low", "high", NULL};
 static const char *const outlier_keys[] = {"policy", "k", "threshold", NULL};
-static const char *const order_names[] = {"interleaved", "sequential", "random", NULL};
-static const char *const policy_names[] = {"none", "trim", "iqr", "mad", NULL};
-static const char *const metric_names[] = {"seconds", "bw_bytes", "iops", "lat_mean_ns", NULL};
 
 static int set_count(uint32_t *out, const char *text, uint64_t min, char *err, size_t errlen)
 {
@@ -81,6 +80,22 @@ static int set_enum(int *out, const char *const *names, const char *text, char *
 	return 0;
 }
 
+/* A metric's name, a copy of the table's, into *out (freed first). */
+static int set_metric(char **out, const char *text, char *err, size_t errlen)
+{
+	const struct metric *m = metric_find(text);
+	char list[128];
+
+	if (!m) {
+		metric_list(list, sizeof(list), ", ");
+		snprintf(err, errlen, "unknown value '%s' (expected one of: %s)", text, list);
+		return -EINVAL;
+	}
+	free(*out);
+	*out = strdup(m->name);
+	return 0;
+}
+
 int yp_set_rep_path(struct replication_spec *r, const char *path, const char *text, char *err,
 		    size_t errlen)
 {
@@ -109,10 +124,8 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 		return 0;
 	}
 	if (!strcmp(path, "metric")) {
-		if ((ret = set_enum(&v, metric_names, text, err, errlen)) < 0)
+		if ((ret = set_metric(&r->metric, text, err, errlen)) < 0)
 			return ret;
-		free(r->metric);
-		r->metric = strdup(metric_names[v]);
 		return r->metric ? 0 : -ENOMEM;
 	}
 	if (!strncmp(path, "target.", 7) && !r->target) {
@@ -133,7 +146,7 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 				 errlen);
 	}
 	if (!strcmp(path, "outliers") || !strcmp(path, "outliers.policy")) {
-		ret = set_enum(&v, policy_names, text, err, errlen);
+		ret = set_enum(&v, outlier_policy_names, text, err, errlen);
 		if (ret == 0) {
 			r->outliers = (enum spec_outliers)v;
 			if (!r->outlier_k_set) /* the policy's own default, unless one was given */

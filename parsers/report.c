@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "model/jobkeys.h"
+#include "model/metrics.h"
 #include "parsers/yp.h"
 
 static const char *const report_keys[] = {"table", NULL};
 static const char *const table_keys[] = {"columns", "rows", NULL};
 static const char *const row_keys[] = {"job", "metric", "label", NULL};
-static const char *const metric_names[] = {"seconds", "bw_bytes", "iops", "lat_mean_ns", NULL};
 
 static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, const yaml_node_t *m)
 {
@@ -33,11 +33,11 @@ static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, c
 			free(row->job);
 			row->job = text;
 		} else if (i == 1) {
-			if (yp_enum_index(metric_names, text) < 0)
-				yp_err(
-				    p, vn, "metric",
-				    "unknown metric '%s' (expected seconds, bw_bytes, iops or lat_mean_ns)",
-				    text);
+			char list[128];
+			metric_list(list, sizeof(list), " or ");
+			if (!metric_find(text))
+				yp_err(p, vn, "metric", "unknown metric '%s' (expected %s)", text,
+				       list);
 			free(row->metric);
 			row->metric = text;
 		} else {

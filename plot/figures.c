@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/jobkeys.h"
+#include "model/metrics.h"
 #include "lib/units.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
@@ -47,34 +48,29 @@ void plot_size3(char *b, size_t len, double v, bool binary)
 		snprintf(b, len, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, u.name);
 }
 
-void plot_metric_axis(const char *metric, double max, bool binary, struct plot_unit *u, char *label,
-		      size_t len, double *mul)
+void plot_metric_axis(const struct metric *m, double max, bool binary, struct plot_unit *u,
+		      char *label, size_t len, double *mul)
 {
 	*mul = 1;
-	if (!strcmp(metric, "seconds")) {
+	if (m->format == MF_SECONDS) {
 		*mul = 1e9;
 		plot_unit_ns(u, max * 1e9);
-		snprintf(label, len, "time (%s)", u->name);
-	} else if (!strcmp(metric, "bw_bytes")) {
+	} else if (m->format == MF_RATE) {
 		plot_unit_rate(u, max, binary);
-		snprintf(label, len, "rate (%s)", u->name);
-	} else if (!strcmp(metric, "lat_mean_ns")) {
+	} else if (m->format == MF_DURATION) {
 		plot_unit_ns(u, max);
-		snprintf(label, len, "mean latency (%s)", u->name);
 	} else {
 		u->div = 1;
-		snprintf(u->name, sizeof(u->name), "IO/s");
-		snprintf(label, len, "%s (IO/s)", metric);
+		snprintf(u->name, sizeof(u->name), "%s", m->unit);
 	}
+	snprintf(label, len, "%s (%s)", m->label, u->name);
 }
 
-const struct stat_summary *plot_metric_stat(const struct instance_summary *s, const char *m)
+const struct stat_summary *plot_metric_stat(const struct instance_summary *s, const char *name)
 {
-	return !strcmp(m, "seconds")	   ? &s->seconds
-	       : !strcmp(m, "bw_bytes")	   ? &s->bw_bytes
-	       : !strcmp(m, "iops")	   ? &s->iops
-	       : !strcmp(m, "lat_mean_ns") ? &s->lat_mean_ns
-					   : NULL;
+	const struct metric *m = metric_find(name);
+
+	return m ? metric_stat(s, m) : NULL;
 }
 
 /* One instance of a sweep: where it goes and how it stands. */
@@ -152,7 +148,9 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 		const struct param *p = results_param(ir, key);
 		if (strcmp(ir->job, job) || ir->background || !p)
 			continue;
-		metric = metric ? metric : ir->summary.metric ? ir->summary.metric : "seconds";
+		metric = metric		      ? metric
+			 : ir->summary.metric ? ir->summary.metric
+					      : metrics[0].name;
 		pts[np] = (struct pt){ir, p, 0, 0, plot_metric_stat(&ir->summary, metric)};
 		isnum = isnum && numeric(p);
 		group_label(lab, sizeof(lab), ir, key, binary);
@@ -187,7 +185,8 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 		return false;
 	}
 	qsort(pts, np, sizeof(*pts), by_x);
-	plot_metric_axis(metric, yhi, binary, &yu, ylabel, sizeof(ylabel), &mul);
+	/* A mean was measured, so the name is a metric's (plot_metric_stat found it). */
+	plot_metric_axis(metric_find(metric), yhi, binary, &yu, ylabel, sizeof(ylabel), &mul);
 	logx = isnum && xlo > 0 && xhi / xlo >= 8;
 	struct plot_axis xa = {xlo, xhi, logx, 80, W - 200}, ya = {0, yhi * mul, false, H - 60, 20};
 	if (!logx) {
@@ -271,6 +270,7 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 		  const char **why)
 {
 	const struct instance_result *side[2] = {find_inst(r, c->a), find_inst(r, c->b)};
+	const struct metric *m = metric_find(c->metric);
 	double lo = INFINITY, hi = -INFINITY, mul;
 	struct plot_tick yt[PLOT_MAX_TICKS], xt[2];
 	struct plot_unit yu;
@@ -284,19 +284,18 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < side[s]->ntrials; i++) {
 			const struct trial_result *t = &side[s]->trials[i];
-			double v = results_metric(t, c->metric);
+			double v = metric_value(m, t);
 			if (!t->ran || t->warmup || t->failed || !isfinite(v))
 				continue;
 			lo = fmin(lo, v);
 			hi = fmax(hi, v);
 			count++;
 		}
-	if (!count) {
+	if (!count || !m) {
 		*why = "neither side has a measured trial";
 		return false;
 	}
-	plot_metric_axis(c->metric, hi, r->units == UNITS_BINARY, &yu, ylabel, sizeof(ylabel),
-			 &mul);
+	plot_metric_axis(m, hi, r->units == UNITS_BINARY, &yu, ylabel, sizeof(ylabel), &mul);
 	struct plot_axis xa = {0, 1, false, 80, W - 200},
 			 ya = {lo * mul, hi * mul, false, H - 60, 20};
 	plot_nice_range(&ya.lo, &ya.hi);
@@ -316,12 +315,12 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 	svg_axes(out, &xa, &ya, xt, 2, yt, nyt,
 		 "each trial (filled: kept; hollow: dropped by the outlier policy)", ylabel);
 	for (int s = 0; s < 2; s++) {
-		const struct stat_summary *st = plot_metric_stat(&side[s]->summary, c->metric);
+		const struct stat_summary *st = metric_stat(&side[s]->summary, m);
 		double cx = plot_map(&xa, xt[s].v), bx = cx + 70;
 		size_t k = 0;
 		for (size_t i = 0; i < side[s]->ntrials; i++) {
 			const struct trial_result *t = &side[s]->trials[i];
-			double v = results_metric(t, c->metric);
+			double v = metric_value(m, t);
 			if (!t->ran || t->warmup || t->failed || !isfinite(v))
 				continue;
 			svg_marker(out, cx + 80 * jitter(k++), plot_map(&ya, v * mul), 0, t->kept);

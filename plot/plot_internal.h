@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/metrics.h"
 #include "model/results.h"
 #include "plot/svg.h"
 
@@ -13,10 +14,10 @@ void plot_size3(char *b, size_t len, double v, bool binary);
 
 /* The unit, axis label and multiplier (seconds are drawn in ns units) of a metric's axis
  * whose largest value is `max`. */
-void plot_metric_axis(const char *metric, double max, bool binary, struct plot_unit *u, char *label,
-		      size_t len, double *mul);
+void plot_metric_axis(const struct metric *m, double max, bool binary, struct plot_unit *u,
+		      char *label, size_t len, double *mul);
 
-/* The summary of metric `m` (seconds, bw_bytes, iops, lat_mean_ns), or NULL. */
-const struct stat_summary *plot_metric_stat(const struct instance_summary *s, const char *m);
+/* The summary of the metric named `name` (model/metrics.h), or NULL. */
+const struct stat_summary *plot_metric_stat(const struct instance_summary *s, const char *name);
 
 #endif

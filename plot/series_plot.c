@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "model/names.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
 
@@ -80,7 +81,7 @@ bool plot_series(FILE *out, const struct results *r, const struct instance_resul
 	xa.lo = ya.lo = 0;
 	nxt = plot_ticks_linear(xa.lo, xa.hi, &xu, xt, PLOT_MAX_TICKS);
 	nyt = plot_ticks_linear(ya.lo, ya.hi, &yu, yt, PLOT_MAX_TICKS);
-	snprintf(id, sizeof(id), "series-%d-%s", n, series_kind_name(kind));
+	snprintf(id, sizeof(id), "series-%d-%s", n, names_get(series_kind_names, (int)kind));
 	snprintf(title, sizeof(title), "%s: %s rate per %s", ir->name, what,
 		 kind == SERIES_RECORDS ? "record" : "interval");
 	svg_open(out, id, "plot-series", W, H, title);

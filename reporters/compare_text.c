@@ -7,10 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool lower_is_better(const char *metric)
-{
-	return !strcmp(metric, "seconds") || !strcmp(metric, "lat_mean_ns");
-}
+#include "model/metrics.h"
 
 /* "P% ± H%" relative to A's mean; the difference itself when A's mean is 0. */
 static void amount(char *buf, size_t len, const struct comparison *c)
@@ -28,8 +25,9 @@ static void compare_line(const char *name, const struct comparison *c, FILE *out
 {
 	/* diff_mean is mean(A) - mean(B): positive means B is lower. */
 	bool b_lower = c->diff_mean > 0;
-	const char *word = lower_is_better(c->metric) ? (b_lower ? "faster" : "slower")
-						      : (b_lower ? "lower" : "higher");
+	const struct metric *m = metric_find(c->metric);
+	const char *word = m && m->lower_is_better ? (b_lower ? "faster" : "slower")
+						   : (b_lower ? "lower" : "higher");
 	char by[96];
 
 	amount(by, sizeof(by), c);

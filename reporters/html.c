@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/stats/outliers.h"
 #include "lib/units.h"
+#include "model/metrics.h"
 #include "plot/figures.h"
 #include "plot/svg.h"
 #include "reporters/reporter.h"
@@ -171,11 +171,10 @@ static void cell_num(FILE *out, double v, const char *fmt)
 static void summary_row(const struct results *r, const struct instance_result *ir, FILE *out)
 {
 	const struct instance_summary *s = &ir->summary;
-	const char *metric = s->metric ? s->metric : "seconds";
-	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	? &s->bw_bytes
-				       : !strcmp(metric, "iops")	? &s->iops
-				       : !strcmp(metric, "lat_mean_ns") ? &s->lat_mean_ns
-									: &s->seconds;
+	const struct metric *pm = metric_find(s->metric);
+	const struct stat_summary *m = metric_stat(s, pm ? pm : &metrics[METRIC_SECONDS]);
+	const struct stat_summary *bw = &s->stat[METRIC_BW_BYTES],
+				  *lat = &s->stat[METRIC_LAT_MEAN_NS];
 	char c[CELL];
 
 	fputs("<tr><td class=\"l mono name\">", out);
@@ -183,16 +182,16 @@ static void summary_row(const struct results *r, const struct instance_result *i
 	fputs("</td><td class=\"l\">", out);
 	esc(out, ir->workload);
 	fprintf(out, "</td><td>%u/%u</td>", s->kept, s->runs);
-	cell_num(out, s->seconds.mean, "%.3f");
-	if (isfinite(s->bw_bytes.mean))
-		units_format_rate(c, CELL, s->bw_bytes.mean, r->units == UNITS_BINARY);
-	fprintf(out, "<td>%s</td>", isfinite(s->bw_bytes.mean) ? c : "n/a");
+	cell_num(out, s->stat[METRIC_SECONDS].mean, "%.3f");
+	if (isfinite(bw->mean))
+		units_format_rate(c, CELL, bw->mean, r->units == UNITS_BINARY);
+	fprintf(out, "<td>%s</td>", isfinite(bw->mean) ? c : "n/a");
 	/* Half the interval's width relative to the mean, as the text summary shows it. */
 	cell_num(out, 100 * (m->ci_high - m->ci_low) / 2 / m->mean, "&plusmn;%.1f%%");
-	cell_num(out, s->iops.mean, "%.0f");
-	if (isfinite(s->lat_mean_ns.mean))
-		units_format_duration(c, CELL, s->lat_mean_ns.mean);
-	fprintf(out, "<td>%s</td>", isfinite(s->lat_mean_ns.mean) ? c : "n/a");
+	cell_num(out, s->stat[METRIC_IOPS].mean, "%.0f");
+	if (isfinite(lat->mean))
+		units_format_duration(c, CELL, lat->mean);
+	fprintf(out, "<td>%s</td>", isfinite(lat->mean) ? c : "n/a");
 	cell_num(out, 100 * m->cov, "%.1f%%");
 	if (ir->rep.outliers != OUTLIERS_NONE)
 		cell_num(out, 100 * s->before.cov, "%.1f%%");
@@ -273,7 +272,8 @@ static void sweeps(const struct results *r, FILE *out)
 				any = true;
 				fputs("<figure>\n", out);
 				snprintf(caption, sizeof(caption), "%s: %s against %s", ir->job,
-					 ir->summary.metric ? ir->summary.metric : "seconds", key);
+					 ir->summary.metric ? ir->summary.metric : metrics[0].name,
+					 key);
 				if (plot_sweep(out, r, ir->job, key, n, &why)) {
 					fputs("<figcaption>", out);
 					esc(out, caption);

@@ -4,7 +4,8 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "engine/stats/outliers.h"
+#include "model/metrics.h"
+#include "model/names.h"
 #include "reporters/reporter.h"
 
 #define SCHEMA "iotrial.results/1"
@@ -146,8 +147,8 @@ static void series_obj(json_t *o, const struct instance_result *ir)
 	for (size_t i = 0; i < ir->ncps; i++) {
 		const struct change_point *c = &ir->cps[i];
 		json_array_append_new(cps, json_pack("{s:s,s:I,s:I,s:I,s:o,s:o,s:s}", "series",
-						     series_kind_name(c->kind), "trial",
-						     (json_int_t)c->trial, "at_bytes",
+						     names_get(series_kind_names, (int)c->kind),
+						     "trial", (json_int_t)c->trial, "at_bytes",
 						     (json_int_t)c->at_bytes, "at_ns",
 						     (json_int_t)c->at_ns, "before", num(c->before),
 						     "after", num(c->after), "unit", "bytes/s"));
@@ -159,9 +160,10 @@ static void series_obj(json_t *o, const struct instance_result *ir)
 			json_array_append_new(
 			    pts, json_pack("[I,I,o]", (json_int_t)s->pts[k].at_bytes,
 					   (json_int_t)s->pts[k].at_ns, num(s->pts[k].value)));
-		json_array_append_new(
-		    ss, json_pack("{s:s,s:I,s:s,s:o}", "kind", series_kind_name(s->kind), "trial",
-				  (json_int_t)s->trial, "unit", "bytes/s", "points", pts));
+		json_array_append_new(ss, json_pack("{s:s,s:I,s:s,s:o}", "kind",
+						    names_get(series_kind_names, (int)s->kind),
+						    "trial", (json_int_t)s->trial, "unit",
+						    "bytes/s", "points", pts));
 	}
 	json_object_set_new(o, "change_points", cps);
 	json_object_set_new(o, "series", ss);
@@ -190,13 +192,14 @@ static json_t *instance_obj(const struct instance_result *ir)
 	for (size_t i = 0; i < ir->ntrials; i++)
 		if (ir->trials[i].ran)
 			json_array_append_new(trials, trial_obj(&ir->trials[i]));
-	sum = json_pack("{s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:s}}", "runs",
-			(json_int_t)s->runs, "kept", (json_int_t)s->kept, "seconds",
-			stat_obj(&s->seconds), "bw_bytes", stat_obj(&s->bw_bytes), "iops",
-			stat_obj(&s->iops), "lat_mean_ns", stat_obj(&s->lat_mean_ns),
-			"required_runs", "confidence", num(s->required.confidence), "error",
-			num(s->required.error), "n", num(s->required.n), "metric",
-			s->required.metric ? s->required.metric : "seconds");
+	sum = json_pack("{s:I,s:I}", "runs", (json_int_t)s->runs, "kept", (json_int_t)s->kept);
+	for (size_t k = 0; k < METRIC_N; k++)
+		json_object_set_new(sum, metrics[k].name, stat_obj(&s->stat[k]));
+	json_object_set_new(sum, "required_runs",
+			    json_pack("{s:o,s:o,s:o,s:s}", "confidence",
+				      num(s->required.confidence), "error", num(s->required.error),
+				      "n", num(s->required.n), "metric",
+				      s->required.metric ? s->required.metric : metrics[0].name));
 	json_object_set_new(sum, "reads_cached", json_boolean(ir->reads_cached));
 	json_object_set_new(sum, "metric", str(s->metric));
 	json_object_set_new(sum, "before_outliers",
@@ -218,8 +221,8 @@ static json_t *instance_obj(const struct instance_result *ir)
 	json_object_set_new(
 	    o, "replication",
 	    json_pack("{s:s,s:I,s:I,s:o,s:b,s:o,s:o,s:o,s:o,s:o}", "outliers",
-		      outliers_policy_name(rp->outliers), "trim_low", (json_int_t)rp->trim_low,
-		      "trim_high", (json_int_t)rp->trim_high, "outlier_k",
+		      names_get(outlier_policy_names, (int)rp->outliers), "trim_low",
+		      (json_int_t)rp->trim_low, "trim_high", (json_int_t)rp->trim_high, "outlier_k",
 		      rp->outliers == OUTLIERS_IQR || rp->outliers == OUTLIERS_MAD
 			  ? num(rp->outlier_k)
 			  : json_null(),
@@ -268,8 +271,8 @@ static int json_report(const struct results *r, FILE *out)
 	    r->experiment, "description", str(r->description), "job_file", "path", r->job_path,
 	    "sha256", r->job_sha256, "overrides", overrides, "started_at", r->started_at,
 	    "finished_at", r->finished_at, "complete", r->complete, "seed", (json_int_t)r->seed,
-	    "units", r->units == UNITS_BINARY ? "binary" : "decimal", "env", env_obj(&r->env),
-	    "jobs", jobs, "comparisons", comparisons(r));
+	    "units", names_get(units_names, (int)r->units), "env", env_obj(&r->env), "jobs", jobs,
+	    "comparisons", comparisons(r));
 	if (!root)
 		return -ENOMEM;
 	json_object_set_new(root, "order", str(r->order));

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/stats/outliers.h"
 #include "lib/units.h"
+#include "model/metrics.h"
 #include "reporters/reporter.h"
 #include "reporters/words.h"
 
@@ -56,6 +56,22 @@ static void fmt_given_pct(char *b, size_t len, const char *sign, double v)
 		snprintf(b, len, NA);
 }
 
+/* Value `v` of metric `m` in a cell: a rate in the job file's units, a duration in a unit
+ * that suits it, a count or seconds as numbers; n/a when not measured. */
+static void format_value(char *b, const struct metric *m, double v, bool binary)
+{
+	if (!isfinite(v))
+		snprintf(b, CELL, NA);
+	else if (m->format == MF_RATE)
+		units_format_rate(b, CELL, v, binary);
+	else if (m->format == MF_DURATION)
+		units_format_duration(b, CELL, v);
+	else if (m->format == MF_COUNT)
+		fmt_num(b, v, "%.0f");
+	else
+		fmt_num(b, v, "%.3f");
+}
+
 /* The confidence and relative error a row's ±CI and need were computed for. */
 static double row_confidence(const struct results *r, const struct instance_result *ir)
 {
@@ -87,23 +103,15 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	cells[0][0] = 0; /* the name: print_table takes it whole */
 	snprintf(cells[1], CELL, "%s", ir->workload);
 	snprintf(cells[2], CELL, "%u/%u", s->kept, s->runs);
-	fmt_num(cells[3], s->seconds.mean, "%.3f");
-	if (isfinite(s->bw_bytes.mean))
-		units_format_rate(cells[4], CELL, s->bw_bytes.mean, binary);
-	else
-		snprintf(cells[4], CELL, NA);
+	fmt_num(cells[3], s->stat[METRIC_SECONDS].mean, "%.3f");
+	format_value(cells[4], &metrics[METRIC_BW_BYTES], s->stat[METRIC_BW_BYTES].mean, binary);
 	/* The half-width of the interval, relative to the mean, of the metric that varies. */
-	const char *metric = s->metric ? s->metric : "seconds";
-	const struct stat_summary *m = !strcmp(metric, "bw_bytes")	? &s->bw_bytes
-				       : !strcmp(metric, "iops")	? &s->iops
-				       : !strcmp(metric, "lat_mean_ns") ? &s->lat_mean_ns
-									: &s->seconds;
+	const struct metric *pm = metric_find(s->metric);
+	const struct stat_summary *m = metric_stat(s, pm ? pm : &metrics[METRIC_SECONDS]);
 	fmt_pct(cells[5], (m->ci_high - m->ci_low) / 2 / m->mean);
-	fmt_num(cells[6], s->iops.mean, "%.0f");
-	if (isfinite(s->lat_mean_ns.mean))
-		units_format_duration(cells[7], CELL, s->lat_mean_ns.mean);
-	else
-		snprintf(cells[7], CELL, NA);
+	format_value(cells[6], &metrics[METRIC_IOPS], s->stat[METRIC_IOPS].mean, binary);
+	format_value(cells[7], &metrics[METRIC_LAT_MEAN_NS], s->stat[METRIC_LAT_MEAN_NS].mean,
+		     binary);
 	fmt_pct(cells[8], m->cov);
 	/* Before the outlier policy, so its effect shows (12% -> 3% in the copy experiment). */
 	if (ir->rep.outliers != OUTLIERS_NONE)
@@ -247,17 +255,16 @@ static const struct instance_result *table_cell(const struct results *r, const c
 	return NULL;
 }
 
+/* A layout table's cell: the mean of the row's metric, with its unit. */
 static void format_metric(char *b, const char *metric, const struct instance_summary *s,
 			  bool binary)
 {
-	if (!strcmp(metric, "bw_bytes") && isfinite(s->bw_bytes.mean))
-		units_format_rate(b, CELL, s->bw_bytes.mean, binary);
-	else if (!strcmp(metric, "iops"))
-		fmt_num(b, s->iops.mean, "%.0f");
-	else if (!strcmp(metric, "lat_mean_ns") && isfinite(s->lat_mean_ns.mean))
-		units_format_duration(b, CELL, s->lat_mean_ns.mean);
-	else if (!strcmp(metric, "seconds"))
-		fmt_num(b, s->seconds.mean, "%.3f s");
+	const struct metric *m = metric_find(metric);
+
+	if (m && m->format == MF_SECONDS)
+		fmt_num(b, metric_stat(s, m)->mean, "%.3f s");
+	else if (m)
+		format_value(b, m, metric_stat(s, m)->mean, binary);
 	else
 		snprintf(b, CELL, NA);
 }

@@ -6,11 +6,7 @@
 #include <string.h>
 
 #include "lib/units.h"
-
-bool words_lower_is_better(const char *metric)
-{
-	return !strcmp(metric, "seconds") || !strcmp(metric, "lat_mean_ns");
-}
+#include "model/metrics.h"
 
 /* A fraction as the percentage it was given as: 0.995 is 99.5%, 0.95 is 95%. */
 static void given_pct(char *b, size_t len, double v)
@@ -25,7 +21,8 @@ static void given_pct(char *b, size_t len, double v)
  * on that scale. */
 void words_verdict(char *buf, size_t len, const struct comparison *c)
 {
-	bool lower = words_lower_is_better(c->metric);
+	const struct metric *m = metric_find(c->metric);
+	bool lower = m && m->lower_is_better;
 	bool a_better = lower ? c->diff_mean < 0 : c->diff_mean > 0;
 	const char *better = a_better ? c->a : c->b, *worse = a_better ? c->b : c->a;
 	double worse_mean = a_better ? c->mean_b : c->mean_a;

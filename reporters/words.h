@@ -12,9 +12,6 @@
  * no significant difference, or n/a; into buf (len bytes, cut short if need be). */
 void words_verdict(char *buf, size_t len, const struct comparison *c);
 
-/* True when lower values of `metric` are better (seconds, lat_mean_ns). */
-bool words_lower_is_better(const char *metric);
-
 /* "write rate fell from 182 MB/s to 39.0 MB/s after 1.20 GB written (6.58 s)" for change
  * point `c` of instance `ir`, rates and sizes in the job file's units (`binary`). */
 void words_change(char *buf, size_t len, const struct instance_result *ir,

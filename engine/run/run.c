@@ -22,6 +22,7 @@
 #include "engine/stats/series.h"
 #include "engine/run/trial.h"
 #include "engine/io/worker.h"
+#include "model/names.h"
 
 struct runner {
 	struct plan *p;
@@ -91,11 +92,11 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_
 			results_summarize_one(ir);
 			need = ir->summary.required.n;
 			if (isfinite(need) && ir->summary.kept >= need) {
-				ir->summary.stopped_by = "precision";
+				ir->summary.stopped_by = stop_reason_names[STOP_PRECISION];
 				continue;
 			}
 			if (pu->runs >= pu->max_runs) {
-				ir->summary.stopped_by = "max";
+				ir->summary.stopped_by = stop_reason_names[STOP_MAX];
 				continue;
 			}
 			ir->summary.stopped_by = NULL;
@@ -341,7 +342,8 @@ static int run_conclude(struct runner *rn)
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)
-			r->inst[i].summary.stopped_by = r->complete ? "max" : "interrupted";
+			r->inst[i].summary.stopped_by =
+			    stop_reason_names[r->complete ? STOP_MAX : STOP_INTERRUPTED];
 	return run_results_compare(p, r);
 }
 

@@ -12,6 +12,8 @@
 #include "lib/path.h"
 #include "lib/version.h"
 #include "model/jobkeys.h"
+#include "model/metrics.h"
+#include "model/names.h"
 
 /* Parameter `id` of job `j` into the next of ir->params. */
 static int add_param(struct instance_result *ir, const struct job_spec *j, enum job_key_id id)
@@ -111,10 +113,7 @@ static int results_head(const struct plan *p, struct results *r)
 	r->units = s->units;
 	r->seed = p->seed;
 	r->confidence = s->rep.confidence;
-	r->order = dup_or_note(s->rep.order == ORDER_SEQUENTIAL ? "sequential"
-			       : s->rep.order == ORDER_RANDOM	? "random"
-								: "interleaved",
-			       &bad);
+	r->order = dup_or_note(names_get(order_names, (int)s->rep.order), &bad);
 	r->order_seed = p->order_seed;
 	r->nranks = (uint32_t)dist_size();
 	if (s->table.columns) {
@@ -125,7 +124,7 @@ static int results_head(const struct plan *p, struct results *r)
 			const struct table_row *t = &s->table.rows[i];
 			r->table.rows[i].job = dup_or_note(t->job ? t->job : "", &bad);
 			r->table.rows[i].metric =
-			    dup_or_note(t->metric ? t->metric : "seconds", &bad);
+			    dup_or_note(t->metric ? t->metric : metrics[METRIC_SECONDS].name, &bad);
 			r->table.rows[i].label = dup_or_note(t->label, &bad);
 			r->table.nrows++;
 		}

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "lib/stats.h"
+#include "model/names.h"
 
 static void mean_var(const double *x, size_t n, double *mean, double *var)
 {
@@ -51,7 +52,7 @@ int cmp_welch(const double *a, size_t na, const double *b, size_t nb, double con
 	mean_var(b, nb, &out->mean_b, &vb);
 	out->na = na;
 	out->nb = nb;
-	out->test = "welch";
+	out->test = cmp_test_names[CMP_WELCH];
 	out->diff = out->mean_a - out->mean_b;
 	out->ratio = out->mean_b != 0 ? out->mean_a / out->mean_b : NAN;
 	if (na < 2 || nb < 2) {
@@ -82,7 +83,7 @@ int cmp_paired(const double *a, const double *b, size_t n, double confidence,
 	out->mean_a = wa.mean;
 	out->mean_b = wb.mean;
 	out->na = out->nb = n;
-	out->test = "paired-t";
+	out->test = cmp_test_names[CMP_PAIRED_T];
 	out->diff = d.mean;
 	out->ratio = wb.mean != 0 ? wa.mean / wb.mean : NAN;
 	out->df = n > 1 ? (double)(n - 1) : NAN;

@@ -88,9 +88,3 @@ count:
 		kept += keep[i];
 	return kept;
 }
-
-const char *outliers_policy_name(enum spec_outliers policy)
-{
-	static const char *const names[] = {"none", "trim", "iqr", "mad"};
-	return names[policy];
-}

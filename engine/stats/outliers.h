@@ -18,6 +18,4 @@ size_t outliers_apply(const double *x, size_t n, enum spec_outliers policy, unsi
  * default). n > 0. */
 double outliers_quantile(const double *sorted, size_t n, double p);
 
-const char *outliers_policy_name(enum spec_outliers policy);
-
 #endif

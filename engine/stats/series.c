@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/stats/changepoint.h"
+#include "model/names.h"
 
 /* One stretch of a trial: what completed in it. */
 struct bin {
@@ -287,7 +288,7 @@ static int build_kind(struct instance_result *ir, const char *dir, enum series_k
 	    (ret = bin_log(f, kind, tb, ir->ntrials))) {
 		int err = ret ? ret : -errno;
 		diag_add(d, NULL, "job '%s': no %s series or change points: cannot read '%s': %s",
-			 ir->name, series_kind_name(kind), path ? path : dir,
+			 ir->name, names_get(series_kind_names, (int)kind), path ? path : dir,
 			 err == -EBADMSG ? "not a log this iotrial wrote" : strerror(-err));
 		ret = path ? 0 : -ENOMEM;
 		goto out;

@@ -7,20 +7,9 @@
 
 #include "engine/stats/compare.h"
 #include "engine/stats/outliers.h"
+#include "model/metrics.h"
+#include "model/names.h"
 #include "model/results.h"
-
-double results_metric(const struct trial_result *t, const char *m)
-{
-	if (!strcmp(m, "seconds"))
-		return t->seconds;
-	if (!strcmp(m, "bw_bytes"))
-		return t->bw_bytes;
-	if (!strcmp(m, "iops"))
-		return t->iops;
-	if (!strcmp(m, "lat_mean_ns"))
-		return t->lat.mean;
-	return NAN;
-}
 
 /* A measured trial that ran to its end: what the outlier policy chooses among. */
 static bool candidate(const struct trial_result *t)
@@ -28,13 +17,13 @@ static bool candidate(const struct trial_result *t)
 	return t->ran && !t->warmup && !t->failed;
 }
 
-static void summarize_metric(const struct instance_result *ir, const char *m, double conf,
+static void summarize_metric(const struct instance_result *ir, const struct metric *m, double conf,
 			     struct stat_summary *out, double *buf)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < ir->ntrials; i++) {
-		double v = results_metric(&ir->trials[i], m);
+		double v = metric_value(m, &ir->trials[i]);
 		if (ir->trials[i].kept && !isnan(v))
 			buf[n++] = v;
 	}
@@ -74,6 +63,7 @@ void results_summarize_one(struct instance_result *ir)
 	double *buf;
 	bool *keep;
 	struct welford w;
+	const struct metric *m;
 
 	buf = malloc((ir->ntrials ? ir->ntrials : 1) * sizeof(*buf));
 	idx = malloc((ir->ntrials ? ir->ntrials : 1) * sizeof(*idx));
@@ -81,14 +71,17 @@ void results_summarize_one(struct instance_result *ir)
 	if (!buf || !idx || !keep)
 		goto out;
 	/* A size-bound trial varies in time, a time-bound one in bandwidth. */
-	s->metric = rep->metric ? rep->metric : timed ? "bw_bytes" : "seconds";
+	s->metric = rep->metric ? rep->metric
+		    : timed	? metrics[METRIC_BW_BYTES].name
+				: metrics[METRIC_SECONDS].name;
+	m = metric_find(s->metric);
 	welford_init(&w);
 	for (size_t i = 0; i < ir->ntrials; i++) {
 		struct trial_result *t = &ir->trials[i];
 		t->dropped = false;
 		t->kept = candidate(t);
-		if (t->kept && !isnan(results_metric(t, s->metric))) {
-			buf[n] = results_metric(t, s->metric);
+		if (t->kept && !isnan(metric_value(m, t))) {
+			buf[n] = metric_value(m, t);
 			welford_add(&w, buf[n]);
 			idx[n++] = i;
 		}
@@ -109,13 +102,11 @@ void results_summarize_one(struct instance_result *ir)
 		s->runs += ir->trials[i].ran && !ir->trials[i].warmup;
 		s->kept += ir->trials[i].kept;
 	}
-	summarize_metric(ir, "seconds", rep->confidence, &s->seconds, buf);
-	summarize_metric(ir, "bw_bytes", rep->confidence, &s->bw_bytes, buf);
-	summarize_metric(ir, "iops", rep->confidence, &s->iops, buf);
-	summarize_metric(ir, "lat_mean_ns", rep->confidence, &s->lat_mean_ns, buf);
+	for (size_t k = 0; k < METRIC_N; k++)
+		summarize_metric(ir, &metrics[k], rep->confidence, &s->stat[k], buf);
 	{
 		struct stat_summary basis;
-		summarize_metric(ir, s->metric, rep->confidence, &basis, buf);
+		summarize_metric(ir, m, rep->confidence, &basis, buf);
 		s->required.metric = s->metric;
 		s->required.confidence = rep->confidence;
 		s->required.error = rep->error;
@@ -135,13 +126,13 @@ void results_summarize(struct results *r)
 }
 
 /* The kept values of metric `m`, and their trial indexes. */
-static size_t kept_values(const struct instance_result *ir, const char *m, double *v,
+static size_t kept_values(const struct instance_result *ir, const struct metric *m, double *v,
 			  uint32_t *index)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < ir->ntrials; i++) {
-		double x = results_metric(&ir->trials[i], m);
+		double x = metric_value(m, &ir->trials[i]);
 		if (ir->trials[i].kept && !isnan(x)) {
 			index[n] = ir->trials[i].index;
 			v[n++] = x;
@@ -162,11 +153,11 @@ void results_compare(const struct instance_result *a, const struct instance_resu
 
 	c->mean_a = c->mean_b = c->diff_mean = c->ci_low = c->ci_high = c->ratio = c->df = NAN;
 	c->significant = false;
-	c->test = paired ? "paired-t" : "welch";
+	c->test = cmp_test_names[paired ? CMP_PAIRED_T : CMP_WELCH];
 	if (!va || !vb || !ia || !ib)
 		goto out;
-	na = kept_values(a, c->metric, va, ia);
-	nb = kept_values(b, c->metric, vb, ib);
+	na = kept_values(a, metric_find(c->metric), va, ia);
+	nb = kept_values(b, metric_find(c->metric), vb, ib);
 	if (paired) {
 		/* Pair trial i with trial i; a trial whose partner was dropped is left out. */
 		size_t n = 0, j = 0;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "model/metrics.h"
 #include "model/results_json.h"
 #include "reporters/reporter.h"
 
@@ -157,10 +158,10 @@ static void build(struct results *r)
 
 		s->runs = 2;
 		s->kept = k ? 1 : 2;
-		stat_fill(&s->seconds, 0.01, k == 1);
-		stat_fill(&s->bw_bytes, 4e5, false);
-		stat_fill(&s->iops, 100, false);
-		stat_fill(&s->lat_mean_ns, NAN, true);
+		stat_fill(&s->stat[METRIC_SECONDS], 0.01, k == 1);
+		stat_fill(&s->stat[METRIC_BW_BYTES], 4e5, false);
+		stat_fill(&s->stat[METRIC_IOPS], 100, false);
+		stat_fill(&s->stat[METRIC_LAT_MEAN_NS], NAN, true);
 		s->required = (struct required_runs){0.95, 0.03, k ? NAN : 43, "seconds"};
 		s->metric = k ? "bw_bytes" : "seconds";
 		s->before = (struct before_policy){2, 0.0101, k ? NAN : 0.0002, k ? NAN : 0.02};
@@ -309,10 +310,8 @@ static void assert_instance_eq(const struct instance_result *a, const struct ins
 		assert_trial_eq(&a->trials[i], &b->trials[i]);
 	assert_int_equal(sa->runs, sb->runs);
 	assert_int_equal(sa->kept, sb->kept);
-	assert_stat_eq(&sa->seconds, &sb->seconds);
-	assert_stat_eq(&sa->bw_bytes, &sb->bw_bytes);
-	assert_stat_eq(&sa->iops, &sb->iops);
-	assert_stat_eq(&sa->lat_mean_ns, &sb->lat_mean_ns);
+	for (size_t k = 0; k < METRIC_N; k++)
+		assert_stat_eq(&sa->stat[k], &sb->stat[k]);
 	EQ_D(sa->required.confidence, sb->required.confidence);
 	EQ_D(sa->required.error, sb->required.error);
 	EQ_D(sa->required.n, sb->required.n);
