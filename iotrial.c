@@ -53,7 +53,7 @@ const char iotrial_usage[] =
 struct cli {
 	const char *outdir;
 	bool force;
-	bool formats[8]; /* indexed like rep_registry */
+	struct rep_list formats; /* what -f asked for */
 	struct spec_override *ov;
 	size_t nov;
 	bool quiet;
@@ -75,28 +75,26 @@ static void cli_release(struct cli *c)
 
 static int parse_formats(struct cli *c, const char *arg)
 {
-	memset(c->formats, 0, sizeof(c->formats));
+	char names[128];
+
+	c->formats.n = 0;
+	rep_names(names, sizeof(names));
 	/* Every item counts: -f '' or -f text,,csv is a slip, not a wish for no files. */
 	for (const char *t = arg;; t++) {
-		size_t n = strcspn(t, ","), i;
-		for (i = 0; rep_registry[i]; i++)
-			if (strlen(rep_registry[i]->name) == n &&
-			    !strncmp(rep_registry[i]->name, t, n))
-				break;
+		size_t n = strcspn(t, ",");
+		const struct rep_ops *rep = rep_find_n(t, n);
 		if (!n) {
-			fprintf(
-			    stderr,
-			    "iotrial: -f takes a comma list of text, json, csv, html, not '%s' (an empty name)\n",
-			    arg);
-			return -EINVAL;
-		}
-		if (!rep_registry[i]) {
 			fprintf(stderr,
-				"iotrial: unknown format '%.*s' (expected text, json, csv, html)\n",
-				(int)n, t);
+				"iotrial: -f takes a comma list of %s, not '%s' (an empty name)\n",
+				names, arg);
 			return -EINVAL;
 		}
-		c->formats[i] = true;
+		if (!rep) {
+			fprintf(stderr, "iotrial: unknown format '%.*s' (expected %s)\n", (int)n, t,
+				names);
+			return -EINVAL;
+		}
+		rep_list_add(&c->formats, rep);
 		t += n;
 		if (!*t)
 			return 0;
@@ -189,8 +187,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	int opt, ret;
 
 	c->progress = -1;
-	for (size_t i = 0; rep_registry[i]; i++)
-		c->formats[i] = !rep_registry[i]->on_request;
+	rep_list_default(&c->formats);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
 		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?') {
@@ -272,9 +269,8 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	ro.dir = od.path;
 	ro.checkpoint = lead ? cli_checkpoint : NULL;
 	ro.checkpoint_arg = od.path;
-	for (size_t i = 0; rep_registry[i]; i++)
-		if (!strcmp(rep_registry[i]->name, "json") && !c->formats[i])
-			ro.checkpoint = NULL; /* results.json was not asked for */
+	if (!rep_list_has(&c->formats, "json"))
+		ro.checkpoint = NULL; /* results.json was not asked for */
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		ret = EXIT_RUN;
@@ -285,7 +281,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		diag_print(&d, stderr);
 	ret = st < 0 ? EXIT_RUN : 0;
 	if (lead) {
-		st = cli_write_results(&r, od.path, c->formats, c->quiet);
+		st = cli_write_results(&r, od.path, &c->formats, c->quiet);
 		ret = st > ret ? st : ret;
 	}
 	if (cli_stop_signal)

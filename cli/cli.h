@@ -11,6 +11,7 @@
 #define EXIT_PIPE  141 /* stdout's reader went away (128 + SIGPIPE), after the results */
 
 struct results;
+struct rep_list;
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0 (cli/write.c). */
 extern atomic_int cli_stop_signal;
@@ -28,11 +29,12 @@ void cli_signals_install(void);
 /* The run's checkpoint hook: DIR/results.json as it stands (run_opts.checkpoint). */
 void cli_checkpoint(const struct results *r, void *dir);
 
-/* After the run: every result file `formats` asks for (indexed like rep_registry) into DIR,
+/* After the run: the result file of every reporter in `formats` into DIR,
  * then the summary on stdout unless `quiet` or a second Ctrl-C came, then the folder on
  * stderr. Returns 0 or the exit status of what failed: EXIT_RUN (a file, or stdout),
  * EXIT_PIPE (stdout's reader went away; cli_stdout_closed is set). */
-int cli_write_results(const struct results *r, const char *dir, const bool *formats, bool quiet);
+int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
+		      bool quiet);
 
 /* The whole --help text. */
 extern const char iotrial_usage[];

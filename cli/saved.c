@@ -34,6 +34,7 @@ int cmd_report(int argc, char **argv)
 	};
 	const struct rep_ops *rep = rep_find("text");
 	const char *outfile = NULL;
+	char names[128];
 	struct results r;
 	int opt, ret;
 
@@ -42,10 +43,9 @@ int cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			if (!(rep = rep_find(optarg))) {
-				fprintf(
-				    stderr,
-				    "iotrial: unknown format '%s' (expected text, csv, json, html)\n",
-				    optarg);
+				rep_names(names, sizeof(names));
+				fprintf(stderr, "iotrial: unknown format '%s' (expected %s)\n",
+					optarg, names);
 				return EXIT_USAGE;
 			}
 			break;

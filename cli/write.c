@@ -112,18 +112,18 @@ static int print_summary(const struct results *r)
 	return 0;
 }
 
-int cli_write_results(const struct results *r, const char *dir, const bool *formats, bool quiet)
+int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
+		      bool quiet)
 {
 	int ret = 0, failed = 0;
 
 	writing_begin();
-	for (size_t i = 0; rep_registry[i]; i++) {
+	for (size_t i = 0; i < formats->n; i++) {
+		const struct rep_ops *rep = formats->rep[i];
 		int wr;
-		if (!formats[i])
-			continue;
-		if ((wr = rep_write_file(rep_registry[i], r, dir)) < 0) {
-			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir,
-				rep_registry[i]->file, strerror(-wr));
+		if ((wr = rep_write_file(rep, r, dir)) < 0) {
+			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep->file,
+				strerror(-wr));
 			failed++;
 		}
 	}

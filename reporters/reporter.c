@@ -3,21 +3,79 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Each reporter's ops, at the bottom of its own file (reporters/NAME.c). */
 extern const struct rep_ops rep_text, rep_json, rep_csv, rep_html;
 
-const struct rep_ops *const rep_registry[] = {&rep_text, &rep_json, &rep_csv, &rep_html, NULL};
+/* The registry: a new reporter is its file, its name in the line above and its entry here. */
+const struct rep_ops *const rep_registry[] = {
+    &rep_text, &rep_json, &rep_csv, &rep_html, NULL,
+};
+
+const struct rep_ops *rep_find_n(const char *name, size_t len)
+{
+	for (size_t i = 0; rep_registry[i]; i++)
+		if (strlen(rep_registry[i]->name) == len &&
+		    !strncmp(rep_registry[i]->name, name, len))
+			return rep_registry[i];
+	return NULL;
+}
 
 const struct rep_ops *rep_find(const char *name)
 {
+	return rep_find_n(name, strlen(name));
+}
+
+void rep_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; rep_registry[i] && n < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", rep_registry[i]->name);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+void rep_list_add(struct rep_list *l, const struct rep_ops *rep)
+{
+	size_t i = 0, at = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->rep[i] == rep)
+			return;
+	if (l->n == REP_MAX)
+		return;
+	/* Registry order, whatever order -f named them in: the files are written in it. The list
+	 * is kept in that order, so `at` counts its entries that come before `rep`. */
+	for (size_t k = 0; rep_registry[k] && rep_registry[k] != rep; k++)
+		at += at < l->n && l->rep[at] == rep_registry[k];
+	memmove(&l->rep[at + 1], &l->rep[at], (l->n - at) * sizeof(l->rep[0]));
+	l->rep[at] = rep;
+	l->n++;
+}
+
+void rep_list_default(struct rep_list *l)
+{
+	l->n = 0;
 	for (size_t i = 0; rep_registry[i]; i++)
-		if (!strcmp(rep_registry[i]->name, name))
-			return rep_registry[i];
-	return NULL;
+		if (!rep_registry[i]->on_request)
+			rep_list_add(l, rep_registry[i]);
+}
+
+bool rep_list_has(const struct rep_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->rep[i]->name, name))
+			return true;
+	return false;
 }
 
 /* Where a report goes: a file descriptor, and the first errno a write to it met. The stdio

@@ -4,6 +4,7 @@
 #define IOTRIAL_REPORTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "model/results.h"
@@ -16,10 +17,36 @@ struct rep_ops {
 	int (*write)(const struct results *r, FILE *out);
 };
 
-/* The reporters, NULL-terminated. */
+/* Most reporters the registry may hold: the size of a list of them (struct rep_list). */
+#define REP_MAX 16
+
+/* The reporters, NULL-terminated, in the order -f's messages list them and a run writes
+ * them (reporter.c). A new reporter is its own file ending in its ops table, plus its name
+ * in reporter.c's extern line and its entry in the array there. Look a reporter up by name, never
+ * by its place in the array. */
 extern const struct rep_ops *const rep_registry[];
 
+/* The reporter named `name` (the first `len` bytes of it), or NULL. */
 const struct rep_ops *rep_find(const char *name);
+const struct rep_ops *rep_find_n(const char *name, size_t len);
+
+/* "text, json, csv, html": the names, as messages list them, into buf (len bytes). */
+void rep_names(char *buf, size_t len);
+
+/* A choice of reporters, as -f makes it: each at most once, in registry order. */
+struct rep_list {
+	const struct rep_ops *rep[REP_MAX];
+	size_t n;
+};
+
+/* The reporters a run writes when -f is not given (those not marked on_request). */
+void rep_list_default(struct rep_list *l);
+
+/* Add `rep` to the list, unless it is there already. */
+void rep_list_add(struct rep_list *l, const struct rep_ops *rep);
+
+/* Is the reporter named `name` in the list? */
+bool rep_list_has(const struct rep_list *l, const char *name);
 
 /* Write `rep`'s report to the file descriptor `fd` (left open; nothing else may be buffered
  * for it). Returns 0 or -errno, the errno of the write that failed (ENOSPC for a full disk,
