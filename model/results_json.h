@@ -10,10 +10,6 @@
 #include "lib/diag.h"
 #include "model/results.h"
 
-/* Most entries an array may have (jobs, trials, targets, comparisons): a bound well above
- * any real run that keeps a crafted file from asking for absurd allocations. */
-#define RJ_MAX_ENTRIES (1u << 24)
-
 /*
  * Read the results file at `path` into `r` (overwritten entirely). The keys of the contract
  * in DESIGN.md are required; the keys reporters/json.c adds beyond it (order, units, matrix,

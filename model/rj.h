@@ -1,6 +1,7 @@
-/* Internals of the results.json reader (results_json.c): its state, and typed getters that
- * check each member, name it by its JSON path in a message when it is missing or of the
- * wrong type, and give NAN, 0 or NULL instead (rj_get.c). Not for use elsewhere. */
+/* Internals of the results.json reader (results_json.c, rf_read.c and the custom readers of
+ * results_fields_custom.c): its state, and typed getters that check each member, name it by
+ * its JSON path in a message when it is missing or of the wrong type, and give NAN, 0 or NULL
+ * instead (rj_get.c). Not for use elsewhere. */
 #ifndef IOTRIAL_RJ_H
 #define IOTRIAL_RJ_H
 
@@ -11,11 +12,12 @@
 
 #include "lib/diag.h"
 #include "model/results.h"
-#include "model/results_json.h"
 
-#define SCHEMA	   "iotrial.results/1"
-#define MAX_ERRORS 20
-#define PATH_LEN   256
+/* Most entries an array may have (jobs, trials, targets, comparisons): a bound well above
+ * any real run that keeps a crafted file from asking for absurd allocations. */
+#define RJ_MAX_ENTRIES (1u << 24)
+#define MAX_ERRORS     20
+#define PATH_LEN       256
 
 struct rj {
 	const char *name; /* the file, for messages */
@@ -24,15 +26,6 @@ struct rj {
 	unsigned nerr;
 	bool nomem;
 };
-
-struct real_field {
-	const char *key;
-	size_t off;
-};
-
-extern const struct real_field rj_stat_fields[], rj_lat_fields[];
-#define RJ_NSTAT 9
-#define RJ_NLAT	 11
 
 void rj_error(struct rj *c, const char *where, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -62,10 +55,5 @@ const char *rj_own(struct rj *c, const char *s);
 void rj_get_fixed(struct rj *c, json_t *o, const char *where, const char *key, char *buf,
 		  size_t size);
 void *rj_grow(struct rj *c, void *arr, size_t *cap, size_t n, size_t size);
-void rj_get_reals(struct rj *c, json_t *o, const char *where, const char *key,
-		  const struct real_field *f, size_t n, void *base);
-
-/* An instance's series and change_points, both optional (results_json_series.c). */
-void rj_read_series(struct rj *c, json_t *o, const char *where, struct instance_result *ir);
 
 #endif
