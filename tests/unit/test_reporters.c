@@ -1,0 +1,212 @@
+/* The reporters over one small run whose figures are known: each one writes, and writes the
+ * field it is for where it belongs; the registry finds each by name. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "model/metrics.h"
+#include "model/results.h"
+#include "reporters/reporter.h"
+
+#define NTRIALS 3
+
+/* One instance, copy[device=usb], three kept trials of 80 MB at 80 MB/s, 1 ms a record. */
+static void build(struct results *r)
+{
+	struct instance_result *ir;
+
+	memset(r, 0, sizeof(*r));
+	r->tool_name = strdup("iotrial");
+	r->tool_version = strdup("0.1.0");
+	r->experiment = strdup("exp");
+	r->job_path = strdup("exp.yaml");
+	snprintf(r->started_at, sizeof(r->started_at), "2026-01-01T00:00:00Z");
+	snprintf(r->finished_at, sizeof(r->finished_at), "2026-01-01T00:00:03Z");
+	r->complete = true;
+	r->seed = 17;
+	r->confidence = 0.95;
+	r->nranks = 1;
+	r->order = strdup("sequential");
+	r->ninst = 1;
+	ir = r->inst = calloc(1, sizeof(*r->inst));
+	ir->name = strdup("copy[device=usb]");
+	ir->job = strdup("copy");
+	ir->backend = strdup("sync");
+	ir->workload = strdup("copy");
+	ir->threads = 1;
+	ir->nparams = 1;
+	ir->params = calloc(1, sizeof(*ir->params));
+	ir->params[0] = (struct param){.key = strdup("device"), .matrix = 1, .type = PV_STR};
+	ir->params[0].s = strdup("usb");
+	ir->rep = (struct replication_info){.confidence = 0.95, .error = 0.03, .outlier_k = NAN};
+	ir->ntrials = NTRIALS;
+	ir->trials = calloc(NTRIALS, sizeof(*ir->trials));
+	for (uint32_t i = 0; i < NTRIALS; i++) {
+		struct trial_result *t = &ir->trials[i];
+		t->index = i;
+		t->ran = true;
+		t->seconds = 1.0;
+		t->bytes = 80000000;
+		t->ios = 1000;
+		t->iops = 1000;
+		t->bw_bytes = 8e7;
+		t->lat = (struct lat_summary){1e6, 1e6, 1e6, 0, 1e6, 1e6, 1e6, 1e6, 1e6, 1e6, 1e6};
+		t->cpu_user_s = t->cpu_sys_s = 0.1;
+		t->cached = t->cached_after = NAN;
+	}
+	results_summarize(r);
+}
+
+/* `rep`'s report of `r`, as a string the caller frees. */
+static char *report(const char *name, const struct results *r)
+{
+	const struct rep_ops *rep = rep_find(name);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(rep);
+	assert_non_null(f);
+	assert_int_equal(rep->write(r, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	struct results r;
+	char *s;
+
+	build(&r);
+	s = report("text", &r);
+	assert_non_null(strstr(s, "exp\nstarted 2026-01-01T00:00:00Z, seed 17"));
+	/* The row: name, workload, kept/ran, seconds, rate, IO/s, mean latency. */
+	assert_non_null(strstr(
+	    s, "\ncopy[device=usb]  copy       3/3    1.000  80.0 MB/s  0.0%  1000   1.00 ms"));
+	assert_non_null(strstr(s, " 1000 "));
+	assert_non_null(strstr(s, " 1.00 ms "));
+	free(s);
+	r.units = UNITS_BINARY;
+	s = report("text", &r);
+	assert_non_null(strstr(s, "76.3 MiB/s"));
+	free(s);
+	results_release(&r);
+}
+
+static void test_csv(void **state)
+{
+	struct results r;
+	char *s;
+
+	build(&r);
+	s = report("csv", &r);
+	assert_non_null(strstr(s, "experiment,job,device,trial,warmup,kept,failed,dropped,seconds,"
+				  "bytes,ios,iops,bw_bytes,"));
+	assert_non_null(strstr(s, "\nexp,copy[device=usb],usb,2,false,true,false,false,1,80000000,"
+				  "1000,1000,80000000,"));
+	free(s);
+	results_release(&r);
+}
+
+static void test_json(void **state)
+{
+	struct results r;
+	json_error_t err;
+	json_t *root, *sum;
+	char *s;
+
+	build(&r);
+	s = report("json", &r);
+	root = json_loads(s, 0, &err);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")),
+			    "iotrial.results/1");
+	sum = json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "summary");
+	/* Every metric's summary, under its name. */
+	for (size_t k = 0; k < METRIC_N; k++)
+		assert_non_null(json_object_get(sum, metrics[k].name));
+	assert_true(json_real_value(json_object_get(json_object_get(sum, "bw_bytes"), "mean")) ==
+		    8e7);
+	json_decref(root);
+	free(s);
+
+	/* A string that is missing is written as null: the job stays in the file. */
+	free(r.inst[0].name);
+	r.inst[0].name = NULL;
+	s = report("json", &r);
+	root = json_loads(s, 0, &err);
+	assert_int_equal(json_array_size(json_object_get(root, "jobs")), 1);
+	assert_true(json_is_null(
+	    json_object_get(json_array_get(json_object_get(root, "jobs"), 0), "name")));
+	json_decref(root);
+	free(s);
+	results_release(&r);
+}
+
+static void test_html(void **state)
+{
+	struct results r;
+	char *s;
+
+	build(&r);
+	s = report("html", &r);
+	assert_true(!strncmp(s, "<!DOCTYPE html>", 15));
+	assert_non_null(strstr(s, "<table class=\"summary\" id=\"summary-measured\">"));
+	assert_non_null(strstr(s, "<td>3/3</td><td>1.000</td><td>80.0 MB/s</td>"));
+	assert_non_null(strstr(s, "</html>"));
+	free(s);
+	results_release(&r);
+}
+
+static void test_registry(void **state)
+{
+	struct rep_list l = {0};
+	char names[128];
+
+	for (size_t i = 0; rep_registry[i]; i++) {
+		assert_ptr_equal(rep_find(rep_registry[i]->name), rep_registry[i]);
+		assert_non_null(rep_registry[i]->file);
+		assert_non_null(rep_registry[i]->write);
+	}
+	assert_null(rep_find("pdf"));
+	assert_null(rep_find(""));
+	assert_ptr_equal(rep_find_n("json,csv", 4), rep_find("json"));
+	assert_null(rep_find_n("jso", 3));
+	rep_names(names, sizeof(names));
+	assert_string_equal(names, "text, json, csv, html");
+
+	/* By default every reporter but the ones written on request (html). */
+	rep_list_default(&l);
+	assert_true(rep_list_has(&l, "text"));
+	assert_true(rep_list_has(&l, "json"));
+	assert_true(rep_list_has(&l, "csv"));
+	assert_false(rep_list_has(&l, "html"));
+	/* -f html,csv,csv: each once, in registry order. */
+	l.n = 0;
+	rep_list_add(&l, rep_find("html"));
+	rep_list_add(&l, rep_find("csv"));
+	rep_list_add(&l, rep_find("csv"));
+	assert_int_equal(l.n, 2);
+	assert_ptr_equal(l.rep[0], rep_find("csv"));
+	assert_ptr_equal(l.rep[1], rep_find("html"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_text),     cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_json),     cmocka_unit_test(test_html),
+	    cmocka_unit_test(test_registry),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
