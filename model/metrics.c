@@ -11,8 +11,8 @@ _Static_assert(METRIC_N <= RESULTS_MAX_METRICS, "struct instance_summary has no 
 
 #define TRIAL(f) offsetof(struct trial_result, f)
 
+/* name, unit, label, format, lower is better, where a trial holds the value */
 const struct metric metrics[METRIC_N] = {
-    /*                    name           unit       label           format       lower  value */
     [METRIC_SECONDS] = {"seconds", "s", "time", MF_SECONDS, true, TRIAL(seconds)},
     [METRIC_BW_BYTES] = {"bw_bytes", "bytes/s", "rate", MF_RATE, false, TRIAL(bw_bytes)},
     [METRIC_IOPS] = {"iops", "IO/s", "iops", MF_COUNT, false, TRIAL(iops)},
@@ -49,9 +49,12 @@ void metric_list(char *buf, size_t len, const char *last)
 
 double metric_value(const struct metric *m, const struct trial_result *t)
 {
+	double v;
+
 	if (!m)
 		return NAN;
-	return *(const double *)((const char *)t + m->trial_off);
+	memcpy(&v, (const char *)t + m->trial_off, sizeof(v));
+	return v;
 }
 
 const struct stat_summary *metric_stat(const struct instance_summary *s, const struct metric *m)

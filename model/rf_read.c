@@ -36,12 +36,14 @@ static bool required(const struct rj *c, const struct rfield *f)
 /* An object that is not there: what it would hold is unknown (NAN), not 0. */
 static void clear(const struct rf_table *t, void *base)
 {
+	const double unknown = NAN;
+
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rfield *f = &t->f[i];
 		if (f->flags & RF_WRITE_ONLY)
 			continue;
 		if (f->type == RF_REAL || f->type == RF_FRACTION)
-			*(double *)AT(base, f->off) = NAN;
+			memcpy(AT(base, f->off), &unknown, sizeof(unknown));
 		else if (f->type == RF_OBJ)
 			clear(f->sub, AT(base, f->off));
 		else if (f->type == RF_METRICS)
