@@ -13,6 +13,7 @@
 #include "model/names.h"
 #include "model/results.h"
 #include "model/rfield.h"
+#include "model/rj.h"
 
 /* What each metric must read from a trial whose figures are all different, and the rest of
  * its row: a new metric is a new line here. */
@@ -139,12 +140,52 @@ static void test_field_tables(void **state)
 	assert_true(check_table(&rf_results, 0) > 100);
 }
 
+/* A key added in a later version is required only of files that version wrote. */
+struct demo {
+	uint32_t old_key, new_key;
+};
+static const struct rfield demo_rows[] = {
+    {.key = "old_key", .type = RF_U32, .flags = RF_REQ, .off = offsetof(struct demo, old_key)},
+    {.key = "new_key",
+     .type = RF_U32,
+     .flags = RF_REQ,
+     .off = offsetof(struct demo, new_key),
+     .since = "0.10.0"},
+};
+static const struct rf_table demo_table = {.f = demo_rows, .n = 2};
+
+static unsigned read_demo(const char *version, const char *text)
+{
+	struct results r = {.tool_version = (char *)version};
+	struct diag d = {0};
+	struct rj c = {"d.json", &d, &r, 0, false};
+	struct demo v = {0};
+	json_t *o = json_loads(text, 0, NULL);
+
+	assert_non_null(o);
+	rf_read(&c, o, "", &demo_table, &v, NULL);
+	json_decref(o);
+	if (c.nerr)
+		assert_string_equal(d.msgs[0], "d.json: new_key: missing (expected an integer)");
+	diag_release(&d);
+	return c.nerr;
+}
+
+static void test_since(void **state)
+{
+	assert_int_equal(read_demo("0.9.3", "{\"old_key\": 1}"), 0);
+	assert_int_equal(read_demo("0.10.0", "{\"old_key\": 1}"), 1);
+	assert_int_equal(read_demo("1.0.0", "{\"old_key\": 1}"), 1);
+	assert_int_equal(read_demo("1.0.0", "{\"old_key\": 1, \"new_key\": 2}"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_metrics),
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_field_tables),
+	    cmocka_unit_test(test_since),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
