@@ -73,6 +73,12 @@ else
 	test_skip 'with liburing found, io_uring.c is built' 'liburing is not installed'
 fi
 
+test_expect_success 'check-layers: the tree itself has no include against the layers and no cycle' '
+	"$SRC/scripts/check-layers.sh" >out
+	cat out
+	grep -E "^check-layers: [0-9]+ includes, every one down the layers, no include cycle$" out
+'
+
 # A small tree for scripts/check-layers.sh: a unit of each kind, every include allowed.
 tree="$TRASH/tree"
 mkdir -p "$tree/scripts" "$tree/engine/run" "$tree/engine/io/backends" "$tree/parsers" "$tree/cli"
