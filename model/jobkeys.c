@@ -342,6 +342,7 @@ void spec_job_release(struct job_spec *j)
 		free(j->after[i]);
 	free(j->after);
 	free(j->rep.metric);
+	free(j->key_loc);
 	free(j->name);
 	j->name = NULL;
 	for (size_t i = 0; i < JK_NKEYS; i++)
@@ -361,9 +362,13 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->nexclude = 0;
 	dst->after = NULL;
 	dst->nafter = 0;
+	dst->key_loc = NULL;
 	for (int i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].type == KT_STRING)
 			*(char **)((char *)dst + job_keys[i].off) = NULL;
+	if (!(dst->key_loc = malloc(JK_MAX * sizeof(*dst->key_loc))))
+		goto fail;
+	memcpy(dst->key_loc, src->key_loc, JK_MAX * sizeof(*dst->key_loc));
 	for (int i = 0; i < JK_NKEYS; i++) {
 		if (job_keys[i].type != KT_STRING)
 			continue;

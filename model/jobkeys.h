@@ -62,7 +62,7 @@ void job_key_value_release(struct key_value *v);
 /* Free the strings a job owns and zero it. */
 void spec_job_release(struct job_spec *j);
 
-/* Deep-copy a job (its strings are duplicated). Returns 0 or -ENOMEM. */
+/* Deep-copy a job (its strings and key_loc are duplicated). Returns 0 or -ENOMEM. */
 int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
 
 /* Free everything the spec owns and zero it. */

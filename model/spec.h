@@ -181,8 +181,11 @@ struct job_spec {
 	size_t nafter;
 	struct src_loc after_loc;
 
-	struct src_loc loc;		/* the job's own mapping */
-	struct src_loc key_loc[JK_MAX]; /* where each key was set; line 0 when defaulted */
+	struct src_loc loc; /* the job's own mapping */
+	/* JK_MAX entries (backend options included): where each key was set; file NULL when
+	 * defaulted. A parsed job owns its array; a plan's instance borrows its plan's (see
+	 * struct instance). */
+	struct src_loc *key_loc;
 };
 
 struct device_spec {

@@ -27,8 +27,13 @@ int yp_job_defaults(struct job_spec *j)
 	char err[256];
 
 	memset(j, 0, sizeof(*j));
+	if (!(j->key_loc = calloc(JK_MAX, sizeof(*j->key_loc))))
+		return -ENOMEM;
 	for (int i = 0; i < JK_NKEYS; i++)
-		if (job_keys[i].def && yp_set_job_key(j, i, job_keys[i].def, err, sizeof(err)) < 0)
+		if (job_keys[i].def &&
+		    yp_set_job_key(j, i, job_keys[i].def, err, sizeof(err)) < 0) {
+			spec_job_release(j);
 			return -ENOMEM;
+		}
 	return 0;
 }

@@ -36,15 +36,23 @@ static inline struct plan_file *plan_file_root(struct plan_file *f)
 	return f->owner ? f->owner : f;
 }
 
+/* One point of one job. Its `job` holds the point's resolved values, but shares what does
+ * not change from point to point with the parsed job (a 100000-point matrix is planned
+ * in well under 100 MiB): strings are the spec's but for a target or source that {device} expanded
+ * (own_*), and key_loc is the plan's copy of the job's, where a matrix key counts as set. Where
+ * this point's matrix values were written, and the values themselves, come from instance_key_loc
+ * and instance_point. */
 struct instance {
-	char *name;	     /* job, or job[key=value,...] */
-	struct job_spec job; /* resolved copy: target and source expanded */
-	size_t job_index;    /* into spec->jobs */
+	char *name;		   /* job, or job[key=value,...] */
+	struct job_spec job;	   /* resolved: matrix point applied, target and source expanded */
+	const struct job_spec *of; /* the parsed job, spec->jobs[job_index] */
+	size_t job_index;
+	bool own_target, own_source; /* job.target / job.source is the instance's (expanded) */
 	const struct be_ops *be;
-	struct plan_file data;	 /* the file read or written (copy: the destination) */
-	struct plan_file src;	 /* copy only: the source */
-	struct key_value *point; /* the matrix point this instance is (empty: no matrix) */
-	size_t npoint;
+	struct plan_file data;	  /* the file read or written (copy: the destination) */
+	struct plan_file src;	  /* copy only: the source */
+	uint32_t point_no;	  /* the matrix point: its number in the job's cross product */
+	uint32_t npoint;	  /* matrix keys: the job's nmatrix */
 	uint32_t runs, warmup;	  /* planned so far; a precision target adds rounds */
 	uint32_t max_runs;	  /* runs, or the target's max */
 	uint32_t next_index;	  /* the index the next trial appended gets */
@@ -52,6 +60,15 @@ struct instance {
 	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
 	bool target_folder;	  /* the job file means its target as a folder (see plan_files) */
 };
+
+/* Matrix key `d` (0 .. npoint - 1) of instance `in`: its value, and where that value was
+ * written when `loc` is not NULL. Both belong to the spec. */
+const struct key_value *instance_point(const struct instance *in, size_t d,
+				       const struct src_loc **loc);
+
+/* Where key `k` of instance `in` was set: its matrix value's place for a matrix key, else
+ * the job's; a location with file NULL when the key was defaulted. */
+const struct src_loc *instance_key_loc(const struct instance *in, enum job_key_id k);
 
 /* Does rank `rank` run instance `in`? */
 static inline bool plan_on_rank(const struct instance *in, int rank)
@@ -105,6 +122,7 @@ struct plan {
 	size_t ncmp;
 	char *scratch; /* the run's scratch folder (created by the run when used) */
 	bool scratch_used;
+	struct src_loc *job_locs; /* per spec job, JK_MAX: the key_loc its instances borrow */
 };
 
 /* Errors from plan_build: spec errors (exit 2) vs what this machine refuses (exit 1). */
@@ -138,11 +156,15 @@ void plan_compares(struct plan *p, struct diag *d, int *status);
 /* Job instances in a whole plan: every job's matrix points (before exclude) added up. */
 #define PLAN_MAX_INSTANCES 100000
 
-/* The points of job `j`'s matrix, excluded ones left out (matrix.c): *points[i] holds one
- * value per dimension, *locs[i * nmatrix + d] where each was written. A job without a
- * matrix has one empty point. Returns 0, -E2BIG past MATRIX_MAX_POINTS, or -ENOMEM. */
-int matrix_points(const struct job_spec *j, struct matrix_point **points, struct src_loc **locs,
-		  size_t *n);
-void matrix_points_free(struct matrix_point *points, struct src_loc *locs, size_t n);
+/* Job `j`'s matrix points, excluded ones included (matrix.c): the cross product's size (1
+ * without a matrix), -EINVAL when a key has no values, -E2BIG past MATRIX_MAX_POINTS. */
+long matrix_size(const struct job_spec *j);
+
+/* Point number `no` of job `j`'s cross product, the first key varying slowest: idx[d] is
+ * the index of its value in dimension d. */
+void matrix_point_at(const struct job_spec *j, size_t no, uint32_t *idx);
+
+/* Is point `idx` left out by one of the job's exclude entries? */
+bool matrix_excluded(const struct job_spec *j, const uint32_t *idx);
 
 #endif

@@ -31,11 +31,11 @@ static bool resolve_wrapper(struct planner *pl, struct instance *in)
 	if (id < 0)
 		id = JK_BACKEND;
 	if (name && (pkg = be_missing_library(name)))
-		plan_fail(pl, PLAN_EENV, plan_where(j, (enum job_key_id)id),
+		plan_fail(pl, PLAN_EENV, plan_where(in, (enum job_key_id)id),
 			  "key '%s': '%s' is not compiled into this build (install %s and rebuild)",
 			  job_key_row((enum job_key_id)id)->name, name, pkg);
 	else
-		plan_fail(pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)id),
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, (enum job_key_id)id),
 			  "key '%s': backend '%s' cannot wrap '%s'",
 			  job_key_row((enum job_key_id)id)->name, in->be->name, name ? name : "?");
 	in->be = NULL;
@@ -70,7 +70,7 @@ static void check_owner(struct planner *pl, const struct instance *in)
 			own = ids[i] == (int)id;
 		if (!own)
 			plan_fail(
-			    pl, PLAN_ESPEC, plan_where(j, (enum job_key_id)id),
+			    pl, PLAN_ESPEC, plan_where(in, (enum job_key_id)id),
 			    "key '%s': %s is an option of backend %s; this job's backend is %s",
 			    job_key_row((enum job_key_id)id)->name,
 			    job_key_row((enum job_key_id)id)->name,
@@ -99,8 +99,8 @@ static void check_rules(struct planner *pl, const struct instance *in)
 			continue;
 		k = key ? job_key_find(key) : NULL;
 		plan_fail(pl, PLAN_ESPEC,
-			  k ? plan_where(j, (enum job_key_id)job_key_id_of(k))
-			    : plan_where(j, JK_BACKEND),
+			  k ? plan_where(in, (enum job_key_id)job_key_id_of(k))
+			    : plan_where(in, JK_BACKEND),
 			  "key '%s': %s", k ? k->name : "backend", why);
 	}
 }

@@ -150,8 +150,8 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			 const char *path, const char *what, bool writes, struct plan_file *f)
 {
 	struct job_spec *j = &in->job;
-	const struct src_loc *loc = plan_where(j, key);
-	const char *kname = job_keys[key].name;
+	const struct src_loc *loc = plan_where(in, key);
+	const char *kname = job_key_row(key)->name;
 	struct stat st;
 
 	/* Under the scratch folder nothing exists yet: a target there is a folder to create, a
@@ -221,7 +221,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 	if (j->threads > 1 && j->file_per_thread) {
 		plan_fail(
-		    pl, PLAN_ESPEC, plan_where(j, JK_THREADS),
+		    pl, PLAN_ESPEC, plan_where(in, JK_THREADS),
 		    "key 'threads': with file_per_thread each worker needs a file of its own, and '%s' is one existing file (name a folder, or set file_per_thread: false)",
 		    path);
 		return;
@@ -249,7 +249,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	/* A write may extend a file; a read needs the bytes to be there. */
 	if (size < j->file_size && (!writes || S_ISBLK(st.st_mode))) {
 		if (j->key_loc[JK_FILE_SIZE].file)
-			plan_fail(pl, PLAN_EENV, plan_where(j, JK_FILE_SIZE),
+			plan_fail(pl, PLAN_EENV, plan_where(in, JK_FILE_SIZE),
 				  "key 'file_size': %llu bytes, but '%s' holds only %llu",
 				  (unsigned long long)j->file_size, path, (unsigned long long)size);
 		else if (size == 0)
@@ -264,25 +264,78 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 }
 
+static size_t path_hash(const char *path)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The slot of `path` in the table of created files: its file's, or the empty one where it
+ * would go. */
+static struct plan_file **file_slot(struct planner *pl, const char *path)
+{
+	size_t mask = pl->filecap - 1, i = path_hash(path) & mask;
+
+	while (pl->files[i] && strcmp(pl->files[i]->path, path))
+		i = (i + 1) & mask;
+	return &pl->files[i];
+}
+
+/* Put `f` in the table unless a file at its path is there already (the first one wins). */
+static int file_add(struct planner *pl, struct plan_file *f)
+{
+	struct plan_file **slot;
+
+	if (2 * (pl->nfiles + 1) > pl->filecap) {
+		struct plan_file **old = pl->files;
+		size_t oldcap = pl->filecap;
+		pl->filecap = oldcap ? 2 * oldcap : 64;
+		if (!(pl->files = calloc(pl->filecap, sizeof(*pl->files)))) {
+			pl->files = old;
+			pl->filecap = oldcap;
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				*file_slot(pl, old[i]->path) = old[i];
+		free(old);
+	}
+	slot = file_slot(pl, f->path);
+	if (!*slot) {
+		*slot = f;
+		pl->nfiles++;
+	}
+	return 0;
+}
+
+void plan_files_offer(struct planner *pl, struct instance *in)
+{
+	/* A copy's destination is its own: it is never laid out for another instance. */
+	struct plan_file *offer[2] = {in->job.workload == WL_COPY ? NULL : &in->data, &in->src};
+
+	for (int k = 0; k < 2; k++)
+		if (offer[k] && offer[k]->path && !offer[k]->owner && offer[k]->create &&
+		    file_add(pl, offer[k]) < 0)
+			plan_oom(pl);
+}
+
 /* Several instances may name one file (a copy source shared by a matrix): the first one
- * owns it, lays it out big enough for all, and removes it. */
+ * owns it, lays it out big enough for all, and removes it. The instances before this one
+ * offered theirs (plan_files_offer); a hash table finds it, where comparing with each
+ * made a 100000-point plan quadratic. */
 static void share_file(struct planner *pl, struct instance *in, struct plan_file *f)
 {
-	struct plan_file *owner = NULL;
+	struct plan_file *owner;
 
 	if (!f->create || !f->path)
 		return;
 	/* A file the ranks share holds every rank's region. */
 	f->size = in->job.file_size *
 		  (f == &in->data && in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1);
-	for (size_t i = 0; i < pl->p->ninst && !owner; i++) {
-		struct instance *o = &pl->p->inst[i];
-		struct plan_file *cand[2] = {o->job.workload == WL_COPY ? NULL : &o->data, &o->src};
-		for (int k = 0; k < 2 && !owner; k++)
-			if (cand[k] && cand[k] != f && cand[k]->path && !cand[k]->owner &&
-			    cand[k]->create && !strcmp(cand[k]->path, f->path))
-				owner = cand[k];
-	}
+	owner = pl->nfiles ? *file_slot(pl, f->path) : NULL;
 	if (!owner)
 		return;
 	f->owner = owner;
@@ -323,7 +376,7 @@ static void check_tree_apart(struct planner *pl, struct instance *in)
 
 	if (src && dst && plan_under(dst, src))
 		plan_fail(
-		    pl, PLAN_ESPEC, plan_where(&in->job, JK_TARGET),
+		    pl, PLAN_ESPEC, plan_where(in, JK_TARGET),
 		    "key 'target': the copy '%s' would be inside the source '%s', and copy itself; name a folder outside the source",
 		    in->data.path, in->src.path);
 	free(src);
@@ -346,7 +399,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	f->path = strdup(j->source);
 	if (!plan_under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
-			plan_fail(pl, PLAN_ESPEC, plan_where(j, JK_SOURCE),
+			plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_SOURCE),
 				  "key 'source': a copytree copies a folder, and '%s' is not one",
 				  j->source);
 		f->layout = LAYOUT_NONE;
@@ -358,7 +411,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	} else {
 		char *dir = path_dirname(j->source);
 		if (dir)
-			check_dir(pl, plan_where(j, JK_SOURCE), "source", dir, j->file_size);
+			check_dir(pl, plan_where(in, JK_SOURCE), "source", dir, j->file_size);
 		free(dir);
 	}
 }
@@ -428,13 +481,13 @@ void plan_direct(struct planner *pl, struct instance *in)
 	if (in->chunk % lbs)
 		plan_fail(
 		    pl, PLAN_ESPEC,
-		    plan_where(j, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
+		    plan_where(in, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
 		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
 		    j->workload == WL_COPY ? "buffer_size" : "block_size",
 		    (unsigned long long)in->chunk, lbs, in->data.path);
 	else if (j->file_size % lbs)
 		plan_fail(
-		    pl, PLAN_ESPEC, plan_where(j, JK_FILE_SIZE),
+		    pl, PLAN_ESPEC, plan_where(in, JK_FILE_SIZE),
 		    "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
 		    (unsigned long long)j->file_size, lbs, in->data.path);
 }
@@ -448,7 +501,7 @@ void plan_dist_files(struct planner *pl, struct instance *in)
 		return;
 	if (plan_under(in->data.path, pl->p->scratch)) {
 		plan_fail(
-		    pl, PLAN_ESPEC, plan_where(j, JK_LAYOUT),
+		    pl, PLAN_ESPEC, plan_where(in, JK_LAYOUT),
 		    "key 'layout': the ranks share one file, so it cannot be in a rank's own scratch folder: set target to a folder every rank can reach");
 		return;
 	}

@@ -9,8 +9,14 @@ struct planner {
 	const struct exp_spec *s;
 	struct plan *p;
 	struct diag *d;
-	int status; /* 0, PLAN_EENV or PLAN_ESPEC; a spec error wins */
-	bool oom;   /* an allocation failed: planning stops */
+	int status;    /* 0, PLAN_EENV or PLAN_ESPEC; a spec error wins */
+	bool oom;      /* an allocation failed: planning stops */
+	char *namebuf; /* room to format an instance's name in */
+	size_t namecap;
+	/* Files iotrial creates that another instance may share, by path (plan_files.c):
+	 * an open-addressing hash table of nfiles in filecap slots, a power of two. */
+	struct plan_file **files;
+	size_t nfiles, filecap;
 };
 
 /* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */
@@ -20,8 +26,8 @@ void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const ch
 /* An allocation failed: report it once (PLAN_EENV), and stop planning. */
 void plan_oom(struct planner *pl);
 
-/* Where key `k` of job `j` was set; the job itself when the key was defaulted. */
-const struct src_loc *plan_where(const struct job_spec *j, enum job_key_id k);
+/* Where key `k` of instance `in` was set; the job itself when the key was defaulted. */
+const struct src_loc *plan_where(const struct instance *in, enum job_key_id k);
 
 /* Is `path` `dir` or inside it? */
 bool plan_under(const char *path, const char *dir);
@@ -51,5 +57,18 @@ void plan_backend_options(struct planner *pl, struct instance *in);
 
 /* The backend as the job names it, for messages: "sync", "fault over io_uring". */
 void plan_backend_text(const struct instance *in, char *buf, size_t len);
+
+/* Offer the files `in` creates to the instances planned after it, which share one at the
+ * same path (plan_files.c). Call once its files are final. */
+void plan_files_offer(struct planner *pl, struct instance *in);
+
+/* The plan's size from the spec alone (plan_bounds.c): at most PLAN_MAX_INSTANCES
+ * instances, and no more memory for the plan and its results than the machine has. Sets
+ * *ninst to the instances to make room for; returns pl->status. */
+int plan_size(struct planner *pl, size_t *ninst);
+
+/* What a unit's workers hold at once (plan_bounds.c): 0, or PLAN_EENV with the reason in
+ * `d` when the largest unit would not fit in this machine's memory. */
+int plan_memory(const struct plan *p, struct diag *d);
 
 #endif

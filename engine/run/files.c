@@ -320,8 +320,9 @@ int run_preflight(const struct plan *p, struct diag *d)
 			asked = p->inst[k].be == in->be;
 		if (!asked && in->be->probe && in->be->probe(why, sizeof(why)) < 0) {
 			diag_add(d,
-				 in->job.key_loc[JK_BACKEND].file ? &in->job.key_loc[JK_BACKEND]
-								  : &in->job.loc,
+				 instance_key_loc(in, JK_BACKEND)->file
+				     ? instance_key_loc(in, JK_BACKEND)
+				     : &in->job.loc,
 				 "key 'backend': '%s' does not work on this machine: %s",
 				 in->be->name, why);
 			bad++;
@@ -346,11 +347,11 @@ int run_preflight(const struct plan *p, struct diag *d)
 			ret = probe_direct(f->create ? dir : f->path, !f->create);
 			if (ret == -EINVAL)
 				diag_add(
-				    d, &in->job.key_loc[JK_DIRECT],
+				    d, instance_key_loc(in, JK_DIRECT),
 				    "key 'direct': '%s' is on a file system that refuses O_DIRECT (tmpfs or a FUSE file system?)",
 				    f->create ? dir : f->path);
 			else if (ret < 0)
-				diag_add(d, &in->job.key_loc[JK_DIRECT],
+				diag_add(d, instance_key_loc(in, JK_DIRECT),
 					 "key 'direct': cannot open '%s' with O_DIRECT: %s",
 					 f->create ? dir : f->path, strerror(-ret));
 			bad += ret < 0;

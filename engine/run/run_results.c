@@ -83,7 +83,7 @@ static int add_params(struct instance_result *ir, const struct instance *in)
 			return -ENOMEM;
 	for (size_t k = 0; k < ir->nparams; k++)
 		for (size_t m = 0; m < in->npoint; m++)
-			if (!strcmp(ir->params[k].key, job_key_row(in->point[m].key)->name))
+			if (!strcmp(ir->params[k].key, job_key_row(in->of->matrix[m].key)->name))
 				ir->params[k].matrix = (uint32_t)m + 1;
 	return 0;
 }

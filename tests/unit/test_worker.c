@@ -97,6 +97,16 @@ static struct be_ops shim_ops = {
 static atomic_int stop_flag;
 static int data_fd = -1; /* the file a backend that does I/O reads (/dev/zero) */
 
+/* Zero job `j`, with room for where each key was set (a parsed job allocates its own). */
+static void job_zero(struct job_spec *j)
+{
+	static struct src_loc locs[JK_MAX];
+
+	memset(j, 0, sizeof(*j));
+	memset(locs, 0, sizeof(locs));
+	j->key_loc = locs;
+}
+
 /* Set option `name` of job `j` to the value `text` types to, as the job file would. */
 static void set_opt(struct job_spec *j, const char *name, const char *text)
 {
@@ -160,7 +170,7 @@ static void test_null_async_out_of_order(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	/* Jitter far above the timer's slack and a loaded machine's wake-up delays: I/Os
 	 * queued later come due first, whenever the worker wakes. */
 	set_opt(&j, "null_delay", "10us");
@@ -181,7 +191,7 @@ static void test_null_async_in_order(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	set_opt(&j, "null_delay", "10us");
 	assert_int_equal(run(&be_null, &j, 8, 0, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
@@ -197,7 +207,7 @@ static void test_skeleton_order(void **state)
 	struct worker_out o;
 
 	assert_true((data_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) >= 0);
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	set_opt(&j, "skeleton_order", "lifo");
 	assert_int_equal(run(&be_skeleton, &j, 8, 0, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
@@ -205,7 +215,7 @@ static void test_skeleton_order(void **state)
 	assert_int_equal(sh.reaped, NBLOCKS);
 	assert_int_equal(sh.max_inflight, 8);
 	assert_true(sh.out_of_order);
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	assert_int_equal(run(&be_skeleton, &j, 8, 0, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
 	assert_false(sh.out_of_order);
@@ -218,7 +228,7 @@ static void test_null_async_depth_one(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	set_opt(&j, "null_delay", "5us");
 	assert_int_equal(run(&be_null, &j, 1, 0, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
@@ -231,7 +241,7 @@ static void test_null_at_once(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	assert_int_equal(run(&be_null, &j, 8, 0, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
 	assert_int_equal(sh.done_at_once, NBLOCKS);
@@ -257,7 +267,7 @@ static void test_fault_error_mid_queue(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	const struct be_ops *be = fault_over_null(&j);
 	set_opt(&j, "fault_eio_offset", "1000000"); /* inside block 244 */
 	assert_int_equal(run(be, &j, 16, 0, &o), -EIO);
@@ -276,7 +286,7 @@ static void test_fault_short_reads(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	const struct be_ops *be = fault_over_null(&j);
 	set_opt(&j, "fault_short", "true");
 	assert_int_equal(run(be, &j, 8, 0, &o), 0);
@@ -293,7 +303,7 @@ static void test_stop_flag(void **state)
 	static struct job_spec j;
 	struct worker_out o;
 
-	memset(&j, 0, sizeof(j));
+	job_zero(&j);
 	set_opt(&j, "null_delay", "10us");
 	assert_int_equal(run(&be_null, &j, 8, 100, &o), 0);
 	assert_true(o.ios >= 100);
