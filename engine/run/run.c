@@ -252,6 +252,9 @@ static bool stop_after(struct runner *rn, const struct plan_trial *pt)
 		    pt->index, rn->r->inst[u->inst[0]].name);
 		return true;
 	}
+	/* Threads or memory ran out: every later trial would fail the same way. */
+	if (rn->env.no_worker)
+		return true;
 	if (rn->failed && rn->p->spec->stop_on_error) {
 		diag_add(rn->d, NULL, "stopping the run after a failed trial (on_error: stop)");
 		return true;
@@ -356,7 +359,8 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	files_stop = o->stop;
 	utc_now(r->started_at);
 	ret = run_open(&rn);
-	rn.env = (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0};
+	rn.env =
+	    (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0, false};
 	/* Every rank goes on, or none does. */
 	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {
 		if (ret == 0)

@@ -213,18 +213,6 @@ static bool unit_shares_file(const struct plan *p, const struct plan_unit *u)
 	return false;
 }
 
-static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
-{
-	pthread_barrierattr_t attr;
-
-	pthread_barrierattr_init(&attr);
-	if (processes)
-		pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-	pthread_barrier_init(&sync->ready, &attr, n);
-	pthread_barrier_init(&sync->barrier, &attr, n);
-	pthread_barrierattr_destroy(&attr);
-}
-
 /* One trial of one unit under way, as trial_run's steps share it. */
 struct unit_trial {
 	struct trial_env *e;
@@ -260,24 +248,15 @@ static int setup_unit(struct unit_trial *t, const struct plan_trial *pt)
 	return ret;
 }
 
-/* Start every worker; they open their files, then wait on `ready`. Returns what the last
- * start returned (0 or -errno), as before the split; a start that failed has failed its
- * trial either way. */
+/* Start every worker; they open their files, then wait on `ready`, set for as many as did
+ * start (trial_slots_start). Returns 0 or -errno; a worker that could not be started has
+ * failed the trial, and stops the run (e->no_worker). */
 static int start_workers(struct unit_trial *t)
 {
-	int ret = 0;
+	int ret = trial_slots_start(t->runs, t->u->n, t->sync, t->processes);
 
-	/* The workers and this thread: it opens the start barrier once the ranks met. */
-	init_barriers(t->sync, t->nworkers + 1, t->processes);
-	for (size_t k = 0; k < t->u->n; k++)
-		for (uint32_t w = 0; t->runs[k].ready && w < t->runs[k].n; w++)
-			if ((ret = trial_slot_start(&t->runs[k].slots[w])) < 0) {
-				/* Without every worker the barrier never opens: give up on the
-				 * ones started after they pass it alone. */
-				trial_error(t->runs[k].tr, "cannot start worker %u: %s", w,
-					    strerror(-ret));
-				t->sync->bg_stop = 1;
-			}
+	if (ret < 0)
+		t->e->no_worker = true;
 	pthread_barrier_wait(&t->sync->ready);
 	return ret;
 }
@@ -325,8 +304,7 @@ static void wait_workers(struct unit_trial *t)
 	for (size_t k = 0; k < t->u->n; k++)
 		for (uint32_t w = 0; w < t->runs[k].n; w++)
 			trial_slot_finish(&t->runs[k].slots[w]);
-	pthread_barrier_destroy(&t->sync->barrier);
-	pthread_barrier_destroy(&t->sync->ready);
+	trial_slots_release(t->sync);
 }
 
 /* Merge each instance's workers into its trial, read back what it wrote, remove a copy's

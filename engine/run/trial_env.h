@@ -5,6 +5,7 @@
 #define IOTRIAL_TRIAL_ENV_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/diag.h"
@@ -22,6 +23,7 @@ struct trial_env {
 	struct diag *d;		/* warnings that do not fail a trial */
 	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h)
 		     */
+	bool no_worker; /* set by trial_run: a worker could not be started; the run stops */
 };
 
 #endif

@@ -105,6 +105,11 @@ static void *slot_main(void *arg)
 	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
 	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
 
+	/* The barriers are set once the coordinator knows how many workers started. */
+	if (s->launch && s->job.ready)
+		while (sem_wait(s->launch) < 0 && errno == EINTR)
+			;
+
 	if (j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
 		slot_loads(s);
 		return NULL;
@@ -176,6 +181,54 @@ int trial_slot_start(struct slot *s)
 	}
 	s->started = true;
 	return 0;
+}
+
+static void init_barriers(struct sync_area *sync, unsigned n, bool processes)
+{
+	pthread_barrierattr_t attr;
+
+	pthread_barrierattr_init(&attr);
+	if (processes)
+		pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_barrier_init(&sync->ready, &attr, n);
+	pthread_barrier_init(&sync->barrier, &attr, n);
+	pthread_barrierattr_destroy(&attr);
+}
+
+int trial_slots_start(struct inst_run *runs, size_t n, struct sync_area *sync, bool processes)
+{
+	unsigned started = 0;
+	int ret = sem_init(&sync->launch, processes, 0) < 0 ? -errno : 0;
+
+	for (size_t k = 0; k < n && ret == 0; k++)
+		for (uint32_t w = 0; runs[k].ready && w < runs[k].n && ret == 0; w++) {
+			runs[k].slots[w].launch = &sync->launch;
+			if ((ret = trial_slot_start(&runs[k].slots[w])) == 0)
+				started++;
+			else
+				trial_error(runs[k].tr,
+					    "cannot start worker %u: %s (the run stops here)", w,
+					    strerror(-ret));
+		}
+	if (ret < 0) {
+		/* The workers that did start do no I/O: the trial is not run. */
+		sync->cancel = 1;
+		for (size_t k = 0; k < n; k++)
+			if (runs[k].ready && !runs[k].tr->failed)
+				trial_error(runs[k].tr,
+					    "not run: a worker of the trial could not be started");
+	}
+	init_barriers(sync, started + 1, processes);
+	for (unsigned i = 0; i < started; i++)
+		sem_post(&sync->launch);
+	return ret;
+}
+
+void trial_slots_release(struct sync_area *sync)
+{
+	pthread_barrier_destroy(&sync->barrier);
+	pthread_barrier_destroy(&sync->ready);
+	sem_destroy(&sync->launch);
 }
 
 void trial_slot_finish(struct slot *s)

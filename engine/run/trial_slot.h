@@ -5,6 +5,7 @@
 #define IOTRIAL_TRIAL_SLOT_H
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +35,7 @@ struct slot {
 	struct shared *sh;
 	pthread_t thread;
 	pid_t pid;
+	sem_t *launch; /* trial_slots_start's gate, waited on before `job.ready` is used */
 	/* A worker process watches `stop_fwd` (shared), which its coordinator raises once the
 	 * user's `stop_user` is: a signal to iotrial alone reaches no worker process. */
 	const atomic_int *stop_user;
@@ -67,6 +69,7 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the trial's flags must be lock-free a
  * thread that every worker is ready; it meets the other ranks, then opens `barrier`. */
 struct sync_area {
 	pthread_barrier_t ready, barrier;
+	sem_t launch; /* opened once the barriers count the workers that did start */
 	atomic_int bg_stop;
 	atomic_int stop;   /* the user's interrupt, for worker processes */
 	atomic_int cancel; /* another rank could not set up: no I/O in this trial */
@@ -77,6 +80,17 @@ struct sync_area {
 /* Start worker `s` (a thread, or a process with worker_mode: process).
  * Returns 0 or -errno; s->started says whether trial_slot_finish must wait for it. */
 int trial_slot_start(struct slot *s);
+
+/* Start the workers of every ready instance of `runs` (n of them) and set the barriers of
+ * `sync` for those that did start and this thread; each waits on sync->launch until then,
+ * so one that cannot be started (pthread_create or fork failing) leaves none waiting
+ * forever. Returns 0, or the first -errno: that worker's trial is failed, no more are
+ * started, and sync->cancel is raised (the started ones do no I/O, and can be finished as
+ * usual). Undo with trial_slots_release once every worker is finished. */
+int trial_slots_start(struct inst_run *runs, size_t n, struct sync_area *sync, bool processes);
+
+/* Destroy what trial_slots_start set up in `sync`. */
+void trial_slots_release(struct sync_area *sync);
 
 /* Wait for a started worker to end (a dead worker process fails its slot). */
 void trial_slot_finish(struct slot *s);
