@@ -51,11 +51,13 @@ static int by_text(const void *a, const void *b)
 
 /* A message repeated word for word (an error of a --set value, found once per matrix
  * instance) is printed once, where it first came. Copies are found in a sorted index, so
- * many messages cost n log n. */
+ * many messages cost n log n. Past DIAG_PRINT_MAX distinct messages one line says how many
+ * more there were: a file with thousands of errors should not scroll its first away. */
 void diag_print(const struct diag *d, FILE *f)
 {
 	struct entry *idx = d->n > 1 ? malloc(d->n * sizeof(*idx)) : NULL;
 	bool *repeat = idx ? calloc(d->n, sizeof(*repeat)) : NULL;
+	size_t shown = 0, more = 0;
 
 	if (repeat) {
 		for (size_t i = 0; i < d->n; i++)
@@ -64,9 +66,18 @@ void diag_print(const struct diag *d, FILE *f)
 		for (size_t i = 1; i < d->n; i++)
 			repeat[idx[i].at] = !strcmp(idx[i].text, idx[i - 1].text);
 	}
-	for (size_t i = 0; i < d->n; i++)
-		if (!repeat || !repeat[i])
+	for (size_t i = 0; i < d->n; i++) {
+		if (repeat && repeat[i])
+			continue;
+		if (shown < DIAG_PRINT_MAX) {
 			fprintf(f, "%s\n", d->msgs[i]);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (more)
+		fprintf(f, "... and %zu more\n", more);
 	free(repeat);
 	free(idx);
 }

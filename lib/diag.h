@@ -23,7 +23,11 @@ struct diag {
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Print every message, one per line, to `f`; a message repeated word for word, once. */
+/* The most distinct messages diag_print prints; the rest are counted in one last line. */
+#define DIAG_PRINT_MAX 50
+
+/* Print the messages, one per line, to `f`; a message repeated word for word, once; past
+ * DIAG_PRINT_MAX of them, one line "... and K more" instead of the other K. */
 void diag_print(const struct diag *d, FILE *f);
 
 void diag_release(struct diag *d);

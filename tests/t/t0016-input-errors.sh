@@ -180,7 +180,7 @@ test_expect_success 'a key given three times is two errors, each naming the firs
 	diff -u want err
 '
 
-test_expect_success 'a mapping of 300,000 keys, all the same, is one line per copy, in seconds' '
+test_expect_success 'a mapping of 300,000 keys, all the same, is an error per copy, in seconds' '
 	{
 		echo "experiment: x"
 		seq 300000 | sed "s/.*/seed: 1/"
@@ -189,8 +189,10 @@ test_expect_success 'a mapping of 300,000 keys, all the same, is one line per co
 	rc=0
 	timeout 60 "$IOTRIAL" validate dups.yaml >out 2>err || rc=$?
 	expect_eq "$rc" 2
-	expect_eq "$(wc -l <err)" 299999
-	expect_eq "$(sed -n 299999p err)" "dups.yaml:300001:1: key '"'"'seed'"'"': duplicate key (first set at line 2)"
+	# The first 50 lines, then how many more (docs/jobfile.md).
+	expect_eq "$(wc -l <err)" 51
+	expect_eq "$(sed -n 50p err)" "dups.yaml:52:1: key '"'"'seed'"'"': duplicate key (first set at line 2)"
+	expect_eq "$(sed -n 51p err)" "... and 299949 more"
 '
 
 test_expect_success 'a NUL in a quoted value or key is refused, not cut off there' '
