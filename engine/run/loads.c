@@ -21,6 +21,19 @@ static bool stopped(const struct worker_job *w)
 	return *w->stop || (w->stop_bg && *w->stop_bg);
 }
 
+/* Why `path` could not be opened: ELOOP from O_NOFOLLOW means the name is a symlink now
+ * (swapped in while the tree was copied), which needs saying in words. */
+static void open_error(char *err, size_t errlen, const char *what, const char *path, int e)
+{
+	if (e == ELOOP)
+		snprintf(
+		    err, errlen,
+		    "copytree: cannot %s '%s': it is a symbolic link, which iotrial does not follow",
+		    what, path);
+	else
+		snprintf(err, errlen, "copytree: cannot %s '%s': %s", what, path, strerror(e));
+}
+
 static void record(struct worker_out *o, uint64_t t0, uint64_t bytes)
 {
 	uint64_t t = worker_now_ns();
@@ -42,14 +55,15 @@ static int copy_file(const struct worker_job *w, int from_dir, int to_dir, const
 	int ret = 0;
 
 	if (in < 0) {
-		snprintf(err, errlen, "copytree: cannot open '%s': %s", from, strerror(errno));
-		return -errno;
+		int e = errno;
+		open_error(err, errlen, "open", from, e);
+		return -e;
 	}
 	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		     st->st_mode & 07777);
 	if (out < 0 || (ret = ledger_tree_note(log, out)) < 0) {
 		ret = ret < 0 ? ret : -errno;
-		snprintf(err, errlen, "copytree: cannot create '%s': %s", to, strerror(-ret));
+		open_error(err, errlen, "create", to, -ret);
 		if (out >= 0)
 			close(out);
 		close(in);
@@ -104,6 +118,7 @@ static int copy_dir(struct walk *k, int from, int to, const char *name, const ch
 
 struct walk {
 	const struct worker_job *w;
+	const char *top; /* the source tree's root, for the message of a tree nested too deep */
 	char *buf;
 	int log;
 	struct worker_out *o;
@@ -121,11 +136,13 @@ static int copy_tree(struct walk *k, int from, int to, const char *fp, const cha
 	int ret = 0;
 
 	if (depth > 64) {
-		snprintf(k->err, k->errlen, "copytree: '%s' is nested too deep", fp);
+		/* The deepest path would fill the message; the tree's top says where. */
+		snprintf(k->err, k->errlen, "copytree: folders in '%s' nest more than 64 deep",
+			 k->top);
 		ret = -ELOOP;
 	} else if (!d) {
 		ret = -errno;
-		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
+		open_error(k->err, k->errlen, "read", fp, -ret);
 	}
 	if (!d) {
 		if (rd >= 0)
@@ -164,11 +181,11 @@ static int copy_dir(struct walk *k, int from, int to, const char *name, const ch
 	    (dst = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
 	    (ret = ledger_tree_note(k->log, dst)) < 0) {
 		ret = ret < 0 ? ret : -errno;
-		snprintf(k->err, k->errlen, "copytree: cannot create '%s': %s", tp, strerror(-ret));
+		open_error(k->err, k->errlen, "create", tp, -ret);
 	} else if ((src = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
 		   0) {
 		ret = -errno;
-		snprintf(k->err, k->errlen, "copytree: cannot read '%s': %s", fp, strerror(errno));
+		open_error(k->err, k->errlen, "read", fp, -ret);
 	} else {
 		ret = copy_tree(k, src, dst, fp, tp, depth + 1);
 	}
@@ -182,7 +199,7 @@ static int copy_dir(struct walk *k, int from, int to, const char *name, const ch
 static int copytree(const struct worker_job *w, const struct loads_tree *t, char *err,
 		    size_t errlen, struct worker_out *o)
 {
-	struct walk k = {w, malloc(w->chunk), t->dst_log, o, err, errlen};
+	struct walk k = {w, t->src, malloc(w->chunk), t->dst_log, o, err, errlen};
 	int ret = 0;
 
 	if (!k.buf)
@@ -199,10 +216,6 @@ static int copytree(const struct worker_job *w, const struct loads_tree *t, char
 	o->start_ns = worker_now_ns();
 	do {
 		ret = copy_tree(&k, t->src_fd, t->dst_fd, t->src, t->dst, 0);
-		/* The deepest path would fill the message; the tree's top says where. */
-		if (ret == -ELOOP)
-			snprintf(err, errlen, "copytree: folders in '%s' nest more than 64 deep",
-				 t->src);
 		/* As load, copy again from scratch until told to stop: empty the copy first,
 		 * removing only what it made. */
 		if (ret == 0 && w->stop_bg && !stopped(w) &&
