@@ -1,8 +1,13 @@
 #!/bin/bash
-# The planner at its documented limits, in time and memory: 4096 jobs (the job-count
-# limit) order into stages in well under a second whatever their with/after edges (the
-# implicit file-order edges once cost a search over an n x n table each: 52 s), with the
-# same stages as before. Bounds on time are loose (a loaded machine of 2 cores); the old
+# The planner at its documented limits, in time and memory, and the failures that come with
+# scale: 4096 jobs (the job-count limit) order into stages in well under a second whatever
+# their with/after edges (the implicit file-order edges once cost a search over an n x n
+# table each: 52 s), with the same stages as before; a 100000-point plan is planned in
+# linear time and under 100 MiB, also when its instances share one file or are compared
+# pairwise (both once compared every instance with every other); thousands of errors print
+# the first 50; a worker that cannot be started (threads or memory run out) stops the run
+# with one line instead of leaving the others waiting forever; a file swapped for a symlink
+# mid-copy is named as one. Bounds on time are loose (a loaded machine of 2 cores); the old
 # code missed them many times over.
 . "$(dirname "$0")/lib.sh"
 
@@ -71,5 +76,135 @@ test_expect_success '4096 jobs in a cycle of after: one error, exit 2' '
 	expect_eq "$(wc -l <err)" 1
 	grep "cycle.yaml:3:5: key .after.: the jobs wait for each other in a cycle (job .j0. is in it)" err
 '
+
+# A job file whose jobs share one 100000-point matrix (1000 x 100 / njobs) through an alias:
+# $1 jobs, $2 extra keys on each job, $3 more top-level text.
+points() {
+	awk -v jobs="$1" -v extra="$2" -v top="$3" 'BEGIN {
+		printf "experiment: points\n%sjobs:\n", top
+		printf "  - {name: j0, workload: read, file_size: 64KiB%s, matrix: &m {rate_iops: {from: 1, to: %d, step: 1}, think_time: {from: 1us, to: 100us, step: 1us}}}\n", extra, 1000 / jobs
+		for (k = 1; k < jobs; k++)
+			printf "  - {name: j%d, workload: read, file_size: 64KiB%s, matrix: *m}\n", k, extra
+	}'
+}
+
+ASAN=$(grep -c __asan_init "$IOTRIAL" || true)
+
+# Peak memory of "$@" in KiB (GNU time), into $TRASH/rss; its status is returned.
+peak_rss() {
+	/usr/bin/time -f %M -o "$TRASH/rss" "$@"
+}
+
+test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB' '
+	points 1 ", backend: null" "" >p1.yaml
+	within 10 peak_rss "$IOTRIAL" validate p1.yaml >plan.txt
+	grep "^experiment points: 100000 job instance(s)" plan.txt
+	expect_eq "$(grep -c "^  j0\[rate_iops=[0-9]*,think_time=[0-9]*\]: read on null" plan.txt)" 100000
+	grep "^  j0\[rate_iops=1000,think_time=100000\]" plan.txt
+	echo "# peak RSS $(cat rss) KiB" >&3
+	if [ "$ASAN" = 0 ]; then test "$(cat rss)" -lt 102400; fi
+'
+
+test_expect_success '100000 instances sharing one created file: one owner, found in linear time' '
+	mkdir shared
+	points 2 ", backend: sync, device: d, target: \"{device}/one.bin\"" "devices: {d: $TRASH/shared}\n" >share.yaml
+	within 20 "$IOTRIAL" validate share.yaml >plan.txt
+	expect_eq "$(grep -c "^    file $TRASH/shared/one.bin (created by iotrial)" plan.txt)" 100000
+	expect_eq "$(ls -A shared)" ""
+'
+
+test_expect_success '50000 pairs compared, a job against a job: paired in linear time' '
+	points 2 ", backend: null" "" >cmp.yaml
+	printf "compare:\n  - {a: {job: j0}, b: {job: j1}}\n" >>cmp.yaml
+	within 10 "$IOTRIAL" validate cmp.yaml >plan.txt
+	grep "^experiment points: 100000 job instance(s)" plan.txt
+	printf "  - {a: {job: j0, think_time: 1us}, b: {job: j1}}\n" >>cmp.yaml
+	expect_code 2 within 10 "$IOTRIAL" validate cmp.yaml 2>err
+	head -n 3 err
+	expect_eq "$(wc -l <err)" 51
+	grep "^cmp.yaml:7:5: key .compare.: .j0\[rate_iops=1,think_time=1000\]. (a) matches more than one instance of .job=j1. (b); name more keys on each side$" err
+'
+
+test_expect_success 'thousands of errors: the first 50, then how many more; exit 2' '
+	awk "BEGIN { print \"jobs:\"; for (i = 0; i < 3000; i++) print \"  - {name: j\" i \", workload: read, blok_size: \" i \"}\" }" >errs.yaml
+	expect_code 2 "$IOTRIAL" validate errs.yaml 2>err
+	expect_eq "$(wc -l <err)" 51
+	expect_eq "$(grep -c "errs.yaml:[0-9]*:[0-9]*: key .blok_size.: unknown key" err)" 50
+	grep "^errs.yaml:2:32: key .blok_size.: unknown key" err
+	expect_eq "$(tail -n 1 err)" "... and 2950 more"
+'
+
+test_expect_success '--set with a second YAML document: said so, exit 2' '
+	printf "jobs:\n  - {name: j, workload: read, backend: null, file_size: 1MiB}\n" >one.yaml
+	expect_code 2 "$IOTRIAL" validate one.yaml --set "j.matrix.block_size=[4KiB]
+---
+[8KiB]" 2>err
+	cat err
+	grep "key .block_size.: a second YAML document starts here" err
+	expect_code 2 "$IOTRIAL" validate one.yaml --set "block_size=4KiB
+---
+8KiB" 2>err
+	grep "key .block_size.: expected a size like 4KiB or 80MB" err
+'
+
+# pthread_create, fork and a swap for a symlink, failed or made on cue (tests/t/t0023-shim.c).
+# An ASan build must come first among the libraries: no LD_PRELOAD for it.
+SHIM=
+if [ "$ASAN" = 0 ] && command -v cc >/dev/null 2>&1; then
+	cc -shared -fPIC -o "$TRASH/shim.so" "$SRC/tests/t/t0023-shim.c" -ldl
+	SHIM=$TRASH/shim.so
+fi
+
+if [ -z "$SHIM" ]; then
+	test_skip 'a worker thread that cannot be started: one line, exit 1, the others joined' 'no cc, or an ASan build'
+	test_skip 'a worker process that cannot be started: the same' 'no cc, or an ASan build'
+	test_skip 'a copytree source file swapped for a symlink: named as one, not followed' 'no cc, or an ASan build'
+else
+	test_expect_success 'a worker thread that cannot be started: one line, exit 1, the others joined' '
+		printf "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, file_size: 256KiB, block_size: 4KiB, threads: 4, runtime: 5s}\n  - {name: later, workload: read, backend: null, file_size: 64KiB}\n" >t4.yaml
+		expect_code 1 within 20 env SHIM_THREADS=2 LD_PRELOAD="$SHIM" "$IOTRIAL" run -q t4.yaml -o t4res 2>err
+		cat err
+		grep -v "^iotrial: results in t4res/" err >lines
+		expect_eq "$(cat lines)" "job '"'"'w'"'"' trial 0: cannot start worker 2: Resource temporarily unavailable (the run stops here)"
+		expect_eq "$(jq .complete t4res/results.json)" false
+		expect_eq "$(jq "[.jobs[].trials[]] | length" t4res/results.json)" 1
+		expect_eq "$(jq .jobs[0].trials[0].bytes t4res/results.json)" 0
+		expect_eq "$(ls -A . | grep -c "^iotrial\.")" 0
+	'
+
+	test_expect_success 'a worker process that cannot be started: the same' '
+		printf "jobs:\n  - {name: p, workload: write, file_size: 256KiB, block_size: 4KiB, threads: 3, worker_mode: process, runtime: 5s}\n" >p3.yaml
+		expect_code 1 within 20 env SHIM_FORKS=2 LD_PRELOAD="$SHIM" "$IOTRIAL" run -q p3.yaml -o p3res 2>err
+		cat err
+		grep "^job .p. trial 0: cannot start worker 2: Resource temporarily unavailable (the run stops here)$" err
+		expect_eq "$(wc -l <err)" 2
+	'
+
+	test_expect_success 'a copytree source file swapped for a symlink: named as one, not followed' '
+		mkdir -p src/sub dst
+		head -c 65536 /dev/zero >src/a.dat
+		head -c 65536 /dev/zero >src/sub/b.dat
+		printf "jobs:\n  - {name: ct, workload: copytree, source: $TRASH/src, target: $TRASH/dst, file_size: 64KiB}\n" >ct.yaml
+		expect_code 1 within 20 env SHIM_SWAP=b.dat LD_PRELOAD="$SHIM" "$IOTRIAL" run -q ct.yaml -o ctres 2>err
+		cat err
+		grep "^job .ct. trial 0: copytree: cannot open .$TRASH/src/sub/b.dat.: it is a symbolic link, which iotrial does not follow$" err
+		test -L src/sub/b.dat
+		expect_eq "$(ls -A dst)" ""
+	'
+fi
+
+# The README's worker failure under a small address space: no hang, whatever fails first.
+if [ "$ASAN" = 0 ]; then
+	test_expect_success 'the quickstart under ulimit -v 9000: exit 1 and one line, no hang' '
+		rc=0
+		(ulimit -v 9000; exec timeout 60 "$IOTRIAL" run -q "$SRC/jobs/quickstart.yaml" -o qres) 2>err || rc=$?
+		cat err
+		expect_eq "$rc" 1
+		grep -v "^iotrial: results in qres/" err >lines
+		expect_eq "$(wc -l <lines)" 1
+	'
+else
+	test_skip 'the quickstart under ulimit -v 9000: exit 1 and one line, no hang' 'an ASan build cannot run under ulimit -v'
+fi
 
 test_done
