@@ -395,6 +395,13 @@ static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_
 	if (in->be && j->verify && (in->be->flags & BE_F_NOIO))
 		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_VERIFY),
 			  "key 'verify': backend '%s' keeps no data to verify", in->be->name);
+	/* Simulated time runs ahead of the measured trial's real one: such load ran for 1000 s
+	 * of its own time while the trial beside it took 10 ms, or did nothing at all. */
+	if (in->be && j->background && (in->be->flags & BE_F_VIRTUAL))
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(in, JK_BACKGROUND),
+		    "key 'background': backend '%s' keeps simulated time and does no I/O, so it cannot be load beside a trial (use a backend that does I/O)",
+		    in->be->name);
 	if (pl->status == PLAN_ESPEC || !in->be)
 		return;
 	plan_files(pl, in);

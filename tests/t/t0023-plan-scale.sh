@@ -147,6 +147,15 @@ test_expect_success '--set with a second YAML document: said so, exit 2' '
 	grep "key .block_size.: expected a size like 4KiB or 80MB" err
 '
 
+test_expect_success 'synthetic background load: refused, exit 2 (its simulated time outran the trial)' '
+	printf "jobs:\n  - {name: m, workload: read, backend: synthetic, file_size: 1MiB, sim_mean: 10ms}\n  - {name: ld, workload: read, backend: synthetic, file_size: 1MiB, with: m, background: true}\n" >bg.yaml
+	expect_code 2 "$IOTRIAL" validate bg.yaml 2>err
+	expect_eq "$(cat err)" "bg.yaml:3:90: key '"'"'background'"'"': backend '"'"'synthetic'"'"' keeps simulated time and does no I/O, so it cannot be load beside a trial (use a backend that does I/O)"
+	sed "s/ld, workload: read, backend: synthetic/ld, workload: read, backend: null/" bg.yaml >bgnull.yaml
+	"$IOTRIAL" validate bgnull.yaml >plan.txt
+	grep "^stage 1: m + ld (background)" plan.txt
+'
+
 # pthread_create, fork and a swap for a symlink, failed or made on cue (tests/t/t0023-shim.c).
 # An ASan build must come first among the libraries: no LD_PRELOAD for it.
 SHIM=
