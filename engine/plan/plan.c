@@ -530,6 +530,7 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 	ret = plan_steps(&pl, room);
 	free(pl.namebuf);
 	free(pl.files);
+	free(pl.dir_ok);
 	return ret;
 }
 

@@ -88,17 +88,26 @@ static void check_space(struct planner *pl, const struct src_loc *loc, const cha
 		    (unsigned long long)v.f_bavail * v.f_frsize);
 }
 
+/* Did check_dir find `dir` fit for `bytes` (or more) just before? */
+static bool dir_known(const struct planner *pl, const char *dir, uint64_t bytes)
+{
+	return pl->dir_ok && bytes <= pl->dir_ok_bytes && !strcmp(pl->dir_ok, dir);
+}
+
 /* The directory that will hold a created file: must exist (or be under the scratch folder,
  * which the run creates) and be writable. */
 static void check_dir(struct planner *pl, const struct src_loc *loc, const char *key,
 		      const char *dir, uint64_t bytes)
 {
 	struct stat st;
+	size_t before = pl->d->n;
 
 	if (plan_under(dir, pl->p->scratch)) {
 		pl->p->scratch_used = true;
 		return;
 	}
+	if (dir_known(pl, dir, bytes))
+		return;
 	if (stat(dir, &st) < 0) {
 		plan_fail(pl, PLAN_EENV, loc, "key '%s': target folder '%s' does not exist", key,
 			  dir);
@@ -112,6 +121,13 @@ static void check_dir(struct planner *pl, const struct src_loc *loc, const char 
 	if (access(dir, W_OK) < 0 && errno != EROFS)
 		plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot write in '%s': %s", key, dir,
 			  strerror(errno));
+	if (pl->d->n == before && (!pl->dir_ok || strcmp(pl->dir_ok, dir))) {
+		free(pl->dir_ok);
+		pl->dir_ok = strdup(dir); /* without it, the next check stats again */
+		pl->dir_ok_bytes = bytes;
+	} else if (pl->d->n == before && bytes > pl->dir_ok_bytes) {
+		pl->dir_ok_bytes = bytes;
+	}
 }
 
 static uint64_t existing_size(const char *path, const struct stat *st)
@@ -152,13 +168,14 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	struct job_spec *j = &in->job;
 	const struct src_loc *loc = plan_where(in, key);
 	const char *kname = job_key_row(key)->name;
-	struct stat st;
+	struct stat st = {0}; /* set unless under scratch, where every way returns early */
+	bool scratch = plan_under(path, pl->p->scratch);
+	/* Stat once: a 100000-point plan may name one path 100000 times. */
+	int st_err = scratch || stat(path, &st) == 0 ? 0 : errno;
 
 	/* Under the scratch folder nothing exists yet: a target there is a folder to create, a
 	 * source a file. */
-	bool folder = plan_under(path, pl->p->scratch)
-			  ? key == JK_TARGET
-			  : stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	bool folder = scratch ? key == JK_TARGET : !st_err && S_ISDIR(st.st_mode);
 
 	if (folder && key == JK_SOURCE) {
 		plan_fail(pl, PLAN_ESPEC, loc,
@@ -180,16 +197,17 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		f->create = true;
 		return;
 	}
-	if (stat(path, &st) < 0 && errno == ENOENT && key == JK_TARGET && in->target_folder) {
+	if (st_err == ENOENT && key == JK_TARGET && in->target_folder) {
 		missing_folder(pl, in, loc, path);
 		return;
 	}
-	if (stat(path, &st) < 0) {
+	if (st_err) {
 		char *dir = path_dirname(path);
-		if (errno != ENOENT) {
+		if (st_err != ENOENT) {
 			plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot use '%s': %s", kname, path,
-				  strerror(errno));
-		} else if (dir && !plan_under(dir, pl->p->scratch) && access(dir, F_OK) < 0) {
+				  strerror(st_err));
+		} else if (dir && !plan_under(dir, pl->p->scratch) &&
+			   !dir_known(pl, dir, j->file_size) && access(dir, F_OK) < 0) {
 			plan_fail(pl, PLAN_EENV, loc,
 				  "key '%s': '%s' does not exist, nor does its folder '%s'", kname,
 				  path, dir);

@@ -17,6 +17,10 @@ struct planner {
 	 * an open-addressing hash table of nfiles in filecap slots, a power of two. */
 	struct plan_file **files;
 	size_t nfiles, filecap;
+	/* The last folder check_dir found fit for dir_ok_bytes: instances by the thousand
+	 * naming one folder stat it once (plan_files.c). */
+	char *dir_ok;
+	uint64_t dir_ok_bytes;
 };
 
 /* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */
