@@ -106,6 +106,24 @@ static void test_exclude(void **state)
 	planned_release(&pl);
 }
 
+/* An error found in one instance points at its own matrix value, not at the job. */
+static void test_error_at_matrix_value(void **state)
+{
+	struct planned pl;
+
+	(void)state;
+	plan_text("jobs:\n"
+		  "  - {name: r, workload: read, backend: null, file_size: 64KiB,\n"
+		  "     matrix: {iodepth: [1, 2], block_size: [4KiB, 128KiB]}}\n",
+		  &pl);
+	assert_int_equal(pl.status, PLAN_ESPEC);
+	assert_int_equal(pl.d.n, 2);
+	assert_string_equal(
+	    pl.d.msgs[0],
+	    "job.yaml:3:51: key 'block_size': 131072 bytes is larger than file_size (65536 bytes)");
+	planned_release(&pl);
+}
+
 static void test_shared_file(void **state)
 {
 	struct planned pl;
@@ -303,6 +321,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_matrix_order_and_values),
 	    cmocka_unit_test(test_exclude),
+	    cmocka_unit_test(test_error_at_matrix_value),
 	    cmocka_unit_test(test_shared_file),
 	    cmocka_unit_test(test_stages),
 	    cmocka_unit_test(test_graph_errors),
