@@ -105,11 +105,16 @@ test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB'
 	if [ "$ASAN" = 0 ]; then test "$(cat rss)" -lt 102400; fi
 '
 
-test_expect_success '100000 instances sharing one created file: one owner, found in linear time' '
+test_expect_success '100000 instances sharing one created file, or each making its own: in linear time' '
 	mkdir shared
 	points 2 ", backend: sync, device: d, target: \"{device}/one.bin\"" "devices: {d: $TRASH/shared}\n" >share.yaml
 	within 20 "$IOTRIAL" validate share.yaml >plan.txt
 	expect_eq "$(grep -c "^    file $TRASH/shared/one.bin (created by iotrial)" plan.txt)" 100000
+	expect_eq "$(ls -A shared)" ""
+	# Each its own file in the folder: none has an owner to find among the others.
+	sed "s|{device}/one.bin|{device}|" share.yaml >apart.yaml
+	within 20 "$IOTRIAL" validate apart.yaml >plan.txt
+	expect_eq "$(grep "^    file $TRASH/shared/iotrial\.j[01]_rate_iops_[0-9]*_think_time_[0-9]*_\.dat\.[0-9]* (created by iotrial)$" plan.txt | sort -u | wc -l)" 100000
 	expect_eq "$(ls -A shared)" ""
 '
 
