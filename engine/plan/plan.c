@@ -306,15 +306,15 @@ static bool target_is_folder(const struct job_spec *j)
 	return j->target && !strcmp(j->target, "{device}");
 }
 
-/* Point `no` of job `k` as the next instance; idx[d] is its value in dimension d. */
-static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_t *idx)
+/* Point `no` of job `k` as the next instance (idx[d] is its value in dimension d): the
+ * job's values, strings shared, what is the job's alone left out. Returns false when its
+ * name could not be allocated. */
+static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_t *idx)
 {
-	const struct exp_spec *s = pl->s;
-	const struct job_spec *src = &s->jobs[k];
+	const struct job_spec *src = &pl->s->jobs[k];
 	struct instance *in = &pl->p->inst[pl->p->ninst];
 	struct job_spec *j = &in->job;
 
-	/* The job's values, strings shared; what is the job's alone left out. */
 	*j = *src;
 	j->matrix = NULL;
 	j->nmatrix = 0;
@@ -334,23 +334,20 @@ static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_
 			plan_fail(pl, PLAN_ESPEC, instance_key_loc(in, src->matrix[d].key),
 				  "key '%s': a job sets at most %d backend options",
 				  job_key_row(src->matrix[d].key)->name, JOB_OPTS_MAX);
-	if (!(in->name = instance_name(pl, in))) {
-		plan_oom(pl);
-		return;
-	}
+	if (!(in->name = instance_name(pl, in)))
+		return false;
 	in->target_folder = target_is_folder(j);
 	in->warmup = j->rep.warmup;
 	in->runs = j->rep.target ? j->rep.pilot : j->rep.runs;
 	in->max_runs = j->rep.target ? j->rep.max : j->rep.runs;
-	if (j->device && !device_path("device", &(struct lookup_arg){s, j}))
-		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_DEVICE),
-			  "key 'device': unknown device '%s'", j->device);
-	resolve_placeholders(pl, in, JK_TARGET);
-	resolve_placeholders(pl, in, JK_SOURCE);
-	if (j->target && *j->target && j->target[strlen(j->target) - 1] == '/')
-		in->target_folder = true;
-	bool copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
-	in->chunk = copies && j->buffer_size ? j->buffer_size : j->block_size;
+	return true;
+}
+
+/* The rules between an instance's keys that need neither a backend nor a file. */
+static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
+{
+	const struct job_spec *j = &in->job;
+
 	if (!copies && j->workload != WL_COMMAND && j->block_size > j->file_size)
 		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_BLOCK_SIZE),
 			  "key 'block_size': %llu bytes is larger than file_size (%llu bytes)",
@@ -388,6 +385,29 @@ static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_BACKGROUND),
 		    "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");
+}
+
+/* Point `no` of job `k` as the next instance: resolved, checked, its files planned. */
+static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_t *idx)
+{
+	struct instance *in = &pl->p->inst[pl->p->ninst];
+	struct job_spec *j = &in->job;
+	bool copies;
+
+	if (!instance_init(pl, k, no, idx)) {
+		plan_oom(pl);
+		return;
+	}
+	if (j->device && !device_path("device", &(struct lookup_arg){pl->s, j}))
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_DEVICE),
+			  "key 'device': unknown device '%s'", j->device);
+	resolve_placeholders(pl, in, JK_TARGET);
+	resolve_placeholders(pl, in, JK_SOURCE);
+	if (j->target && *j->target && j->target[strlen(j->target) - 1] == '/')
+		in->target_folder = true;
+	copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+	in->chunk = copies && j->buffer_size ? j->buffer_size : j->block_size;
+	plan_key_rules(pl, in, copies);
 	if (j->log_records || j->log_interval_ns)
 		plan_name_fits(pl, in);
 	plan_dist(pl, in);
