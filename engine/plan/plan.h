@@ -37,17 +37,18 @@ static inline struct plan_file *plan_file_root(struct plan_file *f)
 }
 
 /* One point of one job. Its `job` holds the point's resolved values, but shares what does
- * not change from point to point with the parsed job (a 100000-point matrix is planned
- * in well under 100 MiB): strings are the spec's but for a target or source that {device} expanded
- * (own_*), and key_loc is the plan's copy of the job's, where a matrix key counts as set. Where
- * this point's matrix values were written, and the values themselves, come from instance_key_loc
- * and instance_point. */
+ * not change from point to point with the parsed job (a 100000-point matrix is planned in
+ * well under 100 MiB): strings are the spec's, but for a target or source that {device}
+ * expanded (own_*, or borrowed from an earlier instance of the job), and key_loc is the
+ * plan's copy of the job's, where a matrix key counts as set. Where this point's matrix
+ * values were written, and the values themselves, come from instance_key_loc and
+ * instance_point. */
 struct instance {
 	char *name;		   /* job, or job[key=value,...] */
 	struct job_spec job;	   /* resolved: matrix point applied, target and source expanded */
 	const struct job_spec *of; /* the parsed job, spec->jobs[job_index] */
 	size_t job_index;
-	bool own_target, own_source; /* job.target / job.source is the instance's (expanded) */
+	bool own_target, own_source; /* job.target / job.source expanded here: ours to free */
 	const struct be_ops *be;
 	struct plan_file data;	  /* the file read or written (copy: the destination) */
 	struct plan_file src;	  /* copy only: the source */

@@ -5,6 +5,12 @@
 
 #include "engine/plan/plan.h"
 
+/* A {device} expansion: the text it read, for which device, and the string it made. */
+struct plan_expansion {
+	const char *in, *device;
+	char *out;
+};
+
 struct planner {
 	const struct exp_spec *s;
 	struct plan *p;
@@ -21,6 +27,10 @@ struct planner {
 	 * naming one folder stat it once (plan_files.c). */
 	char *dir_ok;
 	uint64_t dir_ok_bytes;
+	/* The last {device} expansion of a target ([0]) and a source ([1]): what it read, for
+	 * which device, and the instance's string it made, which the next instances of the
+	 * job borrow (plan_release frees every instance's at once). */
+	struct plan_expansion expanded[2];
 };
 
 /* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */

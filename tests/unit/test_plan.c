@@ -155,6 +155,30 @@ static void test_shared_file(void **state)
 	planned_release(&pl);
 }
 
+/* {device} is expanded once per job and device: the job's other instances borrow it. */
+static void test_expansion_shared(void **state)
+{
+	struct planned pl;
+
+	(void)state;
+	plan_text("devices: {a: \"${scratch}/a\", b: \"${scratch}/b\"}\n"
+		  "jobs:\n"
+		  "  - {name: r, workload: read, backend: null, file_size: 64KiB, device: a,\n"
+		  "     target: \"{device}/f\", matrix: {device: [a, b], iodepth: [1, 2]}}\n",
+		  &pl);
+	assert_int_equal(pl.status, 0);
+	assert_int_equal(pl.p.ninst, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(pl.p.inst[i].job.target,
+				    i < 2 ? SCRATCH "/a/f" : SCRATCH "/b/f");
+	assert_true(pl.p.inst[0].own_target);
+	assert_false(pl.p.inst[1].own_target);
+	assert_ptr_equal(pl.p.inst[1].job.target, pl.p.inst[0].job.target);
+	assert_true(pl.p.inst[2].own_target);
+	assert_ptr_equal(pl.p.inst[3].job.target, pl.p.inst[2].job.target);
+	planned_release(&pl);
+}
+
 /* Each job's stage, in the order of its instances. */
 static void stages_of(const struct plan *p, size_t *stage)
 {
@@ -323,6 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_exclude),
 	    cmocka_unit_test(test_error_at_matrix_value),
 	    cmocka_unit_test(test_shared_file),
+	    cmocka_unit_test(test_expansion_shared),
 	    cmocka_unit_test(test_stages),
 	    cmocka_unit_test(test_graph_errors),
 	    cmocka_unit_test(test_compare_pairs),
