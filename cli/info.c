@@ -16,9 +16,10 @@ void cli_print_plan(const struct plan *p)
 	const struct exp_spec *s = p->spec;
 	char size[32], chunk[32];
 
-	printf("experiment %s: %zu job instance(s), %zu trial(s), order %s, seed %s\n",
+	printf("experiment %s: %zu job instance(s), %zu trial(s), order %s, seed %s, units %s\n",
 	       s->experiment, p->ninst, p->ntrials, names_get(order_names, (int)s->rep.order),
-	       s->seed_set ? "fixed" : "chosen at run time");
+	       s->seed_set ? "fixed" : "chosen at run time",
+	       s->units == UNITS_BINARY ? "binary (MiB = 2^20 B)" : "decimal (MB = 10^6 B)");
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		const struct job_spec *j = &in->job;

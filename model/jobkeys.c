@@ -395,6 +395,7 @@ void spec_release(struct exp_spec *s)
 	for (size_t i = 0; i < s->ndevices; i++) {
 		free(s->devices[i].name);
 		free(s->devices[i].path);
+		spec_facts_release(s->devices[i].about, s->devices[i].nabout);
 	}
 	free(s->devices);
 	for (size_t i = 0; i < s->njobs; i++)

@@ -294,10 +294,15 @@ static const struct rfield resources_rows[] = {
 };
 static TABLE(resources_table, resources_rows);
 #define TR(k, ty, fl, m, ...) ROW(struct table_row, k, ty, fl, m, __VA_ARGS__)
+/* A row shows a job's metric, or (about) what each device's job file says: the reader of
+ * `values` checks that it is one of the two (rf_get_facts). */
 static const struct rfield row_rows[] = {
-    TR("job", RF_STR, REQ, job),
-    TR("metric", RF_STR, REQ, metric),
+    TR("job", RF_STR, OPT, job, .when = rf_row_shows_metric),
+    TR("metric", RF_STR, OPT, metric, .when = rf_row_shows_metric),
+    TR("about", RF_STR, OPT, about, .when = rf_row_describes),
     TR("label", RF_STR, REQ | NULLABLE, label),
+    NOVAL("values", RF_CUSTOM, OPT, .when = rf_row_describes, .put = rf_put_facts,
+	  .get = rf_get_facts),
 };
 static TABLE(row_table, row_rows);
 static const struct rfield layout_rows[] = {

@@ -19,6 +19,8 @@ bool rf_instance_records(const void *instance, const void *results);
 bool rf_rep_has_k(const void *rep, const void *results);
 bool rf_rep_has_target(const void *rep, const void *results);
 bool rf_results_has_table(const void *results, const void *owner);
+bool rf_row_shows_metric(const void *row, const void *results);
+bool rf_row_describes(const void *row, const void *results);
 
 /* include: only trials that ran are written. */
 bool rf_trial_ran(const void *trial);
@@ -28,8 +30,8 @@ json_t *rf_put_false(const void *base, const void *owner, const struct rfield *f
 json_t *rf_put_metric(const void *instance, const void *owner, const struct rfield *f);
 json_t *rf_put_ranks(const void *results, const void *owner, const struct rfield *f);
 
-/* RF_CUSTOM: params (typed values), matrix (names of params), overrides (strings), a
- * series' points ([at_bytes, at_ns, value] each). */
+/* RF_CUSTOM: params (typed values), matrix (names of params), overrides (strings), a report
+ * row's values ({DEVICE: TEXT}), a series' points ([at_bytes, at_ns, value] each). */
 json_t *rf_put_params(const void *instance, const void *owner, const struct rfield *f);
 void rf_get_params(struct rj *c, json_t *o, const char *where, void *instance,
 		   const struct rfield *f);
@@ -39,6 +41,8 @@ void rf_get_matrix(struct rj *c, json_t *o, const char *where, void *instance,
 json_t *rf_put_overrides(const void *results, const void *owner, const struct rfield *f);
 void rf_get_overrides(struct rj *c, json_t *o, const char *where, void *results,
 		      const struct rfield *f);
+json_t *rf_put_facts(const void *row, const void *owner, const struct rfield *f);
+void rf_get_facts(struct rj *c, json_t *o, const char *where, void *row, const struct rfield *f);
 json_t *rf_put_points(const void *series, const void *owner, const struct rfield *f);
 void rf_get_points(struct rj *c, json_t *o, const char *where, void *series,
 		   const struct rfield *f);

@@ -4,6 +4,7 @@
 #include "model/results_fields.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/metrics.h"
@@ -56,6 +57,16 @@ bool rf_rep_has_target(const void *rep, const void *results)
 bool rf_results_has_table(const void *results, const void *owner)
 {
 	return ((const struct results *)results)->table.columns != NULL;
+}
+
+bool rf_row_shows_metric(const void *row, const void *results)
+{
+	return !((const struct table_row *)row)->about;
+}
+
+bool rf_row_describes(const void *row, const void *results)
+{
+	return ((const struct table_row *)row)->about != NULL;
 }
 
 bool rf_trial_ran(const void *trial)
@@ -134,6 +145,20 @@ json_t *rf_put_overrides(const void *results, const void *owner, const struct rf
 
 	for (size_t i = 0; o && i < r->noverrides; i++)
 		if (rf_set(o, r->overrides[i].key, json_string(r->overrides[i].value)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+/* A descriptive row's {DEVICE: TEXT}: the devices that say nothing are left out. */
+json_t *rf_put_facts(const void *row, const void *owner, const struct rfield *f)
+{
+	const struct table_row *t = row;
+	json_t *o = json_object();
+
+	for (size_t k = 0; o && k < t->nfacts; k++)
+		if (rf_set(o, t->facts[k].key, json_string(t->facts[k].value)) < 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -254,6 +279,35 @@ void rf_get_overrides(struct rj *c, json_t *o, const char *where, void *results,
 		s = &r->overrides[r->noverrides++];
 		s->key = rj_dup(c, key);
 		s->value = rj_dup(c, json_string_value(v));
+	}
+}
+
+/* A row is read in key order, so `about` is known here: a descriptive row needs its values,
+ * any other row its job and metric (the keys written for it). */
+void rf_get_facts(struct rj *c, json_t *o, const char *where, void *row, const struct rfield *f)
+{
+	struct table_row *t = row;
+	json_t *values, *v;
+	const char *dev;
+	char wv[PATH_LEN];
+
+	if (!t->about) {
+		rj_member(c, o, where, "job", !t->job, "a string");
+		rj_member(c, o, where, "metric", !t->metric, "a string");
+		return;
+	}
+	if (!(values = rj_get_obj(c, o, where, f->key, true)))
+		return;
+	if (!(t->facts = calloc(json_object_size(values) + 1, sizeof(*t->facts)))) {
+		c->nomem = true;
+		return;
+	}
+	rj_path_key(wv, where, f->key);
+	json_object_foreach(values, dev, v)
+	{
+		struct device_fact *fact = &t->facts[t->nfacts++];
+		fact->key = rj_dup(c, dev);
+		fact->value = rj_dup(c, rj_get_str(c, values, wv, dev, true, false));
 	}
 }
 

@@ -6,16 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+void spec_facts_release(struct device_fact *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].key);
+		free(f[i].value);
+	}
+	free(f);
+}
+
 void spec_table_release(struct table_spec *t)
 {
-	for (size_t i = 0; i < t->nrows; i++) {
+	/* A copy that failed to allocate its rows has none to free. */
+	for (size_t i = 0; t->rows && i < t->nrows; i++) {
 		free(t->rows[i].job);
 		free(t->rows[i].metric);
 		free(t->rows[i].label);
+		free(t->rows[i].about);
+		spec_facts_release(t->rows[i].facts, t->rows[i].nfacts);
 	}
 	free(t->rows);
 	free(t->columns);
 	memset(t, 0, sizeof(*t));
+}
+
+static char *dup_or(const char *s, bool *fail)
+{
+	char *t = s ? strdup(s) : NULL;
+
+	*fail |= s && !t;
+	return t;
+}
+
+static int row_copy(struct table_row *dst, const struct table_row *src)
+{
+	bool fail = false;
+
+	dst->job = dup_or(src->job, &fail);
+	dst->metric = dup_or(src->metric, &fail);
+	dst->label = dup_or(src->label, &fail);
+	dst->about = dup_or(src->about, &fail);
+	if (src->nfacts && !(dst->facts = calloc(src->nfacts, sizeof(*dst->facts))))
+		return -ENOMEM;
+	for (size_t k = 0; k < src->nfacts; k++, dst->nfacts++) {
+		dst->facts[k].key = dup_or(src->facts[k].key, &fail);
+		dst->facts[k].value = dup_or(src->facts[k].value, &fail);
+	}
+	return fail ? -ENOMEM : 0;
+}
+
+int spec_table_copy(struct table_spec *dst, const struct table_spec *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (!(dst->columns = strdup(src->columns)) ||
+	    !(dst->rows = calloc(src->nrows ? src->nrows : 1, sizeof(*dst->rows))))
+		goto fail;
+	for (size_t i = 0; i < src->nrows; i++)
+		if (dst->nrows++, row_copy(&dst->rows[i], &src->rows[i]) < 0)
+			goto fail;
+	return 0;
+fail:
+	spec_table_release(dst);
+	return -ENOMEM;
 }
 
 void spec_point_release(struct matrix_point *p)

@@ -188,9 +188,18 @@ struct job_spec {
 	struct src_loc *key_loc;
 };
 
+/* What a job file says about a device (`about: {mfg: Seagate, rpm: 7200}`): free text that
+ * a report table's descriptive rows show. */
+struct device_fact {
+	char *key;
+	char *value;
+};
+
 struct device_spec {
 	char *name;
 	char *path;
+	struct device_fact *about;
+	size_t nabout;
 	struct src_loc loc;
 };
 
@@ -209,6 +218,12 @@ struct table_row {
 	char *job;
 	char *metric; /* seconds, bw_bytes, iops, lat_mean_ns */
 	char *label;
+	/* A descriptive row instead (job and metric NULL): the devices' `about` key of this
+	 * name, copied when the file is read so that a saved run prints it again: facts[i] is
+	 * what device names[i] says, for the devices that say it. */
+	char *about;
+	struct device_fact *facts; /* key: the device's name; value: its fact */
+	size_t nfacts;
 };
 
 struct table_spec {
@@ -247,6 +262,10 @@ struct exp_spec {
 
 void spec_point_release(struct matrix_point *p);
 void spec_table_release(struct table_spec *t);
+/* Deep-copy a table (columns set) into *dst. Returns 0, or -ENOMEM with *dst released. */
+int spec_table_copy(struct table_spec *dst, const struct table_spec *src);
+/* Free n facts and their strings, and the array. */
+void spec_facts_release(struct device_fact *f, size_t n);
 
 bool spec_workload_writes(enum job_workload w);
 bool spec_workload_random(enum job_workload w);

@@ -24,7 +24,7 @@
 static const char *const top_keys[] = {"experiment", "description", "units",	   "seed",
 				       "devices",    "defaults",    "replication", "jobs",
 				       "compare",    "report",	    "on_error",	   NULL};
-static const char *const device_keys[] = {"path", NULL};
+static const char *const device_keys[] = {"path", "about", NULL};
 
 /* after: [A, B] (or a single name): the jobs this one waits for. */
 static void parse_after(struct yp *p, struct job_spec *j, const yaml_node_t *n)
@@ -240,6 +240,31 @@ static void parse_jobs(struct yp *p, struct exp_spec *s, const yaml_node_t *seq,
 			return;
 }
 
+/* about: {mfg: Seagate, rpm: 7200}: what the job file says about a device, as text. */
+static void parse_about(struct yp *p, struct device_spec *d, const yaml_node_t *m)
+{
+	size_t n;
+
+	if (!yp_mapping_ok(p, m, "about", "facts about the device {name: text, ...}"))
+		return;
+	n = (size_t)(m->data.mapping.pairs.top - m->data.mapping.pairs.start);
+	spec_facts_release(d->about, d->nabout);
+	d->nabout = 0;
+	if (!(d->about = calloc(n ? n : 1, sizeof(*d->about))))
+		return;
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		char *key = yp_text(p, yp_node(p, pr->key), "about", "a name");
+		char *value = key ? yp_text(p, yp_node(p, pr->value), key, "text") : NULL;
+		if (!value) {
+			free(key);
+			continue;
+		}
+		d->about[d->nabout].key = key;
+		d->about[d->nabout++].value = value;
+	}
+}
+
 static void parse_devices(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 {
 	size_t n;
@@ -270,18 +295,26 @@ static void parse_devices(struct yp *p, struct exp_spec *s, const yaml_node_t *m
 			for (yaml_node_pair_t *q = vn->data.mapping.pairs.start;
 			     q < vn->data.mapping.pairs.top; q++) {
 				yaml_node_t *qk = yp_node(p, q->key);
-				if (yp_key_index(p, qk, device_keys, " in a device") == 0) {
+				int k = yp_key_index(p, qk, device_keys, " in a device");
+				if (k == 0) {
 					free(path);
 					path = yp_text(p, yp_node(p, q->value), "path", "a path");
+				} else if (k == 1) {
+					parse_about(p, &s->devices[s->ndevices],
+						    yp_node(p, q->value));
 				}
 			}
 			if (!path && !p->nerr)
 				yp_err(p, vn, name, "a device needs a path");
 		}
-		if (!path)
-			continue;
-		if (!*path) {
+		if (path && !*path)
 			yp_err(p, vn, name, "the device path is empty");
+		if (!path || !*path) {
+			/* The slot is reused by the next device: drop what this one said. */
+			spec_facts_release(s->devices[s->ndevices].about,
+					   s->devices[s->ndevices].nabout);
+			s->devices[s->ndevices].about = NULL;
+			s->devices[s->ndevices].nabout = 0;
 			free(path);
 			continue;
 		}

@@ -1,5 +1,6 @@
-/* report: {table: {columns: KEY, rows: [{job, metric, label}, ...]}} — a table laid out like
- * the published one (devices as columns, metrics as rows). */
+/* report: {table: {columns: KEY, rows: [{job, metric, label} or {about, label}, ...]}} — a
+ * table laid out like the published one (devices as columns, metrics as rows, and rows that
+ * describe the devices). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,11 @@
 
 static const char *const report_keys[] = {"table", NULL};
 static const char *const table_keys[] = {"columns", "rows", NULL};
-static const char *const row_keys[] = {"job", "metric", "label", NULL};
+static const char *const row_keys[] = {"job", "metric", "label", "about", NULL};
 
 static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, const yaml_node_t *m)
 {
-	if (!yp_mapping_ok(p, m, "rows", "a row {job, metric, label}"))
+	if (!yp_mapping_ok(p, m, "rows", "a row {job, metric, label} or {about, label}"))
 		return;
 	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
 	     pr++) {
@@ -40,13 +41,39 @@ static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, c
 				       list);
 			free(row->metric);
 			row->metric = text;
-		} else {
+		} else if (i == 2) {
 			free(row->label);
 			row->label = text;
+		} else {
+			free(row->about);
+			row->about = text;
 		}
 	}
-	if (!row->job || !row->metric)
-		yp_err(p, m, "rows", "a row needs a job and a metric");
+	if (row->about && (row->job || row->metric))
+		yp_err(p, m, "rows", "a row shows a job's metric or a device's 'about', not both");
+	else if (!row->about && (!row->job || !row->metric))
+		yp_err(p, m, "rows", "a row needs a job and a metric (or 'about')");
+}
+
+/* A descriptive row: copy each device's fact now, so results.json carries it. */
+static void resolve_about(struct yp *p, const struct exp_spec *s, struct table_row *row,
+			  const yaml_node_t *m)
+{
+	if (!(row->facts = calloc(s->ndevices ? s->ndevices : 1, sizeof(*row->facts))))
+		return;
+	for (size_t d = 0; d < s->ndevices; d++)
+		for (size_t k = 0; k < s->devices[d].nabout; k++) {
+			const struct device_fact *f = &s->devices[d].about[k];
+			struct device_fact *to = &row->facts[row->nfacts];
+			if (strcmp(f->key, row->about))
+				continue;
+			to->key = strdup(s->devices[d].name);
+			to->value = strdup(f->value);
+			row->nfacts++;
+			if (!to->key || !to->value)
+				yp_err(p, m, "about", "out of memory");
+			break;
+		}
 }
 
 static void parse_table(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
@@ -81,8 +108,19 @@ static void parse_table(struct yp *p, struct exp_spec *s, const yaml_node_t *m)
 				parse_row(p, s, &t->rows[t->nrows++], yp_node(p, *it));
 		}
 	}
-	if (!t->columns || !t->nrows)
+	if (!t->columns || !t->nrows) {
 		yp_err(p, m, "table", "a table needs columns and rows");
+		return;
+	}
+	for (size_t k = 0; k < t->nrows; k++) {
+		if (!t->rows[k].about)
+			continue;
+		if (strcmp(t->columns, "device"))
+			yp_err(p, m, "about",
+			       "a row with 'about' describes devices: it needs 'columns: device'");
+		else
+			resolve_about(p, s, &t->rows[k], m);
+	}
 }
 
 void yp_parse_report(struct yp *p, struct exp_spec *s, const yaml_node_t *m)

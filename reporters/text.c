@@ -241,15 +241,60 @@ static void print_changes(const struct results *r, FILE *out)
 	}
 }
 
-static const struct instance_result *table_cell(const struct results *r, const char *job,
-						const char *key, const struct param *col)
+/* A parameter's value as text: strings as they are, sizes in bytes, as in the names. */
+static void param_text(char *b, size_t len, const struct param *p)
 {
+	if (p->type == PV_STR)
+		snprintf(b, len, "%s", p->s);
+	else if (p->type == PV_BOOL)
+		snprintf(b, len, "%s", p->b ? "true" : "false");
+	else if (p->type == PV_REAL)
+		snprintf(b, len, "%g", p->d);
+	else
+		snprintf(b, len, "%llu", (unsigned long long)p->u);
+}
+
+static bool param_same(const struct param *a, const struct param *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == PV_STR)
+		return !strcmp(a->s, b->s);
+	return a->u == b->u && a->b == b->b && (a->type != PV_REAL || a->d == b->d);
+}
+
+/* What tells an instance apart from the others of its job in one column: its matrix keys
+ * other than the column's, "buffer_size=4096,file_size=80000000" ("" when none). */
+static void variant(char *b, size_t len, const struct instance_result *ir, const char *column)
+{
+	size_t n = 0;
+
+	b[0] = 0;
+	for (uint32_t place = 1; place <= ir->nparams; place++)
+		for (size_t k = 0; k < ir->nparams; k++) {
+			const struct param *p = &ir->params[k];
+			char v[CELL];
+			if (p->matrix != place || !strcmp(p->key, column))
+				continue;
+			param_text(v, sizeof(v), p);
+			n += (size_t)snprintf(b + n, n < len ? len - n : 0, "%s%s=%s", n ? "," : "",
+					      p->key, v);
+		}
+}
+
+/* The instance of `job` in column `col` whose variant is `var`, or NULL. */
+static const struct instance_result *table_cell(const struct results *r, const char *job,
+						const char *key, const struct param *col,
+						const char *var)
+{
+	char v[256];
+
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct param *p = results_param(&r->inst[i], key);
-		if (strcmp(r->inst[i].job, job) || !p || p->type != col->type)
+		if (strcmp(r->inst[i].job, job) || !p || !param_same(p, col))
 			continue;
-		if ((p->type == PV_STR && !strcmp(p->s, col->s)) ||
-		    (p->type != PV_STR && p->u == col->u && p->b == col->b))
+		variant(v, sizeof(v), &r->inst[i], key);
+		if (!strcmp(v, var))
 			return &r->inst[i];
 	}
 	return NULL;
@@ -269,54 +314,121 @@ static void format_metric(char *b, const char *metric, const struct instance_sum
 		snprintf(b, CELL, NA);
 }
 
-/* report: {table: ...}: the values of one key as columns, a job's metric per row. */
-static void print_layout(const struct results *r, FILE *out)
+/* A descriptive row's cell: what the job file says about the column's device. */
+static void about_cell(char *b, const struct table_row *row, const struct param *col)
+{
+	snprintf(b, CELL, NA);
+	for (size_t k = 0; col->type == PV_STR && k < row->nfacts; k++)
+		if (!strcmp(row->facts[k].key, col->s))
+			snprintf(b, CELL, "%s", row->facts[k].value);
+}
+
+#define LAYOUT_COLS  32
+#define LAYOUT_LINES 256
+
+/* One line of the layout table: its title and a cell per column. */
+struct layout_line {
+	char label[240];
+	char cell[LAYOUT_COLS][CELL];
+};
+
+/* The lines of a metric row: one, or, when the row's job has several instances in a column
+ * (a matrix over more than the column's key), one per variant, its title saying which,
+ * rather than a first match standing for all. */
+static size_t row_lines(const struct results *r, const struct table_row *row,
+			const struct param *const *colv, size_t ncol, struct layout_line *out,
+			size_t room)
+{
+	const char *title = row->label ? row->label : row->job;
+	char vars[LAYOUT_LINES][128];
+	size_t nvar = 0;
+
+	for (size_t i = 0; i < r->ninst && nvar < room; i++) {
+		bool seen = false;
+		if (strcmp(r->inst[i].job, row->job) ||
+		    !results_param(&r->inst[i], r->table.columns))
+			continue;
+		variant(vars[nvar], sizeof(vars[nvar]), &r->inst[i], r->table.columns);
+		for (size_t k = 0; k < nvar && !seen; k++)
+			seen = !strcmp(vars[k], vars[nvar]);
+		nvar += !seen;
+	}
+	if (!nvar)
+		vars[nvar++][0] = 0;
+	for (size_t v = 0; v < nvar; v++) {
+		if (nvar > 1)
+			snprintf(out[v].label, sizeof(out[v].label), "%.100s [%.120s]", title,
+				 vars[v]);
+		else
+			snprintf(out[v].label, sizeof(out[v].label), "%.150s", title);
+		for (size_t c = 0; c < ncol; c++) {
+			const struct instance_result *ir =
+			    table_cell(r, row->job, r->table.columns, colv[c], vars[v]);
+			if (ir)
+				format_metric(out[v].cell[c], row->metric, &ir->summary,
+					      r->units == UNITS_BINARY);
+			else
+				snprintf(out[v].cell[c], CELL, NA);
+		}
+	}
+	return nvar;
+}
+
+/* report: {table: ...}: the values of one key as columns, a job's metric or a device's
+ * description per row; n/a where a job did not run on a column's device. */
+static int print_layout(const struct results *r, FILE *out)
 {
 	const struct table_spec *t = &r->table;
-	const struct param *colv[32];
-	size_t ncol = 0, lw = 0;
-	char cell[CELL];
+	const struct param *colv[LAYOUT_COLS];
+	struct layout_line *lines;
+	size_t ncol = 0, nlines = 0, lw = 0, cw[LAYOUT_COLS];
+	char head[LAYOUT_COLS][CELL];
 
 	if (!t->columns)
-		return;
-	for (size_t i = 0; i < r->ninst && ncol < 32; i++) {
+		return 0;
+	for (size_t i = 0; i < r->ninst && ncol < LAYOUT_COLS; i++) {
 		const struct param *p = results_param(&r->inst[i], t->columns);
 		bool seen = false;
 		for (size_t c = 0; p && c < ncol && !seen; c++)
-			seen = p->type == colv[c]->type &&
-			       (p->type == PV_STR ? !strcmp(p->s, colv[c]->s) : p->u == colv[c]->u);
+			seen = param_same(p, colv[c]);
 		if (p && !seen)
 			colv[ncol++] = p;
 	}
-	for (size_t k = 0; k < t->nrows; k++) {
-		const char *label = t->rows[k].label ? t->rows[k].label : t->rows[k].job;
-		lw = width(label) > lw ? width(label) : lw;
+	if (!(lines = calloc(LAYOUT_LINES, sizeof(*lines))))
+		return -ENOMEM;
+	for (size_t k = 0; k < t->nrows && nlines < LAYOUT_LINES; k++) {
+		const struct table_row *row = &t->rows[k];
+		if (row->about) {
+			snprintf(lines[nlines].label, sizeof(lines[nlines].label), "%.150s",
+				 row->label ? row->label : row->about);
+			for (size_t c = 0; c < ncol; c++)
+				about_cell(lines[nlines].cell[c], row, colv[c]);
+			nlines++;
+		} else {
+			nlines +=
+			    row_lines(r, row, colv, ncol, lines + nlines, LAYOUT_LINES - nlines);
+		}
 	}
-	fprintf(out, "\n%*s", (int)lw, "");
 	for (size_t c = 0; c < ncol; c++) {
-		if (colv[c]->type == PV_STR)
-			snprintf(cell, CELL, "%s", colv[c]->s);
-		else
-			snprintf(cell, CELL, "%llu", (unsigned long long)colv[c]->u);
-		fprintf(out, "  %14s", cell);
+		param_text(head[c], CELL, colv[c]);
+		cw[c] = width(head[c]);
+	}
+	for (size_t l = 0; l < nlines; l++) {
+		lw = width(lines[l].label) > lw ? width(lines[l].label) : lw;
+		for (size_t c = 0; c < ncol; c++)
+			cw[c] = width(lines[l].cell[c]) > cw[c] ? width(lines[l].cell[c]) : cw[c];
 	}
 	fputc('\n', out);
-	for (size_t k = 0; k < t->nrows; k++) {
-		const struct table_row *row = &t->rows[k];
-		const char *label = row->label ? row->label : row->job;
-		put_cell(out, label, lw, true, false);
-		for (size_t c = 0; c < ncol; c++) {
-			const struct instance_result *ir =
-			    table_cell(r, row->job, t->columns, colv[c]);
-			if (ir)
-				format_metric(cell, row->metric, &ir->summary,
-					      r->units == UNITS_BINARY);
-			else
-				snprintf(cell, CELL, "-");
-			fprintf(out, "%s%14s", c ? "  " : "", cell);
-		}
-		fputc('\n', out);
+	put_cell(out, "", lw, true, !ncol);
+	for (size_t c = 0; c < ncol; c++)
+		put_cell(out, head[c], cw[c], false, c + 1 == ncol);
+	for (size_t l = 0; l < nlines; l++) {
+		put_cell(out, lines[l].label, lw, true, !ncol);
+		for (size_t c = 0; c < ncol; c++)
+			put_cell(out, lines[l].cell[c], cw[c], false, c + 1 == ncol);
 	}
+	free(lines);
+	return 0;
 }
 
 /* What the columns mean. The confidence and error are stated once when every row shares
@@ -357,9 +469,9 @@ static int text_report(const struct results *r, FILE *out)
 		    " (rank 0 of %u; a trial's rate is every rank's bytes over the slowest rank's time)",
 		    r->nranks);
 	fputs("\n\n", out);
-	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0)
+	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0 ||
+	    print_layout(r, out) < 0)
 		return -ENOMEM;
-	print_layout(r, out);
 	print_records(r, out);
 	print_changes(r, out);
 	print_comparisons(r, out);

@@ -12,7 +12,6 @@
 #include "lib/path.h"
 #include "lib/version.h"
 #include "model/jobkeys.h"
-#include "model/metrics.h"
 #include "model/names.h"
 
 /* Parameter `id` of job `j` into the next of ir->params. */
@@ -116,19 +115,8 @@ static int results_head(const struct plan *p, struct results *r)
 	r->order = dup_or_note(names_get(order_names, (int)s->rep.order), &bad);
 	r->order_seed = p->order_seed;
 	r->nranks = (uint32_t)dist_size();
-	if (s->table.columns) {
-		r->table.columns = dup_or_note(s->table.columns, &bad);
-		if (!(r->table.rows = calloc(s->table.nrows, sizeof(*r->table.rows))))
-			return -ENOMEM;
-		for (size_t i = 0; i < s->table.nrows; i++) {
-			const struct table_row *t = &s->table.rows[i];
-			r->table.rows[i].job = dup_or_note(t->job ? t->job : "", &bad);
-			r->table.rows[i].metric =
-			    dup_or_note(t->metric ? t->metric : metrics[METRIC_SECONDS].name, &bad);
-			r->table.rows[i].label = dup_or_note(t->label, &bad);
-			r->table.nrows++;
-		}
-	}
+	if (s->table.columns && spec_table_copy(&r->table, &s->table) < 0)
+		return -ENOMEM;
 	if (s->noverrides && !(r->overrides = calloc(s->noverrides, sizeof(*r->overrides))))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->noverrides; i++) {
