@@ -34,10 +34,11 @@ void cli_print_plan(const struct plan *p)
 		    in->warmup);
 		if (j->runtime_ns)
 			printf("    each trial runs for %.3f s\n", (double)j->runtime_ns / 1e9);
-		if (j->workload == WL_COPY)
+		bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
+		if (copy && in->src.path)
 			printf("    source %s%s\n", in->src.path,
 			       in->src.create ? " (laid out by iotrial)" : "");
-		printf("    %s %s%s\n", j->workload == WL_COPY ? "copy to" : "file", in->data.path,
+		printf("    %s %s%s\n", copy ? "copy to" : "file", in->data.path,
 		       in->data.create ? " (created by iotrial)" : "");
 	}
 }

@@ -69,6 +69,10 @@ const struct job_key job_keys[JK_NKEYS] = {
     [JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
 		       "keep the files iotrial created instead of removing them at the end",
 		       "keep_files: true"},
+    [JK_PREALLOCATE] =
+	{"preallocate", KT_BOOL, OFF(preallocate), "true", 0, 1, NULL,
+	 "write, randwrite: allocate the file iotrial creates once, before the first trial; false: each trial writes a new, empty file, as a program that creates its output",
+	 "preallocate: false"},
     [JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1, NULL,
 			    "allow a write workload on an existing file iotrial did not create",
 			    "allow_overwrite: true"},

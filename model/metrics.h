@@ -37,6 +37,13 @@ struct metric {
 
 extern const struct metric metrics[METRIC_N];
 
+/* A report table row's own figure, not a metric: CPU seconds (user + system) per GB moved,
+ * the total over the kept trials (results_cpu_per_byte). No row of the table: a metric is a
+ * value of each trial, summarized over the replications into a STAT that every summary of
+ * results.json carries (and requires on reading) and that replication.metric and compare
+ * may pick; this is one ratio of two sums, computed from the trials when a table shows it. */
+#define METRIC_TABLE_CPU "cpu_s_per_gb"
+
 /* The row named `name`, or NULL (also for NULL). */
 const struct metric *metric_find(const char *name);
 

@@ -69,3 +69,28 @@ void results_release(struct results *r)
 	free(r->owned);
 	memset(r, 0, sizeof(*r));
 }
+
+double results_cpu_per_byte(const struct instance_result *ir)
+{
+	double cpu = 0, bytes = 0;
+
+	for (size_t i = 0; i < ir->ntrials; i++)
+		if (ir->trials[i].kept) {
+			cpu += ir->trials[i].cpu_user_s + ir->trials[i].cpu_sys_s;
+			bytes += (double)ir->trials[i].bytes;
+		}
+	return bytes > 0 && isfinite(cpu) ? cpu / bytes : NAN;
+}
+
+double results_worker_rate(const struct instance_result *ir, uint32_t worker)
+{
+	double bytes = 0, seconds = 0;
+
+	for (size_t i = 0; i < ir->ntrials; i++)
+		for (uint32_t w = 0; ir->trials[i].kept && w < ir->trials[i].nworkers; w++)
+			if (ir->trials[i].workers[w].worker == worker) {
+				bytes += (double)ir->trials[i].workers[w].bytes;
+				seconds += ir->trials[i].workers[w].seconds;
+			}
+	return seconds > 0 ? bytes / seconds : NAN;
+}

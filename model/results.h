@@ -237,4 +237,12 @@ void results_release(struct results *r);
 /* The value of parameter `key` of an instance, or NULL. */
 const struct param *results_param(const struct instance_result *ir, const char *key);
 
+/* CPU seconds (user + system, every worker) per byte moved, over the instance's kept trials:
+ * their CPU time over their bytes. NAN when they moved nothing. */
+double results_cpu_per_byte(const struct instance_result *ir);
+
+/* The rate of worker `worker` (bytes/s) over the kept trials: its bytes over its seconds,
+ * summed over them. NAN when no kept trial has a row for it (one worker: no rows). */
+double results_worker_rate(const struct instance_result *ir, uint32_t worker);
+
 #endif

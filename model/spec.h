@@ -46,6 +46,7 @@ enum job_key_id {
 	JK_SYNC,
 	JK_INVALIDATE,
 	JK_KEEP_FILES,
+	JK_PREALLOCATE,
 	JK_ALLOW_OVERWRITE,
 	JK_BACKEND,
 	JK_IODEPTH,
@@ -147,6 +148,8 @@ struct job_spec {
 	enum job_sync sync;
 	bool invalidate;
 	bool keep_files;
+	bool preallocate; /* write workloads: allocate the file once, or write a new one each trial
+			   */
 	bool allow_overwrite;
 	char *backend;
 	uint32_t iodepth;

@@ -34,11 +34,11 @@ static void parse_row(struct yp *p, struct exp_spec *s, struct table_row *row, c
 			free(row->job);
 			row->job = text;
 		} else if (i == 1) {
-			char list[128];
-			metric_list(list, sizeof(list), " or ");
-			if (!metric_find(text))
-				yp_err(p, vn, "metric", "unknown metric '%s' (expected %s)", text,
-				       list);
+			char list[160];
+			metric_list(list, sizeof(list), ", ");
+			if (!metric_find(text) && strcmp(text, METRIC_TABLE_CPU))
+				yp_err(p, vn, "metric", "unknown metric '%s' (expected %s or %s)",
+				       text, list, METRIC_TABLE_CPU);
 			free(row->metric);
 			row->metric = text;
 		} else if (i == 2) {

@@ -219,6 +219,35 @@ static void print_records(const struct results *r, FILE *out)
 	}
 }
 
+/* Each worker's own rate where an instance has several (discwr2's "two copies, each
+ * about half"): the summary's rate is their sum. */
+static void print_copies(const struct results *r, FILE *out)
+{
+	bool any = false, binary = r->units == UNITS_BINARY;
+	char rate[CELL];
+
+	for (size_t i = 0; i < r->ninst; i++) {
+		const struct instance_result *ir = &r->inst[i];
+		if (ir->threads < 2 || ir->background || !isfinite(results_worker_rate(ir, 0)))
+			continue;
+		if (!any)
+			fprintf(
+			    out,
+			    "\nrate of each worker (over the kept trials; the summary's rate is all of them):\n");
+		any = true;
+		fprintf(out, "  %s:", ir->name);
+		for (uint32_t w = 0; w < ir->threads; w++) {
+			double v = results_worker_rate(ir, w);
+			if (isfinite(v))
+				units_format_rate(rate, CELL, v, binary);
+			else
+				snprintf(rate, CELL, NA);
+			fprintf(out, "%s worker %u %s", w ? "," : "", w, rate);
+		}
+		fputc('\n', out);
+	}
+}
+
 /* The lasting changes of level found in the record and interval logs. */
 static void print_changes(const struct results *r, FILE *out)
 {
@@ -314,6 +343,18 @@ static void format_metric(char *b, const char *metric, const struct instance_sum
 		snprintf(b, CELL, NA);
 }
 
+/* CPU seconds per GB moved (GiB with units: binary): the cost the paper compares between
+ * file systems. */
+static void format_cpu(char *b, const struct instance_result *ir, bool binary)
+{
+	double v = results_cpu_per_byte(ir) * (binary ? 1073741824.0 : 1e9);
+
+	if (isfinite(v))
+		snprintf(b, CELL, "%.3f s/%s", v, binary ? "GiB" : "GB");
+	else
+		snprintf(b, CELL, NA);
+}
+
 /* A descriptive row's cell: what the job file says about the column's device. */
 static void about_cell(char *b, const struct table_row *row, const struct param *col)
 {
@@ -364,7 +405,9 @@ static size_t row_lines(const struct results *r, const struct table_row *row,
 		for (size_t c = 0; c < ncol; c++) {
 			const struct instance_result *ir =
 			    table_cell(r, row->job, r->table.columns, colv[c], vars[v]);
-			if (ir)
+			if (ir && !strcmp(row->metric, METRIC_TABLE_CPU))
+				format_cpu(out[v].cell[c], ir, r->units == UNITS_BINARY);
+			else if (ir)
 				format_metric(out[v].cell[c], row->metric, &ir->summary,
 					      r->units == UNITS_BINARY);
 			else
@@ -473,6 +516,7 @@ static int text_report(const struct results *r, FILE *out)
 	    print_layout(r, out) < 0)
 		return -ENOMEM;
 	print_records(r, out);
+	print_copies(r, out);
 	print_changes(r, out);
 	print_comparisons(r, out);
 	print_footer(r, out);

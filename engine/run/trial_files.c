@@ -76,7 +76,9 @@ int trial_prepare(struct trial_env *e, struct inst_run *r)
 	}
 	if (ret < 0)
 		return ret;
-	if (copy && (ret = make_destinations(e, r)) < 0)
+	/* preallocate: false: a new file each trial, as a program that creates its output. */
+	if ((copy || (r->in->data.create && r->in->data.layout == LAYOUT_NONE)) &&
+	    (ret = make_destinations(e, r)) < 0)
 		return ret;
 	for (uint32_t w = 0; w < r->n; w++) {
 		const char *path = copy ? r->slots[w].src_path : r->slots[w].data_path;
