@@ -3,8 +3,9 @@
 # take a screenshot of each with headless Chromium (the pictures in README.md):
 #   quickstart     jobs/quickstart.yaml as it is
 #   usb-vs-sata    jobs/usb-vs-sata.yaml, 1 MB copies, 20 runs (5 low and 5 high trimmed)
-#   discwr2        jobs/discwr2.yaml on a modelled flash drive: its record sweep on the
-#                  synthetic backend, 182 MB/s until 1.2 GB are written, then 39 MB/s
+#   discwr2        jobs/discwr2.yaml, 64 MB per run, with the flash drive's records (10 MB
+#                  and 20 MB) on the synthetic backend: 111 ms a record until 1.2 GB are
+#                  written (180 MB/s at 20 MB), then 500 ms (40 MB/s)
 # Usage: scripts/report-screenshots.sh [RUNS_DIR [IMG_DIR]]
 #   RUNS_DIR  where the result folders go (default: a new temporary folder, removed after)
 #   IMG_DIR   where report-<experiment>.png go (default: docs/img)
@@ -34,15 +35,14 @@ chromium_run() {
 	rm -rf "$profile"
 }
 
-discwr2_sim=(--set records.backend=synthetic --set records.sim_mean=11ms
-	--set records.sim_cache_size=1.2GB --set records.sim_after_mean=51ms
-	--set two-copies.file_size=64MB --set under-load.file_size=64MB
-	--set copy-load.file_size=32MB)
+discwr2_sim=(--set records.device=flash --set records.file_size=6GB
+	--set records.backend=synthetic --set records.sim_mean=111ms
+	--set records.sim_cache_size=1.2GB --set records.sim_after_mean=500ms)
 
 "$iotrial" run "$here/jobs/quickstart.yaml" -o "$runs/quickstart" -f json,html -q
 COPY_SIZE=1MB "$iotrial" run "$here/jobs/usb-vs-sata.yaml" --set replication.runs=20 \
 	-o "$runs/usb-vs-sata" -f json,html -q
-"$iotrial" run "$here/jobs/discwr2.yaml" "${discwr2_sim[@]}" -o "$runs/discwr2" -f json,html -q
+TOTAL_SIZE=64MB LOAD_SIZE=32MB "$iotrial" run "$here/jobs/discwr2.yaml" "${discwr2_sim[@]}" -o "$runs/discwr2" -f json,html -q
 
 # The top of each page down to its first figures: the header, the summary and what matters.
 for exp in quickstart:1000,1500 usb-vs-sata:1000,2900 discwr2:1000,2250; do

@@ -190,7 +190,7 @@ test_expect_success 'threads 0 or absurd, and a shared file too small, are refus
 test_expect_success 'discwr2 runs at a small scale' '
 	TOTAL_SIZE=40MB LOAD_SIZE=8MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -o dw >dw.txt 2>&1
 	grep -q "record times" dw.txt
-	test -s "dw/records/records[block_size=20000000].csv"
+	test -s "dw/records/records[device=raid,block_size=20000000].csv"
 '
 
 test_done

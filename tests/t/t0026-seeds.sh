@@ -58,4 +58,70 @@ test_expect_success 'sqlio-vpc: IO/s x latency is the 16 I/Os in flight the pape
 '
 fi
 
+test_expect_success 'discwr2: validate shows O_SYNC records, decimal units, sequential order, rsync paired as published' '
+	"$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan.txt
+	grep "^experiment discwr2: 15 job instance(s), 13 trial(s), order sequential, .*units decimal (MB = 10^6 B)$" plan.txt
+	expect_eq "$(grep -c ": write on sync, 6.0 GB in .* I/Os, iodepth 1, sync osync, 1 run(s)" plan.txt)" 13
+	grep "^stage 3: under-load + rsync-1 (background)$" plan.txt
+	grep "^stage 4: two-under-load + rsync-2 (background)$" plan.txt
+	grep "^  under-load: write on sync, 6.0 GB in 20.0 MB I/Os" plan.txt
+	grep "^  two-under-load: write on sync, 6.0 GB in 200.0 kB I/Os" plan.txt
+	# The rsync reads a tree on the device under test (raid), not in the scratch root.
+	grep -A1 "^  rsync-[12]: copytree" plan.txt >rsync.txt
+	expect_eq "$(grep -c "^    source .*/raid/iotrial-rsync-[12] (laid out by iotrial)$" rsync.txt)" 2
+	LOAD_SIZE=5GB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan5.txt
+	expect_eq "$(grep -c "^  rsync-[12]: copytree on sync, 5.0 GB" plan5.txt)" 2
+'
+
+test_expect_success 'discwr2: the per-device table, per-record statistics and each copy'"'"'s rate' '
+	TOTAL_SIZE=32MB LOAD_SIZE=16MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -o dw >dw.txt 2>err
+	layout dw.txt >table.txt
+	cat table.txt
+	expect_eq "$(head -1 table.txt | tr -s " " | sed "s/^ //")" "raid flash"
+	expect_eq "$(sed 1d table.txt | sed "s/  .*//" | uniq | tr "\n" "|")" "device|file system|1 copy [block_size=200000]|1 copy [block_size=500000]|1 copy [block_size=1000000]|1 copy [block_size=2000000]|1 copy [block_size=5000000]|1 copy [block_size=10000000]|1 copy [block_size=20000000]|1 copy CPU [block_size=200000]|1 copy CPU [block_size=500000]|1 copy CPU [block_size=1000000]|1 copy CPU [block_size=2000000]|1 copy CPU [block_size=5000000]|1 copy CPU [block_size=10000000]|1 copy CPU [block_size=20000000]|2 copies, both [block_size=200000]|2 copies, both [block_size=20000000]|1 copy 20 MB + rsync|rsync beside 1 copy|2 copies 200 KB + rsync|rsync beside 2 copies|"
+	grep "^file system  *xfs  *ntfs$" table.txt
+	# The flash drive ran the published 10 MB and 20 MB records only.
+	expect_eq "$(grep -c "^1 copy \[block_size=[0-9]*\]  *[0-9.]* [kMG]B/s  *n/a$" table.txt)" 5
+	expect_eq "$(grep -c "^1 copy \[block_size=[12]0000000\]  *[0-9.]* [kMG]B/s  *[0-9.]* [kMG]B/s$" table.txt)" 2
+	expect_eq "$(grep -c "^1 copy CPU \[block_size=[0-9]*\]  *[0-9.]* s/GB  *\([0-9.]* s/GB\|n/a\)$" table.txt)" 7
+	expect_eq "$(grep -c "^\(rsync\|2 copies\|1 copy 20\).*  [0-9.]* [kMG]B/s  *n/a$" table.txt)" 6
+	# min, max, avg and rms of every record, per measured instance.
+	expect_eq "$(grep -c "^  [a-z0-9-]*\(\[.*\]\)\{0,1\}: min [0-9.]* [mun]*s, max [0-9.]* [mun]*s, avg [0-9.]* [mun]*s, rms [0-9.]* [mun]*s$" dw.txt)" 13
+	# Each copy'"'"'s own rate beside the sum.
+	grep -A3 "^rate of each worker" dw.txt >copies.txt
+	expect_eq "$(grep -c "^  \(two-copies\[block_size=[0-9]*\]\|two-under-load\): worker 0 [0-9.]* [kMG]B/s, worker 1 [0-9.]* [kMG]B/s$" copies.txt)" 3
+	grep "^rsync-1  *copytree" dw.txt
+	grep "^rsync-2  *copytree" dw.txt
+	expect_eq "$(jq "[.jobs[] | select(.workload == \"write\") | .params.preallocate] | unique" -c dw/results.json)" "[false]"
+	"$IOTRIAL" report dw/results.json >again.txt
+	layout again.txt >table2.txt
+	cmp table.txt table2.txt
+'
+
+test_expect_success 'preallocate: false writes a new file each trial; true allocates it once' '
+	cat >pa.yaml <<-JOB
+	replication: {runs: 2}
+	jobs:
+	  - {name: w, workload: write, target: ./pa.dat, file_size: 10MB, block_size: 100kB, rate: 1MB, runtime: 0.3s, keep_files: true}
+	JOB
+	"$IOTRIAL" run -q pa.yaml -o pa1 2>/dev/null
+	expect_eq "$(stat -c %s pa.dat)" 10000000
+	rm pa.dat
+	"$IOTRIAL" run -q pa.yaml -o pa2 --set preallocate=false 2>/dev/null
+	expect_eq "$(jq -c "[.jobs[0].trials[].bytes]" pa2/results.json)" "[300000,300000]"
+	expect_eq "$(stat -c %s pa.dat)" 300000
+	# Random writes: the last trial'"'"'s blocks alone are allocated, not both trials'"'"'.
+	cat >pr.yaml <<-JOB
+	replication: {runs: 2}
+	jobs:
+	  - {name: w, workload: randwrite, target: ./pr.dat, file_size: 10MB, block_size: 100kB, rate: 2MB, runtime: 0.5s, keep_files: true, preallocate: false}
+	JOB
+	"$IOTRIAL" run -q pr.yaml -o pr 2>/dev/null
+	last=$(jq ".jobs[0].trials[-1].bytes" pr/results.json)
+	alloc=$(($(stat -c %b pr.dat) * 512))
+	echo "last trial wrote $last bytes; $alloc allocated"
+	test "$alloc" -ge "$last"
+	test "$alloc" -le $((last + last / 10 + 65536))
+'
+
 test_done
