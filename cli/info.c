@@ -11,6 +11,17 @@
 #include "engine/plan/plan.h"
 #include "lib/units.h"
 
+/* A precision target: the runs shown above are its pilot; how the rest will be decided. */
+static void print_target(const struct replication_spec *r)
+{
+	printf("    precision target: ±%g%% at %g%% confidence, pilot %u, max %u, estimated %s",
+	       100 * r->error, 100 * r->confidence, r->pilot, r->max,
+	       r->estimate_pilot ? "once from the pilot before outliers" : "from the kept runs");
+	if (r->estimate_pilot && r->round > 1)
+		printf(", rounded up to a multiple of %u", r->round);
+	putchar('\n');
+}
+
 void cli_print_plan(const struct plan *p)
 {
 	const struct exp_spec *s = p->spec;
@@ -34,6 +45,8 @@ void cli_print_plan(const struct plan *p)
 		    in->warmup);
 		if (j->runtime_ns)
 			printf("    each trial runs for %.3f s\n", (double)j->runtime_ns / 1e9);
+		if (j->rep.target)
+			print_target(&j->rep);
 		bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
 		if (copy && in->src.path)
 			printf("    source %s%s\n", in->src.path,

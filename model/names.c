@@ -37,10 +37,15 @@ const char *const cmp_test_names[] = {
 };
 
 const char *const stop_reason_names[] = {
-    [STOP_PRECISION] = "precision",
-    [STOP_MAX] = "max",
-    [STOP_INTERRUPTED] = "interrupted",
-    [STOP_INTERRUPTED + 1] = NULL,
+    [STOP_PRECISION] = "precision",	[STOP_MAX] = "max",
+    [STOP_INTERRUPTED] = "interrupted", [STOP_PILOT_ESTIMATE] = "pilot estimate",
+    [STOP_PILOT_ESTIMATE + 1] = NULL,
+};
+
+const char *const estimate_names[] = {
+    [ESTIMATE_KEPT] = "kept",
+    [ESTIMATE_PILOT] = "pilot",
+    [ESTIMATE_PILOT + 1] = NULL,
 };
 
 const char *names_get(const char *const *names, int v)

@@ -20,9 +20,15 @@ extern const char *const series_kind_names[];
 enum cmp_test { CMP_WELCH, CMP_PAIRED_T };
 extern const char *const cmp_test_names[];
 
-/* Why a precision target stopped (instance_summary.stopped_by). */
-enum stop_reason { STOP_PRECISION, STOP_MAX, STOP_INTERRUPTED };
+/* Why a precision target stopped (instance_summary.stopped_by); "pilot estimate": the runs
+ * reached the pilot's rounded estimate (target.estimate: pilot). */
+enum stop_reason { STOP_PRECISION, STOP_MAX, STOP_INTERRUPTED, STOP_PILOT_ESTIMATE };
 extern const char *const stop_reason_names[];
+
+/* target.estimate: where a precision target's run count comes from: re-estimated from the
+ * kept runs after each round, or once from the pilot before outliers. */
+enum target_estimate { ESTIMATE_KEPT, ESTIMATE_PILOT };
+extern const char *const estimate_names[];
 
 /* The name of value `v` in `names`, or NULL when `v` is out of its range. */
 const char *names_get(const char *const *names, int v);

@@ -129,6 +129,9 @@ struct replication_info {
 	double outlier_k;
 	bool target;
 	uint32_t pilot, max;
+	int estimate;	/* target.estimate: enum target_estimate (model/names.h) */
+	uint32_t round; /* target.round */
+	double pilot_n; /* the pilot's estimate, before rounding; NAN: none (yet) */
 	double confidence, error;
 	const char *metric; /* as set in the job file; NULL: by the bound */
 };

@@ -189,6 +189,11 @@ static const struct rfield replication_rows[] = {
     RP("target", RF_BOOL, REQ, target),
     RP("pilot", RF_U32, REQ | NULLABLE | RF_NULL_UNLESS, pilot, .when = rf_rep_has_target),
     RP("max", RF_U32, REQ | NULLABLE | RF_NULL_UNLESS, max, .when = rf_rep_has_target),
+    /* target.estimate, target.round, and the pilot's estimate (null until made): written
+     * with a target only, absent from files from before them (read as kept, 0, unknown). */
+    RP("estimate", RF_ENUM, OPT, estimate, .names = estimate_names, .when = rf_rep_has_target),
+    RP("round", RF_U32, OPT, round, .when = rf_rep_has_target),
+    RP("pilot_n", RF_REAL, OPT, pilot_n, .when = rf_rep_has_target),
     RP("confidence", RF_FRACTION, REQ, confidence),
     RP("error", RF_FRACTION, REQ, error),
     RP("metric", RF_NAME, REQ | NULLABLE, metric),

@@ -102,6 +102,11 @@ struct replication_spec {
 	 * required-runs estimate on the kept runs is met, or `max`. */
 	bool target;
 	uint32_t pilot, max;
+	/* target.estimate: pilot — estimate the runs once, from the pilot's runs before the
+	 * outlier policy, rounded up to a multiple of `round`, and run that many (the copy
+	 * experiment's 186 -> 200). false: re-estimate from the kept runs after each round. */
+	bool estimate_pilot;
+	uint32_t round;
 	enum spec_outliers outliers;
 	uint32_t trim_low, trim_high;
 	double outlier_k;   /* iqr: the fence factor k; mad: the threshold in MADs */

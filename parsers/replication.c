@@ -14,7 +14,8 @@
 
 static const char *const rep_keys[] = {"runs",	 "warmup", "confidence", "error",  "order", "seed",
 				       "target", "trim",   "outliers",	 "metric", NULL};
-static const char *const target_keys[] = {"confidence", "error", "pilot", "max", NULL};
+static const char *const target_keys[] = {"confidence", "error", "pilot", "max",
+					  "estimate",	"round", NULL};
 static const char *const trim_keys[] = {"low", "high", NULL};
 static const char *const outlier_keys[] = {"policy", "k", "threshold", NULL};
 
@@ -136,6 +137,17 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 		r->target = true;
 		return set_fraction(path[7] == 'c' ? &r->confidence : &r->error, text, err, errlen);
 	}
+	if (!strcmp(path, "target.estimate")) {
+		r->target = true;
+		if ((ret = set_enum(&v, estimate_names, text, err, errlen)) < 0)
+			return ret;
+		r->estimate_pilot = v == ESTIMATE_PILOT;
+		return 0;
+	}
+	if (!strcmp(path, "target.round")) {
+		r->target = true;
+		return set_count(&r->round, text, 1, err, errlen);
+	}
 	if (!strcmp(path, "target.pilot") || !strcmp(path, "target.max")) {
 		r->target = true;
 		return set_count(path[7] == 'p' ? &r->pilot : &r->max, text, 2, err, errlen);
@@ -181,6 +193,8 @@ bool yp_rep_path_known(const char *path)
 					    "target.error",
 					    "target.pilot",
 					    "target.max",
+					    "target.estimate",
+					    "target.round",
 					    NULL};
 
 	return yp_enum_index(paths, path) >= 0;

@@ -9,6 +9,7 @@
 
 #include "lib/units.h"
 #include "model/metrics.h"
+#include "model/names.h"
 #include "reporters/reporter.h"
 #include "reporters/words.h"
 
@@ -497,6 +498,23 @@ static void print_footer(const struct results *r, FILE *out)
 	    rate, conf, err, conf);
 }
 
+/* target.estimate: pilot: where the run count came from (the copy experiment's "20 pilot
+ * runs gave 186, rounded to 200"). */
+static void pilot_note(FILE *out, const struct instance_result *ir, int notes)
+{
+	const struct replication_info *rp = &ir->rep;
+	char conf[CELL], err[CELL];
+	uint32_t round = rp->round ? rp->round : 1;
+
+	fmt_given_pct(conf, sizeof(conf), "", rp->confidence);
+	fmt_given_pct(err, sizeof(err), "±", rp->error);
+	fprintf(
+	    out,
+	    "%snote: %s: runs estimated from its pilot of %u runs, before outliers: %.0f for %s at %s confidence, rounded up to a multiple of %u: %.0f\n",
+	    notes ? "" : "\n", ir->name, rp->pilot, rp->pilot_n, err, conf, round,
+	    ceil(rp->pilot_n / round) * round);
+}
+
 static int text_report(const struct results *r, FILE *out)
 {
 	int notes = 0;
@@ -537,6 +555,8 @@ static int text_report(const struct results *r, FILE *out)
 			    out,
 			    "%snote: %s: reads were served from the page cache (memory), not the device\n",
 			    notes++ ? "" : "\n", ir->name);
+		if (ir->rep.estimate == ESTIMATE_PILOT && isfinite(ir->rep.pilot_n))
+			pilot_note(out, ir, notes++);
 		if (ir->summary.stopped_by)
 			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
 				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,

@@ -81,7 +81,8 @@ static const struct src_loc *key_at(const struct job_spec *j, enum job_key_id k)
 static bool same_replication(const struct replication_spec *a, const struct replication_spec *b)
 {
 	return a->runs == b->runs && a->warmup == b->warmup && a->target == b->target &&
-	       (!a->target || (a->pilot == b->pilot && a->max == b->max));
+	       (!a->target || (a->pilot == b->pilot && a->max == b->max &&
+			       a->estimate_pilot == b->estimate_pilot && a->round == b->round));
 }
 
 /* Union jobs joined by `with`, and check names and background rules. */

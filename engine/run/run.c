@@ -21,6 +21,7 @@
 #include "engine/io/reclog.h"
 #include "engine/stats/series.h"
 #include "engine/run/trial.h"
+#include "lib/stats.h"
 #include "engine/io/worker.h"
 #include "model/names.h"
 
@@ -70,6 +71,30 @@ static void progress_line(struct runner *rn, size_t k, const struct plan_trial *
 	fflush(rn->o->progress);
 }
 
+/* target.estimate: pilot. After the pilot, the needed runs once, from the pilot's runs
+ * before the outlier policy (as the copy experiment estimated 186 from an untrimmed pilot
+ * of 20), rounded up to a multiple of target.round (186 -> 200): the runs still missing. */
+static double pilot_more(struct instance_result *ir, uint32_t max_runs)
+{
+	const struct instance_summary *s = &ir->summary;
+	double goal;
+
+	if (isnan(ir->rep.pilot_n))
+		ir->rep.pilot_n = ceil(stat_required_runs(s->before.stddev, s->before.mean,
+							  ir->rep.confidence, ir->rep.error));
+	goal =
+	    isfinite(ir->rep.pilot_n) ? ceil(ir->rep.pilot_n / ir->rep.round) * ir->rep.round : 0;
+	goal = goal > max_runs ? max_runs : goal;
+	if (s->runs >= goal) {
+		ir->summary.stopped_by = stop_reason_names[s->runs >= max_runs && goal == max_runs
+							       ? STOP_MAX
+							       : STOP_PILOT_ESTIMATE];
+		return 0;
+	}
+	ir->summary.stopped_by = NULL;
+	return goal - s->runs;
+}
+
 /* A precision target: how many more runs each unit needs, from its instances' kept runs
  * (a unit runs as long as its neediest instance). */
 static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_t stage)
@@ -90,6 +115,11 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_
 			if (!in->job.rep.target)
 				continue;
 			results_summarize_one(ir);
+			if (in->job.rep.estimate_pilot) {
+				w = pilot_more(ir, pu->max_runs);
+				want = w > want ? w : want;
+				continue;
+			}
 			need = ir->summary.required.n;
 			if (isfinite(need) && ir->summary.kept >= need) {
 				ir->summary.stopped_by = stop_reason_names[STOP_PRECISION];

@@ -3,6 +3,7 @@
 #include "engine/run/run_results.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,9 @@ static int results_instance(const struct plan *p, const struct instance *in, str
 	    .target = in->job.rep.target,
 	    .pilot = in->job.rep.pilot,
 	    .max = in->job.rep.max,
+	    .estimate = in->job.rep.estimate_pilot ? ESTIMATE_PILOT : ESTIMATE_KEPT,
+	    .round = in->job.rep.round ? in->job.rep.round : 1,
+	    .pilot_n = NAN,
 	    .confidence = in->job.rep.confidence,
 	    .error = in->job.rep.error,
 	    .metric = in->job.rep.metric,

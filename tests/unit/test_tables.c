@@ -92,7 +92,9 @@ static void test_names(void **state)
 	assert_string_equal(names_get(units_names, UNITS_BINARY), "binary");
 	round_trip(series_kind_names, SERIES_INTERVALS + 1, "records or intervals");
 	round_trip(cmp_test_names, CMP_PAIRED_T + 1, "welch or paired-t");
-	round_trip(stop_reason_names, STOP_INTERRUPTED + 1, "precision, max or interrupted");
+	round_trip(stop_reason_names, STOP_PILOT_ESTIMATE + 1,
+		   "precision, max, interrupted or pilot estimate");
+	round_trip(estimate_names, ESTIMATE_PILOT + 1, "kept or pilot");
 }
 
 /* Every row of a field table can be walked both ways: keys unique within an object, nested
