@@ -2,7 +2,8 @@
 # Run the three reference experiments small enough for a laptop, write their report.html, and
 # take a screenshot of each with headless Chromium (the pictures in README.md):
 #   quickstart     jobs/quickstart.yaml as it is
-#   usb-vs-sata    jobs/usb-vs-sata.yaml, 1 MB copies, 20 runs (5 low and 5 high trimmed)
+#   usb-vs-sata    jobs/usb-vs-sata.yaml, 1 MB and 2 MB copies, at most 40 runs (5 low and 5
+#                  high trimmed), the buffer study with 1 MB copies, 20 runs
 #   discwr2        jobs/discwr2.yaml, 64 MB per run, with the flash drive's records (10 MB
 #                  and 20 MB) on the synthetic backend: 111 ms a record until 1.2 GB are
 #                  written (180 MB/s at 20 MB), then 500 ms (40 MB/s)
@@ -40,7 +41,8 @@ discwr2_sim=(--set records.device=flash --set records.file_size=6GB
 	--set records.sim_cache_size=1.2GB --set records.sim_after_mean=500ms)
 
 "$iotrial" run "$here/jobs/quickstart.yaml" -o "$runs/quickstart" -f json,html -q
-COPY_SIZE=1MB "$iotrial" run "$here/jobs/usb-vs-sata.yaml" --set replication.runs=20 \
+SMALL_SIZE=1MB LARGE_SIZE=2MB BUFFER_SIZE_FILE=1MB "$iotrial" run "$here/jobs/usb-vs-sata.yaml" \
+	--set copy.replication.target.max=40 --set buffer.replication.runs=20 \
 	-o "$runs/usb-vs-sata" -f json,html -q
 TOTAL_SIZE=64MB LOAD_SIZE=32MB "$iotrial" run "$here/jobs/discwr2.yaml" "${discwr2_sim[@]}" -o "$runs/discwr2" -f json,html -q
 

@@ -179,14 +179,14 @@ test_expect_success 'one run: what cannot be computed is null in JSON and n/a in
 	grep -q "^a  *read  *1/1  .* n/a  .* n/a  .* n/a$" txt
 '
 
-test_expect_success 'the copy experiment runs at a small scale with its comparison per buffer size' '
-	COPY_SIZE=1MB "$IOTRIAL" run "$SRC/jobs/usb-vs-sata.yaml" --set replication.runs=12 -o uvs >uvs.txt 2>&1
-	expect_eq "$(jq ".jobs | length" uvs/results.json)" 16
-	expect_eq "$(jq ".comparisons | length" uvs/results.json)" 8
-	expect_eq "$(jq "[.jobs[].summary.kept] | unique" -c uvs/results.json)" "[2]"
+test_expect_success 'the copy experiment runs at a small scale with its comparison per file size' '
+	SMALL_SIZE=1MB LARGE_SIZE=2MB BUFFER_SIZE_FILE=1MB "$IOTRIAL" run "$SRC/jobs/usb-vs-sata.yaml" --set copy.replication.target.max=30 --set buffer.replication.runs=3 -o uvs >uvs.txt 2>&1
+	expect_eq "$(jq ".jobs | length" uvs/results.json)" 20
+	expect_eq "$(jq ".comparisons | length" uvs/results.json)" 2
+	expect_eq "$(jq "[.jobs[] | select(.job == \"copy\") | .summary.kept] | unique" -c uvs/results.json)" "[20]"
 	grep -q "COV all" uvs.txt
 	check_results uvs/results.json
-	grep -q "copy\[device=usb,buffer_size=32768\] vs copy\[device=sata,buffer_size=32768\]\|copy\[device=.*,buffer_size=32768\] is faster" uvs.txt
+	grep -q "copy\[file_size=2000000,device=usb\] vs copy\[file_size=2000000,device=sata\]\|copy\[file_size=2000000,device=.*\] is faster" uvs.txt
 '
 
 test_done

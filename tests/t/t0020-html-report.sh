@@ -157,11 +157,11 @@ test_expect_success 'quickstart, copy and discwr2 reports render in Chromium wit
 	done
 	expect_eq "$(plots quickstart.html latency)" 5
 	expect_eq "$(plots quickstart.html sweep)" 0
-	expect_eq "$(plots usb-vs-sata.html sweep)" 1
+	expect_eq "$(plots usb-vs-sata.html sweep)" 2
 	grep "id=\"sweep-0\"" usb-vs-sata.html.dom
-	expect_eq "$(plots usb-vs-sata.html compare)" 8
-	expect_eq "$(grep -c "class=\"verdict\"" usb-vs-sata.html.dom)" 8
-	expect_eq "$(plots usb-vs-sata.html latency)" 16
+	expect_eq "$(plots usb-vs-sata.html compare)" 2
+	expect_eq "$(grep -c "class=\"verdict\"" usb-vs-sata.html.dom)" 2
+	expect_eq "$(plots usb-vs-sata.html latency)" 20
 	expect_eq "$(plots discwr2.html sweep)" 2
 	expect_eq "$(plots discwr2.html series)" 6
 	expect_eq "$(plots discwr2.html latency)" 8

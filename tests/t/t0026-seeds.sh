@@ -124,4 +124,63 @@ test_expect_success 'preallocate: false writes a new file each trial; true alloc
 	test "$alloc" -le $((last + last / 10 + 65536))
 '
 
+test_expect_success 'usb-vs-sata: validate shows the two studies, the pilot estimate, sequential order' '
+	"$IOTRIAL" validate "$SRC/jobs/usb-vs-sata.yaml" >plan.txt
+	grep "^experiment usb-vs-sata: 20 job instance(s), 1680 trial(s), order sequential, .*units decimal (MB = 10^6 B)$" plan.txt
+	expect_eq "$(grep -c "^  copy\[file_size=\(80\|800\)000000,device=\(usb\|sata\)\]: copy on sync, 800\{0,1\}.0 MB in 32.8 kB I/Os, iodepth 1, sync fsync_end, 20 run(s) + 0 warm-up$" plan.txt)" 4
+	expect_eq "$(grep -c "^    precision target: ±3% at 95% confidence, pilot 20, max 1000, estimated once from the pilot before outliers, rounded up to a multiple of 100$" plan.txt)" 4
+	expect_eq "$(grep -c "^  buffer\[device=\(usb\|sata\),buffer_size=[0-9]*\]: copy on sync, 80.0 MB in .* 100 run(s) + 0 warm-up$" plan.txt)" 16
+	grep "^stage 1: copy$" plan.txt
+	grep "^stage 2: buffer$" plan.txt
+'
+
+test_expect_success 'usb-vs-sata: table with one line per file size and buffer size, a comparison per file size, the pilot noted' '
+	SMALL_SIZE=1MB LARGE_SIZE=2MB BUFFER_SIZE_FILE=1MB "$IOTRIAL" run "$SRC/jobs/usb-vs-sata.yaml" --set copy.replication.target.max=30 --set buffer.replication.runs=3 -o uvs >uvs.txt 2>err
+	layout uvs.txt >table.txt
+	cat table.txt
+	expect_eq "$(head -1 table.txt | tr -s " " | sed "s/^ //")" "usb sata"
+	expect_eq "$(sed 1d table.txt | sed "s/  .*//" | tr "\n" "|")" "bus|copy time [file_size=1000000]|copy time [file_size=2000000]|copy rate [file_size=1000000]|copy rate [file_size=2000000]|buffer study: copy time [buffer_size=4096]|buffer study: copy time [buffer_size=8192]|buffer study: copy time [buffer_size=16384]|buffer study: copy time [buffer_size=32768]|buffer study: copy time [buffer_size=65536]|buffer study: copy time [buffer_size=131072]|buffer study: copy time [buffer_size=262144]|buffer study: copy time [buffer_size=524288]|"
+	grep "^bus  *USB 2.0  *SATA II$" table.txt
+	expect_eq "$(grep -c "time \[.*\]  *[0-9.]* s  *[0-9.]* s$" table.txt)" 10
+	# The buses compared per file size, unpaired, and nothing else compared.
+	expect_eq "$(jq -c "[.comparisons[] | [.a, .b, .test]]" uvs/results.json)" "[[\"copy[file_size=1000000,device=usb]\",\"copy[file_size=1000000,device=sata]\",\"welch\"],[\"copy[file_size=2000000,device=usb]\",\"copy[file_size=2000000,device=sata]\",\"welch\"]]"
+	expect_eq "$(grep -c "^copy\[file_size=[12]000000,device=[a-z]*\] \(vs\|is faster than\) copy\[file_size=[12]000000,device=[a-z]*\] .*95% confidence, welch)$" uvs.txt)" 2
+	# The pilot: noted with where it came from, and the run count it set (capped by max).
+	expect_eq "$(grep -c "^note: copy\[.*\]: runs estimated from its pilot of 20 runs, before outliers: [0-9]* for ±3% at 95% confidence, rounded up to a multiple of 100: [0-9]*00$" uvs.txt)" 4
+	expect_eq "$(jq -c "[.jobs[] | select(.job == \"copy\") | [.summary.runs, .summary.kept, .replication.estimate]] | unique" uvs/results.json)" "[[30,20,\"pilot\"]]"
+	expect_eq "$(jq "[.jobs[] | select(.job == \"buffer\") | .replication.outliers] | unique | .[]" -r uvs/results.json)" none
+	"$IOTRIAL" report uvs/results.json >again.txt
+	layout again.txt >table2.txt
+	cmp table.txt table2.txt
+	grep "runs estimated from its pilot" again.txt >notes2.txt
+	expect_eq "$(wc -l <notes2.txt)" 4
+'
+
+test_expect_success 'usb-vs-sata: the pilot estimate is made from the untrimmed pilot, ((z*s)/(e*d))^2' '
+	# Each instance'"'"'s first 20 trials, every one of them (before the trim): n by the formula.
+	jq -r ".jobs[] | select(.job == \"copy\") | [.replication.pilot_n, ([.trials[:20][].seconds] | (add / length) as \$m | [\$m, ((map((. - \$m) * (. - \$m)) | add) / (length - 1) | sqrt)])] | \"\(.[0]) \(.[1][0]) \(.[1][1])\"" uvs/results.json >pilot.txt
+	cat pilot.txt
+	awk "{ n = (1.959964 * \$3 / (0.03 * \$2)) ^ 2; c = int(n); if (c < n) c++; if (\$1 < c - 1 || \$1 > c + 1) { print \"pilot_n \" \$1 \", formula \" c; bad = 1 } } END { exit bad }" pilot.txt
+	# The trimmed pilot would give a smaller estimate: the note is not the kept runs'"'"' need.
+	expect_eq "$(jq "[.jobs[] | select(.job == \"copy\") | .replication.pilot_n > .summary.required_runs.n] | all" uvs/results.json)" true
+'
+
+test_expect_success 'target.estimate: pilot runs the rounded estimate, pilot included, and stops there' '
+	cat >est.yaml <<-JOB
+	replication:
+	  target: {pilot: 5, estimate: pilot, round: 10, max: 1000}
+	  trim: {low: 1, high: 1}
+	jobs:
+	  - {name: t, workload: read, backend: synthetic, file_size: 1MiB, block_size: 1MiB, sim_mean: 10ms, sim_stddev: 0.5ms}
+	  - {name: u, workload: read, backend: synthetic, file_size: 1MiB, block_size: 1MiB, sim_mean: 10ms, sim_stddev: 1ms}
+	JOB
+	for seed in 1 2 3; do
+		"$IOTRIAL" run -q est.yaml -o "est$seed" --set seed=$seed 2>/dev/null
+		jq -r ".jobs[] | \"\(.replication.pilot_n) \(.summary.runs) \(.summary.stopped_by)\"" "est$seed/results.json"
+	done >est.txt
+	cat est.txt
+	awk "{ g = int((\$1 + 9) / 10) * 10; if (g < 5) g = 5; if (\$2 != g) { print \"runs \" \$2 \", want \" g; bad = 1 } } END { exit bad }" est.txt
+	expect_eq "$(awk "{ print \$3, \$4 }" est.txt | sort -u)" "pilot estimate"
+'
+
 test_done
