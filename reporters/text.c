@@ -271,6 +271,8 @@ static void print_changes(const struct results *r, FILE *out)
 	}
 }
 
+#define VARIANT_LEN 256
+
 /* A parameter's value as text: strings as they are, sizes in bytes, as in the names. */
 static void param_text(char *b, size_t len, const struct param *p)
 {
@@ -317,7 +319,7 @@ static const struct instance_result *table_cell(const struct results *r, const c
 						const char *key, const struct param *col,
 						const char *var)
 {
-	char v[256];
+	char v[VARIANT_LEN];
 
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct param *p = results_param(&r->inst[i], key);
@@ -371,6 +373,7 @@ static void about_cell(char *b, const struct table_row *row, const struct param 
 /* One line of the layout table: its title and a cell per column. */
 struct layout_line {
 	char label[240];
+	char var[VARIANT_LEN]; /* a metric row's variant (see variant()) */
 	char cell[LAYOUT_COLS][CELL];
 };
 
@@ -379,33 +382,36 @@ struct layout_line {
  * rather than a first match standing for all. */
 static size_t row_lines(const struct results *r, const struct table_row *row,
 			const struct param *const *colv, size_t ncol, struct layout_line *out,
-			size_t room)
+			size_t room, bool *cut)
 {
 	const char *title = row->label ? row->label : row->job;
-	char vars[LAYOUT_LINES][128];
+	char var[VARIANT_LEN];
 	size_t nvar = 0;
 
-	for (size_t i = 0; i < r->ninst && nvar < room; i++) {
+	for (size_t i = 0; i < r->ninst; i++) {
 		bool seen = false;
 		if (strcmp(r->inst[i].job, row->job) ||
 		    !results_param(&r->inst[i], r->table.columns))
 			continue;
-		variant(vars[nvar], sizeof(vars[nvar]), &r->inst[i], r->table.columns);
+		variant(var, sizeof(var), &r->inst[i], r->table.columns);
 		for (size_t k = 0; k < nvar && !seen; k++)
-			seen = !strcmp(vars[k], vars[nvar]);
-		nvar += !seen;
+			seen = !strcmp(out[k].var, var);
+		if (!seen && nvar == room)
+			*cut = true;
+		else if (!seen)
+			snprintf(out[nvar++].var, VARIANT_LEN, "%s", var);
 	}
 	if (!nvar)
-		vars[nvar++][0] = 0;
+		out[nvar++].var[0] = 0;
 	for (size_t v = 0; v < nvar; v++) {
 		if (nvar > 1)
 			snprintf(out[v].label, sizeof(out[v].label), "%.100s [%.120s]", title,
-				 vars[v]);
+				 out[v].var);
 		else
 			snprintf(out[v].label, sizeof(out[v].label), "%.150s", title);
 		for (size_t c = 0; c < ncol; c++) {
 			const struct instance_result *ir =
-			    table_cell(r, row->job, r->table.columns, colv[c], vars[v]);
+			    table_cell(r, row->job, r->table.columns, colv[c], out[v].var);
 			if (ir && !strcmp(row->metric, METRIC_TABLE_CPU))
 				format_cpu(out[v].cell[c], ir, r->units == UNITS_BINARY);
 			else if (ir)
@@ -427,30 +433,35 @@ static int print_layout(const struct results *r, FILE *out)
 	struct layout_line *lines;
 	size_t ncol = 0, nlines = 0, lw = 0, cw[LAYOUT_COLS];
 	char head[LAYOUT_COLS][CELL];
+	bool cut = false;
 
 	if (!t->columns)
 		return 0;
-	for (size_t i = 0; i < r->ninst && ncol < LAYOUT_COLS; i++) {
+	for (size_t i = 0; i < r->ninst; i++) {
 		const struct param *p = results_param(&r->inst[i], t->columns);
 		bool seen = false;
 		for (size_t c = 0; p && c < ncol && !seen; c++)
 			seen = param_same(p, colv[c]);
-		if (p && !seen)
+		if (p && !seen && ncol == LAYOUT_COLS)
+			cut = true;
+		else if (p && !seen)
 			colv[ncol++] = p;
 	}
 	if (!(lines = calloc(LAYOUT_LINES, sizeof(*lines))))
 		return -ENOMEM;
-	for (size_t k = 0; k < t->nrows && nlines < LAYOUT_LINES; k++) {
+	for (size_t k = 0; k < t->nrows; k++) {
 		const struct table_row *row = &t->rows[k];
-		if (row->about) {
+		if (nlines == LAYOUT_LINES) {
+			cut = true;
+		} else if (row->about) {
 			snprintf(lines[nlines].label, sizeof(lines[nlines].label), "%.150s",
 				 row->label ? row->label : row->about);
 			for (size_t c = 0; c < ncol; c++)
 				about_cell(lines[nlines].cell[c], row, colv[c]);
 			nlines++;
 		} else {
-			nlines +=
-			    row_lines(r, row, colv, ncol, lines + nlines, LAYOUT_LINES - nlines);
+			nlines += row_lines(r, row, colv, ncol, lines + nlines,
+					    LAYOUT_LINES - nlines, &cut);
 		}
 	}
 	for (size_t c = 0; c < ncol; c++) {
@@ -471,6 +482,11 @@ static int print_layout(const struct results *r, FILE *out)
 		for (size_t c = 0; c < ncol; c++)
 			put_cell(out, lines[l].cell[c], cw[c], false, c + 1 == ncol);
 	}
+	if (cut)
+		fprintf(
+		    out,
+		    "(the table shows its first %d columns and %d lines; results.json holds every instance)\n",
+		    LAYOUT_COLS, LAYOUT_LINES);
 	free(lines);
 	return 0;
 }

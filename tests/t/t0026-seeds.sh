@@ -183,4 +183,33 @@ test_expect_success 'target.estimate: pilot runs the rounded estimate, pilot inc
 	expect_eq "$(awk "{ print \$3, \$4 }" est.txt | sort -u)" "pilot estimate"
 '
 
+test_expect_success 'report table: past 32 columns or 256 lines it says it stops, and what it showed is whole' '
+	cat >cols.yaml <<-JOB
+	replication: {runs: 1}
+	jobs:
+	  - {name: r, workload: read, backend: null, file_size: 64KiB, block_size: 4KiB, matrix: {iodepth: {from: 1, to: 33, step: 1}}}
+	report: {table: {columns: iodepth, rows: [{job: r, metric: iops}]}}
+	JOB
+	"$IOTRIAL" run -q cols.yaml -o cols 2>/dev/null
+	"$IOTRIAL" report cols/results.json >cols.txt
+	grep "^(the table shows its first 32 columns and 256 lines; results.json holds every instance)$" cols.txt
+	expect_eq "$(grep "^ *1  *2 " cols.txt | wc -w)" 32
+	cat >lines.yaml <<-JOB
+	replication: {runs: 1}
+	jobs:
+	  - {name: r, workload: read, backend: null, file_size: 1MiB, matrix: {iodepth: [1], block_size: {from: 512, to: 131584, step: 512}}}
+	report: {table: {columns: iodepth, rows: [{job: r, metric: iops}, {job: r, metric: seconds, label: last}]}}
+	JOB
+	"$IOTRIAL" run -q lines.yaml -o lines 2>/dev/null
+	"$IOTRIAL" report lines/results.json >lines.txt
+	expect_eq "$(grep -c "^r \[block_size=[0-9]*\]  *[0-9]*$" lines.txt)" 256
+	not grep "^last" lines.txt
+	grep "^(the table shows its first 32 columns and 256 lines" lines.txt
+	cp cols.yaml few.yaml
+	sed -i "s/to: 33/to: 32/" few.yaml
+	"$IOTRIAL" run -q few.yaml -o few 2>/dev/null
+	"$IOTRIAL" report few/results.json >few.txt
+	not grep "the table shows" few.txt
+'
+
 test_done
