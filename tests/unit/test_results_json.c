@@ -186,8 +186,9 @@ static void build(struct results *r)
 	}
 	r->table.columns = xstrdup("sim_mean");
 	r->table.rows = calloc(2, sizeof(*r->table.rows));
-	r->table.rows[0] = (struct table_row){xstrdup("s"), xstrdup("seconds"), xstrdup("time")};
-	r->table.rows[1] = (struct table_row){xstrdup("s"), xstrdup("iops"), NULL};
+	r->table.rows[0] = (struct table_row){
+	    .job = xstrdup("s"), .metric = xstrdup("seconds"), .label = xstrdup("time")};
+	r->table.rows[1] = (struct table_row){.job = xstrdup("s"), .metric = xstrdup("iops")};
 	r->table.nrows = 2;
 	r->cmp = calloc(1, sizeof(*r->cmp));
 	r->ncmp = 1;
