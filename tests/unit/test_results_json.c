@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "model/metrics.h"
+#include "model/names.h"
 #include "model/results_json.h"
 #include "reporters/reporter.h"
 
@@ -182,14 +183,23 @@ static void build(struct results *r)
 		    .confidence = 0.95,
 		    .error = 0.03,
 		    .metric = k ? "seconds" : NULL,
+		    /* target.estimate and its figures: written only for a target */
+		    .estimate = k == 1 ? ESTIMATE_PILOT : ESTIMATE_KEPT,
+		    .round = k == 1 ? 10 : 0,
+		    .pilot_n = k == 1 ? 186 : NAN,
 		};
 	}
 	r->table.columns = xstrdup("sim_mean");
-	r->table.rows = calloc(2, sizeof(*r->table.rows));
+	r->table.rows = calloc(3, sizeof(*r->table.rows));
 	r->table.rows[0] = (struct table_row){
 	    .job = xstrdup("s"), .metric = xstrdup("seconds"), .label = xstrdup("time")};
 	r->table.rows[1] = (struct table_row){.job = xstrdup("s"), .metric = xstrdup("iops")};
-	r->table.nrows = 2;
+	/* A descriptive row: what each device says (here one of them). */
+	r->table.rows[2] = (struct table_row){.about = xstrdup("mfg"), .label = xstrdup("maker")};
+	r->table.rows[2].facts = calloc(1, sizeof(*r->table.rows[2].facts));
+	r->table.rows[2].facts[0] = (struct device_fact){xstrdup("usb"), xstrdup("Seagate")};
+	r->table.rows[2].nfacts = 1;
+	r->table.nrows = 3;
 	r->cmp = calloc(1, sizeof(*r->cmp));
 	r->ncmp = 1;
 	r->cmp[0] = (struct comparison){
@@ -333,6 +343,9 @@ static void assert_instance_eq(const struct instance_result *a, const struct ins
 	EQ_D(a->rep.confidence, b->rep.confidence);
 	EQ_D(a->rep.error, b->rep.error);
 	EQ_S(a->rep.metric, b->rep.metric);
+	assert_int_equal(a->rep.estimate, b->rep.estimate);
+	assert_int_equal(a->rep.round, b->rep.round);
+	EQ_D(a->rep.pilot_n, b->rep.pilot_n);
 }
 
 static void assert_results_eq(const struct results *a, const struct results *b)
@@ -363,6 +376,12 @@ static void assert_results_eq(const struct results *a, const struct results *b)
 		EQ_S(a->table.rows[i].job, b->table.rows[i].job);
 		EQ_S(a->table.rows[i].metric, b->table.rows[i].metric);
 		EQ_S(a->table.rows[i].label, b->table.rows[i].label);
+		EQ_S(a->table.rows[i].about, b->table.rows[i].about);
+		assert_int_equal(a->table.rows[i].nfacts, b->table.rows[i].nfacts);
+		for (size_t k = 0; k < a->table.rows[i].nfacts; k++) {
+			EQ_S(a->table.rows[i].facts[k].key, b->table.rows[i].facts[k].key);
+			EQ_S(a->table.rows[i].facts[k].value, b->table.rows[i].facts[k].value);
+		}
 	}
 	EQ_S(a->env.hostname, b->env.hostname);
 	EQ_S(a->env.kernel, b->env.kernel);
@@ -481,7 +500,8 @@ static void expect_error(const char *text, const char *msg)
 }
 
 /* The round-trip file with one edit: key `key` of jobs[1] (`in` "job"), of its summary
- * ("summary") or of its trials[2] ("trial") set to `v`. */
+ * ("summary"), its replication ("replication"), its trials[2] ("trial") or of the report
+ * table's rows[`in` "row0" or "row2"] set to `v`, or removed when `v` is NULL. */
 static char *edited(const char *in, const char *key, json_t *v)
 {
 	struct results a;
@@ -497,9 +517,20 @@ static char *edited(const char *in, const char *key, json_t *v)
 	o = json_array_get(json_object_get(root, "jobs"), 1);
 	if (!strcmp(in, "summary"))
 		o = json_object_get(o, "summary");
+	else if (!strcmp(in, "replication"))
+		o = json_object_get(o, "replication");
 	else if (!strcmp(in, "trial"))
 		o = json_array_get(json_object_get(o, "trials"), 2);
-	assert_int_equal(json_object_set_new(o, key, v), 0);
+	else if (!strncmp(in, "row", 3))
+		o = json_array_get(
+		    json_object_get(json_object_get(json_object_get(root, "report"), "table"),
+				    "rows"),
+		    (size_t)(in[3] - '0'));
+	assert_non_null(o);
+	if (v)
+		assert_int_equal(json_object_set_new(o, key, v), 0);
+	else
+		assert_int_equal(json_object_del(o, key), 0);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return text;
@@ -539,6 +570,20 @@ static void test_bad_inputs(void **state)
 	text = edited("summary", "runs", json_real(2.5));
 	expect_error(text, "r.json: jobs[1].summary.runs: expected an integer from 0 to "
 			   "4294967295");
+	free(text);
+	text = edited("replication", "estimate", json_string("later"));
+	expect_error(text, "r.json: jobs[1].replication.estimate: expected kept or pilot, not "
+			   "'later'");
+	free(text);
+	/* A report row shows a job's metric or describes the devices: each needs its keys. */
+	text = edited("row0", "job", NULL);
+	expect_error(text, "r.json: report.table.rows[0].job: missing (expected a string)");
+	free(text);
+	text = edited("row2", "values", NULL);
+	expect_error(text, "r.json: report.table.rows[2].values: missing (expected an object)");
+	free(text);
+	text = edited("row2", "values", json_pack("{s:i}", "usb", 1));
+	expect_error(text, "r.json: report.table.rows[2].values.usb: expected a string");
 	free(text);
 
 	/* A file that lacks what the contract requires: every problem, one line each. */
