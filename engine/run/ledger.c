@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lib/path.h"
+
 #define TREE_DEPTH 64
 
 /* The scratch folder this process made, so that a second job file run by the same command
@@ -45,17 +47,6 @@ static void set_msg(char **msg, const char *fmt, ...)
 static bool same(const struct stat *st, dev_t dev, ino_t ino)
 {
 	return st->st_dev == dev && st->st_ino == ino;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
 }
 
 static const char *base_of(const char *path)
@@ -162,7 +153,7 @@ long ledger_dir(struct ledger *l, const char *dir, char **msg)
 			return (long)i;
 	if (!l->scratch || !under(dir, l->scratch))
 		return hold(l, dir, msg);
-	if (!(up = dir_of(dir)))
+	if (!(up = path_dirname(dir)))
 		return -ENOMEM;
 	/* The scratch folder's own parent ($TMPDIR, or the current folder) is the user's. */
 	parent = !strcmp(dir, l->scratch) ? hold(l, up, msg) : ledger_dir(l, up, msg);
@@ -200,7 +191,7 @@ static int add_entry(struct ledger *l, const char *path, long dir, const struct 
 
 int ledger_create(struct ledger *l, const char *path, int flags, mode_t mode, bool keep, char **msg)
 {
-	char *dir = dir_of(path);
+	char *dir = path_dirname(path);
 	long d = dir ? ledger_dir(l, dir, msg) : -ENOMEM;
 	struct stat st;
 	int fd, err;
@@ -237,7 +228,7 @@ int ledger_create(struct ledger *l, const char *path, int flags, mode_t mode, bo
 const struct ledger_entry *ledger_mktree(struct ledger *l, const char *path, mode_t mode, bool keep,
 					 int *err, char **msg)
 {
-	char *dir = dir_of(path);
+	char *dir = path_dirname(path);
 	long d = dir ? ledger_dir(l, dir, msg) : -ENOMEM;
 	int pfd, fd = -1, log = -1;
 	struct stat st;
