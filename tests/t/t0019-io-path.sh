@@ -106,26 +106,33 @@ tracepoints() {
 	perf list >perf-events.txt 2>/dev/null || return 1
 	grep block:block_rq_issue perf-events.txt >/dev/null
 }
+# Exit 3: the kernel did not deliver the completion events (docs/performance.md; seen on
+# 6.18 under load); up to three tries, each a new result folder. Three exits 3 in a row are
+# a skip with that reason, counted; any other status or report fails below.
+trace_rc=skip
 if works io_uring && tracepoints; then
+	job io_uring 4 "" 1MiB >job.yaml
+	for try in 1 2 3; do
+		trace_rc=0
+		"$SRC/bench/io-trace.sh" -o trace "$IOTRIAL" run -q job.yaml -o "out3.$try" >report.txt 2>trace.err || trace_rc=$?
+		if [ "$trace_rc" -ne 3 ]; then break; fi
+	done
+fi
+case $trace_rc in
+skip) test_skip 'bench/io-trace.sh: the calls, what each carries, the device queue' 'needs io_uring, perf and the block tracepoints' ;;
+3) test_skip 'bench/io-trace.sh: the calls, what each carries, the device queue' 'the kernel delivered too few block_rq_complete events in 3 tries' ;;
+*)
 	test_expect_success 'bench/io-trace.sh: the calls, what each carries, the device queue' '
-		job io_uring 4 "" 1MiB >job.yaml
-		# Exit 3: the kernel did not deliver the completion events (docs/performance.md);
-		# up to three tries, each a new result folder.
-		for try in 1 2 3; do
-			rc=0
-			"$SRC/bench/io-trace.sh" -o trace "$IOTRIAL" run -q job.yaml -o "out3.$try" >report.txt || rc=$?
-			if [ "$rc" -ne 3 ]; then break; fi
-		done
-		expect_eq "$rc" 0
+		cat trace.err
+		expect_eq "$trace_rc" 0
 		grep -E "^calls: io_uring_enter [0-9]+, " report.txt
 		grep -E "^requests handed over per call \(requests:calls\):( [0-2]:[0-9]+)+$" report.txt
 		grep -E "^time at the device per request: median [0-9]+ us" report.txt
 		grep -E "^requests in flight at the device: mean [0-9.]+;" report.txt
 		test -s trace.txt
 	'
-else
-	test_skip 'bench/io-trace.sh: the calls, what each carries, the device queue' 'needs io_uring, perf and the block tracepoints'
-fi
+	;;
+esac
 
 if works libaio; then
 	test_expect_success 'libaio, iodepth 32: no io_submit carries more than 2 iocbs' '
