@@ -1,6 +1,6 @@
 /* The names of the enumerations that job files, results.json and the reports spell: one
- * table per enumeration, indexed by its value and NULL-terminated (the form the YAML parser's
- * yp_enum_index takes), with lookups both ways. The job keys' own enumerations (workload,
+ * table per enumeration, indexed by its value and NULL-terminated, with lookups both ways
+ * (the parsers look names up with names_find too). The job keys' own enumerations (workload,
  * sync, layout, ...) are in their rows of model/jobkeys.c. */
 #ifndef IOTRIAL_NAMES_H
 #define IOTRIAL_NAMES_H

@@ -396,7 +396,7 @@ static void parse_top_scalar(struct yp *p, struct exp_spec *s, int i, const yaml
 
 int yp_set_top(struct exp_spec *s, const char *key, const char *text, char *err, size_t errlen)
 {
-	int i = yp_enum_index(top_keys, key);
+	int i = names_find(top_keys, key);
 	char *copy;
 
 	if (!strcmp(key, "on_error"))

@@ -70,7 +70,7 @@ static int set_positive(double *out, const char *text, char *err, size_t errlen)
 static int set_enum(int *out, const char *const *names, const char *text, char *err, size_t errlen)
 {
 	char list[128];
-	int i = yp_enum_index(names, text);
+	int i = names_find(names, text);
 
 	if (i < 0) {
 		yp_enum_list(list, sizeof(list), names);
@@ -197,7 +197,7 @@ bool yp_rep_path_known(const char *path)
 					    "target.round",
 					    NULL};
 
-	return yp_enum_index(paths, path) >= 0;
+	return names_find(paths, path) >= 0;
 }
 
 /* A nested mapping (target, trim, outliers): each key as "name.key". */

@@ -65,7 +65,6 @@ int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, c
 bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what);
 
 bool yp_has_key(const struct yp *p, const yaml_node_t *m, const char *key);
-int yp_enum_index(const char *const *names, const char *v);
 void yp_enum_list(char *buf, size_t len, const char *const *names);
 
 /* Letters, digits, '_', '-', '.'; not empty. */

@@ -197,14 +197,6 @@ bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const ch
 	return ok;
 }
 
-int yp_enum_index(const char *const *names, const char *v)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(names[i], v))
-			return i;
-	return -1;
-}
-
 void yp_enum_list(char *buf, size_t len, const char *const *names)
 {
 	size_t o = 0;
