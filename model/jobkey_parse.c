@@ -110,12 +110,16 @@ int job_key_parse(const struct job_key *k, const char *text, struct key_value *v
 {
 	const char *why;
 	bool b;
+	int r;
 
 	v->u = 0;
 	v->s = NULL;
 	switch (k->type) {
 	case KT_STRING:
+		if (k->check && (r = k->check(text, err, errlen)) < 0)
+			return r;
 		return (v->s = strdup(text)) ? 0 : -ENOMEM;
+
 	case KT_ENUM:
 		return parse_enum(k, text, v, err, errlen);
 	case KT_DOUBLE:

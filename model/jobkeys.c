@@ -1,6 +1,8 @@
 /* The job key table and the small lookups around it (see jobkeys.h). */
 #include "model/jobkeys.h"
 
+#include "model/wlopts.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -54,10 +56,18 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
 	 "bound each trial by time instead of size: the workload wraps around the file until then",
 	 "runtime: 60s"},
+    [JK_IO_LIMIT] =
+	{"io_limit", KT_SIZE, OFF(io_limit), NULL, 0, UINT64_MAX / 4, NULL,
+	 "bytes each worker moves in a size-bound trial (fio's io_size), apart from the region it moves them in (file_size): less stops early, more goes around the region again; default: the region's size",
+	 "io_limit: 1GiB"},
     [JK_RANDOM_MAP] =
 	{"random_map", KT_BOOL, OFF(random_map), "true", 0, 1, NULL,
 	 "randread, randwrite: visit every block once per pass, in a new random order each pass; false: draw each offset independently, with replacement (fio's norandommap)",
 	 "random_map: false"},
+    [JK_DISTRIBUTION] =
+	{"distribution", KT_STRING, OFF(distribution), "uniform", 0, 0, NULL,
+	 "randread, randwrite: how offsets are drawn (fio's random_distribution): uniform (with random_map, each block once per pass); zipf:THETA (theta > 0); pareto:H (0 < H < 1: a fraction H of the blocks gets 1-H of the I/Os); normal:SIGMA[:CENTER] (sigma in % of the region, around CENTER, 0 to 1, default 0.5); zoned:A/S:A/S... (A% of the I/Os fall in the next S% of the region). Zipf and pareto scatter their hot blocks over the region; every distribution but uniform draws with replacement",
+	 "distribution: zipf:1.2", 0, 0, wl_dist_check},
     [JK_SYNC] =
 	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
 	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",

@@ -30,6 +30,9 @@ struct job_key {
 	const char *help;
 	const char *example;
 	double dmin, dmax; /* bounds for KT_DOUBLE */
+	/* KT_STRING values with a structure (model/wlopts.h): 0, or -errno with one line in
+	 * `err`. NULL: any text. The parser calls it where the value is written. */
+	int (*check)(const char *text, char *err, size_t errlen);
 };
 
 extern const struct job_key job_keys[JK_NKEYS];

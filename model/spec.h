@@ -42,7 +42,9 @@ enum job_key_id {
 	JK_BLOCK_SIZE,
 	JK_BUFFER_SIZE,
 	JK_RUNTIME,
+	JK_IO_LIMIT,
 	JK_RANDOM_MAP,
+	JK_DISTRIBUTION,
 	JK_SYNC,
 	JK_INVALIDATE,
 	JK_KEEP_FILES,
@@ -149,7 +151,10 @@ struct job_spec {
 	uint64_t block_size;
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
 	uint64_t runtime_ns;  /* 0: bounded by file_size */
+	uint64_t io_limit;    /* bytes a size-bound trial moves per worker; 0: its region's */
 	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
+	char *distribution;   /* random workloads: how offsets are drawn (model/wlopts.h); NULL:
+				 uniform */
 	enum job_sync sync;
 	bool invalidate;
 	bool keep_files;

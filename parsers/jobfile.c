@@ -137,7 +137,8 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 			j->key_loc[i] = yp_loc(p, vn);
 			continue;
 		}
-		text = yp_text(p, vn, key, "a value");
+		text =
+		    job_keys[i].check ? yp_text_flat(p, vn, key) : yp_text(p, vn, key, "a value");
 		if (!text)
 			continue;
 		if (yp_set_job_key(j, i, text, err, sizeof(err)) < 0)

@@ -57,6 +57,10 @@ bool yp_scalar_is_null(const yaml_node_t *n);
  * scalar (`want` says what was expected) or the expansion fails. */
 char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *want);
 
+/* A structured key's value as one line (parsers/yp_flat.c): a scalar's text, a mapping as
+ * "K:V,K:V", a list as "A,B"; NULL (after reporting) when a part is not a scalar. */
+char *yp_text_flat(struct yp *p, const yaml_node_t *n, const char *key);
+
 /* The index of key node `kn` in NULL-terminated `keys`; -1 after reporting an unknown key
  * (with a suggestion; `where` is appended, e.g. " in replication"). */
 int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, const char *where);

@@ -87,7 +87,9 @@ static bool next_io(struct loop *l, struct be_io *io)
 	} else if (l->issued >= l->total) {
 		return false;
 	}
-	if (l->nblocks && w->random_map) {
+	if (l->dist) {
+		off = distrib_next(l->dist, &l->rng) * w->chunk;
+	} else if (l->nblocks && w->random_map) {
 		off = randmap_next(&l->map) * w->chunk;
 	} else if (l->nblocks) {
 		/* With replacement: a block may come again before every other has come once. */
@@ -325,6 +327,11 @@ static int loop_init(struct loop *l, char **bufs)
 	l->pos = w->start_pos;
 	if (l->nblocks && w->random_map)
 		randmap_init(&l->map, l->nblocks, w->seed, w->start_pos);
+	if (l->nblocks && w->dist) {
+		if (!(l->dist = cacheline_zalloc(sizeof(*l->dist))))
+			return -ENOMEM;
+		distrib_init(l->dist, w->dist, l->nblocks, w->seed);
+	}
 
 	/* Random offsets: no readahead, as fio's default (fadvise_hint) asks. Else each buffered
 	 * read of a missing block brings in its neighbours too, and about half of a pass of
@@ -368,6 +375,7 @@ static void loop_free(struct loop *l, char *bufs)
 {
 	free(l->rec);
 	free(l->ivl);
+	free(l->dist);
 	free(bufs);
 	free(l->slots);
 	free(l->free_list);

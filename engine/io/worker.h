@@ -12,6 +12,7 @@
 #include "engine/io/backends/backend.h"
 #include "engine/stats/hist.h"
 #include "model/spec.h"
+#include "model/wlopts.h"
 #include "lib/stats.h"
 
 struct worker_job {
@@ -25,14 +26,15 @@ struct worker_job {
 	uint64_t region_len;
 	uint64_t runtime_ns; /* 0: one pass over the region (size-bound) */
 	uint32_t iodepth;
-	bool fsync_end;	      /* fsync inside the timed region, after the last write */
-	uint64_t seed;	      /* random offsets */
-	bool random_map;      /* random offsets: each block once per pass (else with replacement) */
-	bool verify;	      /* writes carry the verify pattern, reads are checked */
-	uint64_t verify_seed; /* the pattern's seed */
-	bool verify_check_seed;	   /* false: accept the pattern under any seed */
-	const atomic_int *stop;	   /* non-zero: stop issuing, drain, return */
-	const atomic_int *stop_bg; /* also stops it (background load); may be NULL */
+	bool fsync_end;	 /* fsync inside the timed region, after the last write */
+	uint64_t seed;	 /* random offsets */
+	bool random_map; /* random offsets: each block once per pass (else with replacement) */
+	const struct wl_dist *dist; /* random offsets drawn from this skew; NULL: uniform */
+	bool verify;		    /* writes carry the verify pattern, reads are checked */
+	uint64_t verify_seed;	    /* the pattern's seed */
+	bool verify_check_seed;	    /* false: accept the pattern under any seed */
+	const atomic_int *stop;	    /* non-zero: stop issuing, drain, return */
+	const atomic_int *stop_bg;  /* also stops it (background load); may be NULL */
 	/* Stonewall: raised by the coordinator when another rank has done its size; stops it
 	 * like `stop`, noted in `stopped` when it had not reached its bound. May be NULL. */
 	const atomic_int *stop_sw;

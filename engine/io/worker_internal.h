@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "engine/io/distrib.h"
 #include "engine/io/randmap.h"
 #include "engine/io/reclog.h"
 #include "engine/io/worker.h"
@@ -18,13 +19,14 @@ struct loop {
 	struct be_io *slots;
 	struct be_io **free_list, **ready, **reaped;
 	unsigned nfree, nready, inflight;
-	uint64_t pos;	    /* sequential: next offset within the region */
-	uint64_t nblocks;   /* random: whole chunks in the region */
-	struct randmap map; /* random with random_map: the order of the blocks */
-	uint64_t issued;    /* bytes started (size bound) */
-	uint64_t total;	    /* bytes a size-bound trial moves */
-	uint64_t deadline;  /* time bound; 0: none */
-	uint64_t cap;	    /* a size bound's time cap (stonewall); 0: none */
+	uint64_t pos;	      /* sequential: next offset within the region */
+	uint64_t nblocks;     /* random: whole chunks in the region */
+	struct randmap map;   /* random with random_map: the order of the blocks */
+	struct distrib *dist; /* random with a skewed distribution; NULL: uniform */
+	uint64_t issued;      /* bytes started (size bound) */
+	uint64_t total;	      /* bytes a size-bound trial moves */
+	uint64_t deadline;    /* time bound; 0: none */
+	uint64_t cap;	      /* a size bound's time cap (stonewall); 0: none */
 	uint64_t rng;
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */

@@ -379,6 +379,7 @@ static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_FILE_PER_THREAD),
 		    "key 'file_per_thread': the workers of a copytree each copy the whole tree into a folder of their own; they cannot share one (file_per_thread: false)");
+	plan_workload(pl, in);
 	if (j->rate && j->rate_iops)
 		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_RATE_IOPS),
 			  "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");
@@ -570,6 +571,7 @@ void plan_release(struct plan *p)
 			free(in->job.source);
 		free(in->data.path);
 		free(in->src.path);
+		free(in->wl);
 	}
 	free(p->job_locs);
 	free(p->cmp);

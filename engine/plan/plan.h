@@ -11,6 +11,7 @@
 #include "engine/io/backends/backend.h"
 #include "lib/diag.h"
 #include "model/spec.h"
+#include "model/wlopts.h"
 
 enum plan_layout {
 	LAYOUT_NONE,  /* use it as it is */
@@ -60,6 +61,7 @@ struct instance {
 	uint64_t chunk;		  /* bytes per I/O: block_size, or buffer_size for copy */
 	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
 	bool target_folder;	  /* the job file means its target as a folder (see plan_files) */
+	struct wl_opts *wl;	  /* distribution, size and direction mixes; NULL: none */
 };
 
 /* Matrix key `d` (0 .. npoint - 1) of instance `in`: its value, and where that value was

@@ -61,6 +61,10 @@ void plan_files(struct planner *pl, struct instance *in);
 /* O_DIRECT size rules against the target's logical block size (plan_files.c). */
 void plan_direct(struct planner *pl, struct instance *in);
 
+/* The workload's structured keys (distribution, mixes) parsed into in->wl and checked
+ * against the rest of the job (plan_workload.c). */
+void plan_workload(struct planner *pl, struct instance *in);
+
 /* A shared file across ranks: one rank creates it (plan_files.c). */
 void plan_dist_files(struct planner *pl, struct instance *in);
 

@@ -116,6 +116,9 @@ static uint64_t slot_left(const struct slot *s)
 	uint64_t total =
 	    spec_workload_random(j->wl) ? j->region_len / j->chunk * j->chunk : j->region_len;
 
+	if (j->limit) /* io_limit (a top-up's own limit is set after this is asked) */
+		total = j->limit;
+
 	return s->sh->out.bytes < total ? total - s->sh->out.bytes : 0;
 }
 

@@ -108,11 +108,14 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    /* Load runs until the measured workers are done. */
 	    .runtime_ns = r->background ? UINT64_MAX / 4 : j->runtime_ns,
 	    .iodepth = j->iodepth,
+	    .limit = j->io_limit,
 	    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
 	    /* Each rank its own offsets (rank 0: as in a serial run). */
 	    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
 			       inst * 1024 + w, index),
-	    .random_map = j->random_map,
+	    /* A skew draws with replacement, as fio's random_distribution does. */
+	    .random_map = j->random_map && !(in->wl && in->wl->skewed),
+	    .dist = in->wl && in->wl->skewed ? &in->wl->dist : NULL,
 	    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
 	    .stop_bg = r->background ? &sync->bg_stop : NULL,
 	    .stop_sw = stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,

@@ -1,0 +1,60 @@
+/* The workload keys whose values have a structure of their own (an access distribution, a
+ * block-size mix, a read/write mix): their text as the job file writes it, parsed into plain
+ * structures. The parser calls these to check a value where it is written; the planner
+ * calls them again to build what the workers use. One spelling, one parser. */
+#ifndef IOTRIAL_WLOPTS_H
+#define IOTRIAL_WLOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WL_ZONES_MAX 64
+#define WL_SIZES_MAX 64
+
+enum wl_dist_kind { WL_DIST_UNIFORM, WL_DIST_ZIPF, WL_DIST_PARETO, WL_DIST_NORMAL, WL_DIST_ZONED };
+
+/* distribution: uniform | zipf:THETA | pareto:H | normal:SIGMA[:CENTER] |
+ * zoned:ACCESS/SIZE:ACCESS/SIZE... (percentages; fio's random_distribution spellings). */
+struct wl_dist {
+	enum wl_dist_kind kind;
+	double param; /* zipf: theta (> 0); pareto: h (0 < h < 1); normal: sigma, % of the region */
+	double center; /* normal: where the mean lies, 0..1 of the region (0.5) */
+	uint32_t nzones;
+	double zone_access[WL_ZONES_MAX]; /* zoned: % of the I/Os ... */
+	double zone_size[WL_ZONES_MAX];	  /* ... that fall in this % of the region, in order */
+};
+
+/* block_split: SIZE:WEIGHT,SIZE:WEIGHT... (weights are percentages, adding to 100) or a
+ * range MIN-MAX (sizes drawn uniformly among the multiples of MIN). */
+struct wl_sizes {
+	uint32_t n; /* entries of a weighted list; 0 for a range */
+	bool range; /* MIN-MAX */
+	uint64_t min, max;
+	uint64_t size[WL_SIZES_MAX];
+	uint32_t pct[WL_SIZES_MAX];
+};
+
+/* What an instance's workers do beyond one size, one direction and uniform offsets; the
+ * planner fills it from the job's keys (engine/plan/plan_workload.c). */
+struct wl_opts {
+	bool skewed; /* dist is not uniform */
+	struct wl_dist dist;
+};
+
+/* Parse a distribution. Returns 0, or -EINVAL / -ERANGE with one line in `err`. */
+int wl_dist_parse(const char *text, struct wl_dist *d, char *err, size_t errlen);
+
+/* Parse a block-size split. Returns 0, or -EINVAL / -ERANGE with one line in `err`. */
+int wl_sizes_parse(const char *text, struct wl_sizes *s, char *err, size_t errlen);
+
+/* Parse a read/write mix: read:R,write:W (percentages adding to 100; either alone leaves
+ * the rest to the other). *read_pct gets R. Returns 0, or -EINVAL / -ERANGE. */
+int wl_mix_parse(const char *text, uint32_t *read_pct, char *err, size_t errlen);
+
+/* The key table's checks (model/jobkeys.c): parse into a scratch value, keep the verdict. */
+int wl_dist_check(const char *text, char *err, size_t errlen);
+int wl_sizes_check(const char *text, char *err, size_t errlen);
+int wl_mix_check(const char *text, char *err, size_t errlen);
+
+#endif
