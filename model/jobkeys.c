@@ -47,8 +47,14 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
 	 "size of the file each trial works on; a trial without runtime moves this many bytes",
 	 "file_size: 80MB"},
-    [JK_BLOCK_SIZE] = {"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
-		       "bytes per I/O for read, write, randread and randwrite", "block_size: 1MiB"},
+    [JK_BLOCK_SIZE] =
+	{"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
+	 "bytes per I/O for read, write, randread and randwrite; a mapping of sizes to percentages, or a range MIN-MAX, is a block_split",
+	 "block_size: 1MiB"},
+    [JK_BLOCK_SPLIT] =
+	{"block_split", KT_STRING, OFF(block_split), NULL, 0, 0, NULL,
+	 "a mix of I/O sizes (fio's bssplit and bsrange): SIZE:PERCENT,... (percentages adding to 100), or MIN-MAX (multiples of MIN, drawn uniformly); block_size: {4KiB: 60, 64KiB: 40} and block_size: 4KiB-64KiB set it; block_size becomes its largest size",
+	 "block_split: \"4KiB:60,64KiB:30,1MiB:10\"", 0, 0, wl_sizes_check},
     [JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
 			"copy: bytes read and written per step; default: block_size",
 			"buffer_size: 32KiB"},

@@ -41,6 +41,8 @@ void results_release(struct results *r)
 		for (size_t i = 0; i < ir->ntrials; i++) {
 			free(ir->trials[i].error);
 			free(ir->trials[i].workers);
+			free(ir->trials[i].sizes);
+
 			for (uint32_t n = 0; n < ir->trials[i].nranks; n++) {
 				free(ir->trials[i].ranks[n].host);
 				free(ir->trials[i].ranks[n].error);

@@ -53,6 +53,11 @@ struct rank_aggregate {
 	uint64_t lat_samples; /* values in the merged latency histogram (every rank's I/Os) */
 };
 
+/* block_split with sizes listed: how many I/Os of one size a trial did. */
+struct size_count {
+	uint64_t size, ios;
+};
+
 struct trial_result {
 	uint32_t index;	  /* 0-based among the instance's measured trials; warm-ups count on */
 	bool warmup;	  /* a warm-up trial: never kept, never in the summary */
@@ -82,6 +87,8 @@ struct trial_result {
 	bool stonewall;
 	bool stonewalled;
 	uint64_t stonewall_bytes;
+	struct size_count *sizes; /* block_split with sizes listed, in its order; else NULL */
+	uint32_t nsizes;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };

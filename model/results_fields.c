@@ -103,6 +103,11 @@ static const struct rfield aggregate_rows[] = {
 };
 static TABLE(aggregate_table, aggregate_rows);
 
+/* block_split with sizes listed: the I/Os of each size. */
+#define SZ(k, m) ROW(struct size_count, k, RF_U64, REQ, m)
+static const struct rfield size_rows[] = {SZ("size", size), SZ("ios", ios)};
+static TABLE(size_table, size_rows);
+
 static const struct rfield cpu_rows[] = {
     T("user_s", RF_REAL, REQ, cpu_user_s),
     T("sys_s", RF_REAL, REQ, cpu_sys_s),
@@ -138,6 +143,9 @@ static const struct rfield trial_rows[] = {
       .mark_off = offsetof(struct trial_result, stonewall)),
     T("stonewall_bytes", RF_U64, OPT, stonewall_bytes, .when = rf_trial_stonewalls),
     ARR(struct trial_result, "ranks", OPT, ranks, nranks, rank_table, .when = rf_trial_has_ranks),
+    ARR(struct trial_result, "block_sizes", OPT, sizes, nsizes, size_table,
+	.when = rf_trial_has_sizes),
+
     NOVAL("aggregate", RF_OBJ, OPT, .sub = &aggregate_table, .when = rf_trial_has_ranks),
 };
 static TABLE(trial_table, trial_rows, .include = rf_trial_ran, .after = rf_trial_read);

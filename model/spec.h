@@ -40,6 +40,7 @@ enum job_key_id {
 	JK_SOURCE,
 	JK_FILE_SIZE,
 	JK_BLOCK_SIZE,
+	JK_BLOCK_SPLIT,
 	JK_BUFFER_SIZE,
 	JK_RUNTIME,
 	JK_IO_LIMIT,
@@ -149,6 +150,7 @@ struct job_spec {
 	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
 	uint64_t file_size;
 	uint64_t block_size;
+	char *block_split; /* sizes with weights, or a range (model/wlopts.h); NULL: block_size */
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
 	uint64_t runtime_ns;  /* 0: bounded by file_size */
 	uint64_t io_limit;    /* bytes a size-bound trial moves per worker; 0: its region's */

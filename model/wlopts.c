@@ -297,3 +297,11 @@ int wl_mix_check(const char *text, char *err, size_t errlen)
 
 	return wl_mix_parse(text, &r, err, errlen);
 }
+
+uint64_t wl_sizes_misaligned(const struct wl_sizes *s, uint64_t align)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->size[i] % align)
+			return s->size[i];
+	return 0;
+}

@@ -40,6 +40,8 @@ struct wl_sizes {
 struct wl_opts {
 	bool skewed; /* dist is not uniform */
 	struct wl_dist dist;
+	bool split; /* sizes holds a mix of I/O sizes */
+	struct wl_sizes sizes;
 };
 
 /* Parse a distribution. Returns 0, or -EINVAL / -ERANGE with one line in `err`. */
@@ -52,7 +54,11 @@ int wl_sizes_parse(const char *text, struct wl_sizes *s, char *err, size_t errle
  * the rest to the other). *read_pct gets R. Returns 0, or -EINVAL / -ERANGE. */
 int wl_mix_parse(const char *text, uint32_t *read_pct, char *err, size_t errlen);
 
-/* The key table's checks (model/jobkeys.c): parse into a scratch value, keep the verdict. */
+/* The first listed size that is not a multiple of `align`; 0 when all are. */
+uint64_t wl_sizes_misaligned(const struct wl_sizes *s, uint64_t align);
+
+/* The key table's checks
+ (model/jobkeys.c): parse into a scratch value, keep the verdict. */
 int wl_dist_check(const char *text, char *err, size_t errlen);
 int wl_sizes_check(const char *text, char *err, size_t errlen);
 int wl_mix_check(const char *text, char *err, size_t errlen);

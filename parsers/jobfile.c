@@ -83,7 +83,24 @@ static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 	}
 }
 
+/* block_size: {4KiB: 60, 64KiB: 40} and block_size: 4KiB-64KiB are a block_split; a single
+ * size replaces a mix set before (in defaults, say). Returns the key to set. */
+static int block_size_key(struct job_spec *j, int i, const yaml_node_t *vn, const char *text)
+{
+	if (i != JK_BLOCK_SIZE)
+		return i;
+	/* "-4KiB" is a negative size, for block_size to refuse, not a range. */
+	if (vn->type != YAML_SCALAR_NODE || strchr(text, ':') || strchr(text + (*text == '-'), '-'))
+		return JK_BLOCK_SPLIT;
+
+	free(j->block_split);
+	j->block_split = NULL;
+	j->key_loc[JK_BLOCK_SPLIT] = (struct src_loc){0};
+	return i;
+}
+
 /* Apply the keys of mapping `m` to job `j`; `allow_name` for entries of `jobs:`. */
+
 static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bool allow_name)
 {
 	static const char *const pseudo[] = {"name",	"replication", "matrix",
@@ -137,10 +154,12 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 			j->key_loc[i] = yp_loc(p, vn);
 			continue;
 		}
-		text =
-		    job_keys[i].check ? yp_text_flat(p, vn, key) : yp_text(p, vn, key, "a value");
+		text = job_keys[i].check || i == JK_BLOCK_SIZE ? yp_text_flat(p, vn, key)
+							       : yp_text(p, vn, key, "a value");
 		if (!text)
 			continue;
+		i = block_size_key(j, i, vn, text);
+
 		if (yp_set_job_key(j, i, text, err, sizeof(err)) < 0)
 			yp_err(p, vn, key, "%s", err);
 		else

@@ -76,6 +76,23 @@ static void io_fill(struct loop *l, struct be_io *io, uint64_t off, uint64_t len
 		verify_fill(io->base_buf, len, io->base_offset, w->verify_seed);
 }
 
+/* A size from the job's mix: a listed one by its weight (its index in *idx), or a multiple
+ * of the range's smallest. */
+static uint64_t draw_size(struct loop *l, uint16_t *idx)
+{
+	const struct wl_sizes *s = l->w->sizes;
+	uint64_t r = rng_next(&l->rng);
+	uint32_t pick, i = 0, acc;
+
+	if (s->range)
+		return s->min * (1 + (uint64_t)(((unsigned __int128)r * (s->max / s->min)) >> 64));
+	pick = (uint32_t)(((unsigned __int128)r * 100) >> 64);
+	for (acc = s->pct[0]; pick >= acc && i + 1 < s->n; acc += s->pct[++i])
+		;
+	*idx = (uint16_t)i;
+	return s->size[i];
+}
+
 /* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
 static bool next_io(struct loop *l, struct be_io *io)
 {
@@ -87,14 +104,16 @@ static bool next_io(struct loop *l, struct be_io *io)
 	} else if (l->issued >= l->total) {
 		return false;
 	}
+	if (w->sizes)
+		len = draw_size(l, &io->size_i);
 	if (l->dist) {
-		off = distrib_next(l->dist, &l->rng) * w->chunk;
+		off = distrib_next(l->dist, &l->rng) * l->unit;
 	} else if (l->nblocks && w->random_map) {
-		off = randmap_next(&l->map) * w->chunk;
+		off = randmap_next(&l->map) * l->unit;
 	} else if (l->nblocks) {
 		/* With replacement: a block may come again before every other has come once. */
 		uint64_t r = rng_next(&l->rng);
-		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * w->chunk;
+		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * l->unit;
 	} else {
 		if (l->pos >= w->region_len)
 			l->pos = 0;
@@ -103,6 +122,9 @@ static bool next_io(struct loop *l, struct be_io *io)
 			len = w->region_len - off;
 		l->pos += len;
 	}
+	/* A random I/O bigger than the smallest size ends inside the region. */
+	if (l->nblocks && off + len > w->region_len)
+		off = (w->region_len - len) / l->unit * l->unit;
 	l->issued += len;
 	io->seq = l->seq++;
 	io_fill(l, io, off, len);
@@ -145,6 +167,9 @@ void worker_out_add(struct worker_out *o, const struct worker_out *more)
 	welford_merge(&o->lat, &more->lat);
 	o->bytes += more->bytes;
 	o->ios += more->ios;
+	for (uint32_t i = 0; i < WL_SIZES_MAX; i++)
+		o->size_ios[i] += more->size_ios[i];
+
 	o->errors += more->errors;
 	o->cpu_user_s += more->cpu_user_s;
 	o->cpu_sys_s += more->cpu_sys_s;
@@ -186,7 +211,7 @@ static void window_first(struct loop *l, struct be_io *io)
 	if (l->nblocks && l->w->random_map) {
 		randmap_unnext(&l->map);
 		randmap_restart(&l->map);
-		io_fill(l, io, randmap_next(&l->map) * l->w->chunk, io->len);
+		io_fill(l, io, randmap_next(&l->map) * l->unit, io->len);
 	}
 }
 
@@ -318,9 +343,10 @@ static int loop_init(struct loop *l, char **bufs)
 	}
 	l->rng = w->seed;
 	l->total = w->region_len;
+	l->unit = w->sizes ? w->sizes->min : w->chunk;
 	if (spec_workload_random(w->wl)) {
-		l->nblocks = w->region_len / w->chunk;
-		l->total = l->nblocks * w->chunk;
+		l->nblocks = w->region_len / l->unit;
+		l->total = l->nblocks * l->unit;
 	}
 	if (w->limit)
 		l->total = w->limit;

@@ -30,11 +30,15 @@ struct worker_job {
 	uint64_t seed;	 /* random offsets */
 	bool random_map; /* random offsets: each block once per pass (else with replacement) */
 	const struct wl_dist *dist; /* random offsets drawn from this skew; NULL: uniform */
-	bool verify;		    /* writes carry the verify pattern, reads are checked */
-	uint64_t verify_seed;	    /* the pattern's seed */
-	bool verify_check_seed;	    /* false: accept the pattern under any seed */
-	const atomic_int *stop;	    /* non-zero: stop issuing, drain, return */
-	const atomic_int *stop_bg;  /* also stops it (background load); may be NULL */
+	/* Each I/O's size drawn from this mix (chunk is its largest; random offsets are
+	 * multiples of its smallest); NULL: every I/O chunk bytes. */
+	const struct wl_sizes *sizes;
+	bool verify; /* writes carry the verify pattern, reads are checked */
+
+	uint64_t verify_seed;	   /* the pattern's seed */
+	bool verify_check_seed;	   /* false: accept the pattern under any seed */
+	const atomic_int *stop;	   /* non-zero: stop issuing, drain, return */
+	const atomic_int *stop_bg; /* also stops it (background load); may be NULL */
 	/* Stonewall: raised by the coordinator when another rank has done its size; stops it
 	 * like `stop`, noted in `stopped` when it had not reached its bound. May be NULL. */
 	const atomic_int *stop_sw;
@@ -68,7 +72,8 @@ struct worker_out {
 	struct hist hist; /* latency of every I/O, ns */
 	struct welford lat;
 	uint64_t bytes, ios, errors;
-	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, absolute */
+	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
+	uint64_t start_ns, end_ns;	 /* CLOCK_MONOTONIC, absolute */
 	double cpu_user_s, cpu_sys_s;
 	/* The first error: which operation, where, and -errno (0: none). */
 	int err;

@@ -19,8 +19,10 @@ struct loop {
 	struct be_io *slots;
 	struct be_io **free_list, **ready, **reaped;
 	unsigned nfree, nready, inflight;
-	uint64_t pos;	      /* sequential: next offset within the region */
-	uint64_t nblocks;     /* random: whole chunks in the region */
+	uint64_t pos;	  /* sequential: next offset within the region */
+	uint64_t nblocks; /* random: whole units in the region */
+	uint64_t unit;	  /* random offsets are multiples of this: chunk, or a mix's smallest */
+
 	struct randmap map;   /* random with random_map: the order of the blocks */
 	struct distrib *dist; /* random with a skewed distribution; NULL: uniform */
 	uint64_t issued;      /* bytes started (size bound) */

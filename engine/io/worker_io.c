@@ -164,6 +164,9 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	if (t >= l->prog_next)
 		progress(l, t);
 	o->ios++;
+	if (l->w->sizes && !l->w->sizes->range)
+		o->size_ios[io->size_i]++;
+
 	if (l->rec)
 		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,
 			      io->start_ns - o->start_ns, t - io->start_ns);

@@ -379,7 +379,6 @@ static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_FILE_PER_THREAD),
 		    "key 'file_per_thread': the workers of a copytree each copy the whole tree into a folder of their own; they cannot share one (file_per_thread: false)");
-	plan_workload(pl, in);
 	if (j->rate && j->rate_iops)
 		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_RATE_IOPS),
 			  "key 'rate_iops': set rate (bytes per second) or rate_iops, not both");
@@ -413,7 +412,9 @@ static void plan_instance(struct planner *pl, size_t k, size_t no, const uint32_
 		in->target_folder = true;
 	copies = j->workload == WL_COPY || j->workload == WL_COPYTREE;
 	in->chunk = copies && j->buffer_size ? j->buffer_size : j->block_size;
+	plan_workload(pl, in);
 	plan_key_rules(pl, in, copies);
+
 	if (j->log_records || j->log_interval_ns)
 		plan_name_fits(pl, in);
 	plan_dist(pl, in);

@@ -497,8 +497,18 @@ void plan_direct(struct planner *pl, struct instance *in)
 			lbs = t.logical_block_size;
 		env_target_release(&t);
 	}
-	if (in->chunk % lbs)
+	if (in->wl && in->wl->split &&
+	    (in->wl->sizes.range ? in->wl->sizes.min % lbs
+				 : wl_sizes_misaligned(&in->wl->sizes, lbs))) {
+		uint64_t bad = in->wl->sizes.range ? in->wl->sizes.min
+						   : wl_sizes_misaligned(&in->wl->sizes, lbs);
 		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(in, JK_BLOCK_SPLIT),
+		    "key 'block_split': a size of %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    (unsigned long long)bad, lbs, in->data.path);
+	} else if (in->chunk % lbs)
+		plan_fail(
+
 		    pl, PLAN_ESPEC,
 		    plan_where(in, j->workload == WL_COPY ? JK_BUFFER_SIZE : JK_BLOCK_SIZE),
 		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",

@@ -38,7 +38,45 @@ static void plan_distribution(struct planner *pl, struct instance *in)
 	o->dist = d;
 }
 
+/* block_split: the sizes each I/O draws from; block_size (and the chunk, the buffers' size)
+ * becomes the largest, so the checks on block_size hold for every size. */
+static void plan_split(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	const struct src_loc *at = plan_where(in, JK_BLOCK_SPLIT);
+	struct wl_sizes s;
+	char err[256];
+	struct wl_opts *o;
+
+	if (!j->block_split || wl_sizes_parse(j->block_split, &s, err, sizeof(err)) < 0)
+		return;
+	if (j->workload == WL_COPY || j->workload == WL_COPYTREE || j->workload == WL_COMMAND) {
+		plan_fail(pl, PLAN_ESPEC, at,
+			  "key 'block_split': a %s moves buffer_size bytes at a time, not a mix",
+			  spec_workload_name(j->workload));
+		return;
+	}
+	if (j->layout == RANK_LAYOUT_STRIDED) {
+		plan_fail(pl, PLAN_ESPEC, at,
+			  "key 'block_split': layout: strided interleaves blocks of one size");
+		return;
+	}
+	if (j->verify && (s.range ? s.min % 512 : wl_sizes_misaligned(&s, 512))) {
+		plan_fail(
+		    pl, PLAN_ESPEC, at,
+		    "key 'block_split': with verify, every size must be a multiple of 512 bytes");
+		return;
+	}
+	if (!(o = opts(pl, in)))
+		return;
+	o->split = true;
+	o->sizes = s;
+	j->block_size = s.max;
+	in->chunk = s.max;
+}
+
 void plan_workload(struct planner *pl, struct instance *in)
 {
+	plan_split(pl, in);
 	plan_distribution(pl, in);
 }

@@ -116,6 +116,8 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    /* A skew draws with replacement, as fio's random_distribution does. */
 	    .random_map = j->random_map && !(in->wl && in->wl->skewed),
 	    .dist = in->wl && in->wl->skewed ? &in->wl->dist : NULL,
+	    .sizes = in->wl && in->wl->split ? &in->wl->sizes : NULL,
+
 	    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
 	    .stop_bg = r->background ? &sync->bg_stop : NULL,
 	    .stop_sw = stonewall_watched(r) ? &sync->sw_stop[stonewall_index(inst_k)] : NULL,

@@ -57,7 +57,24 @@ static void worker_error(struct trial_result *tr, const struct slot *s, const ch
 	}
 }
 
+/* A listed block_split: the I/Os of each size, over the workers. */
+static void trial_merge_sizes(struct trial_result *tr, const struct inst_run *r)
+{
+	const struct wl_opts *o = r->in->wl;
+
+	if (!o || !o->split || o->sizes.range || tr->sizes ||
+	    !(tr->sizes = calloc(o->sizes.n, sizeof(*tr->sizes))))
+		return;
+	tr->nsizes = o->sizes.n;
+	for (uint32_t i = 0; i < o->sizes.n; i++) {
+		tr->sizes[i].size = o->sizes.size[i];
+		for (uint32_t k = 0; k < r->n; k++)
+			tr->sizes[i].ios += r->slots[k].sh->out.size_ios[i];
+	}
+}
+
 /* Worker k's row of the trial (threads > 1). */
+
 static void worker_row(struct worker_result *wr, uint32_t k, const struct worker_out *o)
 {
 	wr->worker = k;
@@ -118,6 +135,8 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	}
 	tr->nworkers = r->n > 1 ? r->n : 0;
 	tr->cpu_user_s = tr->cpu_sys_s = 0;
+	trial_merge_sizes(tr, r);
+
 	for (uint32_t k = 0; k < r->n; k++) {
 		add_worker(e, r, &r->slots[k]);
 		if (tr->workers)

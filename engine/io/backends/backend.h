@@ -31,8 +31,9 @@ struct be_io {
 	uint64_t base_offset; /* where the whole transfer starts in the file */
 	uint64_t done;	      /* bytes of the whole transfer done so far */
 	uint32_t full_len;
-	int phase;   /* copy: 0 reading the source, 1 writing the destination */
-	bool unsent; /* refused with BE_BUSY before it ever reached the backend */
+	int phase;	 /* copy: 0 reading the source, 1 writing the destination */
+	bool unsent;	 /* refused with BE_BUSY before it ever reached the backend */
+	uint16_t size_i; /* block_split: which of the listed sizes it is */
 };
 
 /* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Block-size mixes (block_size as a mapping of sizes to percentages, or a range; fio's
+# bssplit and bsrange): the sizes drawn follow the weights, results.json counts the I/Os of
+# each size, random offsets stay aligned and inside the file, a sequential pass covers the
+# file once; weights that do not add to 100, and a size O_DIRECT cannot take, are job-file
+# errors at the key.
+#
+# Tolerance: 8,255 I/Os; a share p of them is binomial, sd sqrt(p(1 - p) / n) < 0.0055,
+# so each size's share must be within 4 sd = 0.022 of its weight.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+cat >bs.yaml <<'JOB'
+experiment: bs
+seed: 3
+jobs:
+  - {name: mix, workload: randread, backend: null, file_size: 64MiB,
+     block_size: {4KiB: 60, 64KiB: 30, 1MiB: 10}, io_limit: 1GiB, log: {records: true}}
+  - {name: range, workload: read, backend: null, file_size: 64MiB, block_size: 4KiB-64KiB,
+     log: {records: true}}
+  - {name: seqmix, workload: write, backend: null, file_size: 10000KiB,
+     block_split: "4KiB:50,12KiB:50", log: {records: true}}
+JOB
+
+test_expect_success 'the block-size mixes run' '
+	"$IOTRIAL" run -q bs.yaml -o out
+'
+
+test_expect_success 'each size gets its weight of the I/Os, and results.json counts them' '
+	jq -r ".jobs[0].trials[0] | [.ios, (.block_sizes | map(.ios) | add)] | @tsv" out/results.json >sum.txt
+	awk "{exit \$1 != \$2}" sum.txt
+	jq -r ".jobs[0].trials[0] | .ios as \$n | .block_sizes[] | [.size, .ios / \$n] | @tsv" out/results.json >shares.txt
+	expect_eq "$(cut -f1 shares.txt | tr "\n" " ")" "4096 65536 1048576 "
+	awk "{w = \$1 == 4096 ? 0.6 : \$1 == 65536 ? 0.3 : 0.1; d = \$2 - w; if (d < 0) d = -d; if (d > 0.022) {print; exit 1}}" shares.txt
+	awk -F, "NR > 1 {c[\$5]++} END {for (s in c) print s, c[s]}" out/records/mix.csv | sort -n >logged.txt
+	jq -r ".jobs[0].trials[0].block_sizes[] | \"\(.size) \(.ios)\"" out/results.json >counted.txt
+	expect_eq "$(cat logged.txt)" "$(cat counted.txt)"
+'
+
+test_expect_success 'the bytes are the sizes times their counts; params echo the mix' '
+	jq -e ".jobs[0].trials[0] | .bytes == ([.block_sizes[] | .size * .ios] | add)" out/results.json
+	jq -e ".jobs[0].params | .block_size == 1048576 and .block_split == \"4KiB:60,64KiB:30,1MiB:10\"" out/results.json
+'
+
+test_expect_success 'random offsets are multiples of the smallest size, every I/O inside the file' '
+	awk -F, "NR > 1 {if (\$4 % 4096 || \$4 + \$5 > 67108864) {print; exit 1}}" out/records/mix.csv
+'
+
+test_expect_success 'a range: sizes are multiples of its smallest, up to its largest; a pass covers the file once' '
+	awk -F, "NR > 1 {if (\$5 % 4096) {print; exit 1}; if (\$5 > 65536) {print; exit 1}; s += \$5} END {if (s != 67108864) {print s; exit 1}}" out/records/range.csv
+	awk -F, "NR > 1 {c[\$5]++} END {print length(c)}" out/records/range.csv >distinct.txt
+	expect_eq "$(cat distinct.txt)" 16
+	jq -e ".jobs[1].trials[0] | has(\"block_sizes\") | not" out/results.json
+'
+
+test_expect_success 'a sequential mix writes the file once, in order, the last I/O cut to fit' '
+	awk -F, "NR > 1 {if (\$4 != at) {print; exit 1}; at += \$5} END {if (at != 10240000) {print at; exit 1}}" out/records/seqmix.csv
+'
+
+bad() {
+	printf 'experiment: bad\njobs:\n  - name: j\n    workload: randread\n    target: "%s"\n    file_size: 1MiB\n    direct: %s\n    block_size: %s\n' "$PWD/" "$1" "$2" >bad.yaml
+	expect_code 2 "$IOTRIAL" validate bad.yaml 2>err.txt
+	cat err.txt
+}
+
+test_expect_success 'weights that do not add to 100, a backward range, a size twice: file:line:column, exit 2' '
+	bad false "{4KiB: 60, 64KiB: 30}" >e1.txt
+	grep -x "bad.yaml:8:17: key .block_size.: the weights add to 90; they must add to 100" e1.txt
+	bad false "64KiB-4KiB" >e2.txt
+	grep -x "bad.yaml:8:17: key .block_size.: a range MIN-MAX needs MIN <= MAX, got .64KiB-4KiB." e2.txt
+	bad false "{4KiB: 60, 4KiB: 40}" >e3.txt
+	grep "bad.yaml:8:17: key .block_size.: block size 4KiB is listed twice" e3.txt
+'
+
+test_expect_success 'a size that O_DIRECT cannot take: file:line:column, exit 2' '
+	bad true "{4KiB: 50, 1000: 50}" >e4.txt
+	grep "bad.yaml:8:17: key .block_split.: a size of 1000 bytes is not a multiple of [0-9]*, the logical block size of" e4.txt
+	expect_eq "$(wc -l <e4.txt)" 1
+'
+
+test_done
