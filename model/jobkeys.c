@@ -78,6 +78,15 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
 	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
 	 "sync: osync"},
+    [JK_FSYNC_EVERY] =
+	{"fsync_every", KT_UINT, OFF(fsync_every), NULL, 0, 1000000000, NULL,
+	 "fsync the file after every this many writes (fio's fsync): the writes in flight complete first, and the syncs' count and latency are reported apart from the writes (sync in results.json)",
+	 "fsync_every: 32"},
+    [JK_FDATASYNC_EVERY] =
+	{"fdatasync_every", KT_UINT, OFF(fdatasync_every), NULL, 0, 1000000000, NULL,
+	 "as fsync_every, with fdatasync(2): the data and what reading it back needs, not the other metadata (fio's fdatasync)",
+	 "fdatasync_every: 32"},
+
     [JK_INVALIDATE] =
 	{"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
 	 "drop the files' pages from the page cache before each trial, so reads measure the device",

@@ -89,6 +89,10 @@ struct trial_result {
 	uint64_t stonewall_bytes;
 	struct size_count *sizes; /* block_split with sizes listed, in its order; else NULL */
 	uint32_t nsizes;
+	/* fsync_every, fdatasync_every: the syncs, apart from the I/Os (ios, lat). */
+	bool sync_on;
+	uint64_t syncs;
+	struct lat_summary sync_lat;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };

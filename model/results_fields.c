@@ -108,6 +108,13 @@ static TABLE(aggregate_table, aggregate_rows);
 static const struct rfield size_rows[] = {SZ("size", size), SZ("ios", ios)};
 static TABLE(size_table, size_rows);
 
+/* fsync_every: the syncs, apart from the I/Os. */
+static const struct rfield sync_rows[] = {
+    T("ios", RF_U64, REQ, syncs),
+    T("lat_ns", RF_OBJ, REQ, sync_lat, .sub = &lat_table),
+};
+static TABLE(sync_table, sync_rows);
+
 static const struct rfield cpu_rows[] = {
     T("user_s", RF_REAL, REQ, cpu_user_s),
     T("sys_s", RF_REAL, REQ, cpu_sys_s),
@@ -143,7 +150,11 @@ static const struct rfield trial_rows[] = {
       .mark_off = offsetof(struct trial_result, stonewall)),
     T("stonewall_bytes", RF_U64, OPT, stonewall_bytes, .when = rf_trial_stonewalls),
     ARR(struct trial_result, "ranks", OPT, ranks, nranks, rank_table, .when = rf_trial_has_ranks),
+    /* Only a job with fsync_every or fdatasync_every has the object. */
+    NOVAL("sync", RF_OBJ, RF_MARK, .sub = &sync_table, .when = rf_trial_has_sync,
+	  .mark_off = offsetof(struct trial_result, sync_on)),
     ARR(struct trial_result, "block_sizes", OPT, sizes, nsizes, size_table,
+
 	.when = rf_trial_has_sizes),
 
     NOVAL("aggregate", RF_OBJ, OPT, .sub = &aggregate_table, .when = rf_trial_has_ranks),

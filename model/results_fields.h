@@ -15,6 +15,7 @@ bool rf_owner_stonewalls(const void *rank, const void *trial);
 bool rf_trial_has_workers(const void *trial, const void *instance);
 bool rf_trial_has_ranks(const void *trial, const void *instance);
 bool rf_trial_has_sizes(const void *trial, const void *instance);
+bool rf_trial_has_sync(const void *trial, const void *instance);
 
 bool rf_trial_stonewalls(const void *trial, const void *instance);
 bool rf_instance_records(const void *instance, const void *results);

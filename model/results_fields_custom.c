@@ -26,7 +26,13 @@ bool rf_trial_has_workers(const void *trial, const void *instance)
 	return ((const struct trial_result *)trial)->nworkers != 0;
 }
 
+bool rf_trial_has_sync(const void *trial, const void *instance)
+{
+	return ((const struct trial_result *)trial)->sync_on;
+}
+
 bool rf_trial_has_sizes(const void *trial, const void *instance)
+
 {
 	return ((const struct trial_result *)trial)->nsizes != 0;
 }

@@ -47,6 +47,8 @@ enum job_key_id {
 	JK_RANDOM_MAP,
 	JK_DISTRIBUTION,
 	JK_SYNC,
+	JK_FSYNC_EVERY,
+	JK_FDATASYNC_EVERY,
 	JK_INVALIDATE,
 	JK_KEEP_FILES,
 	JK_PREALLOCATE,
@@ -158,6 +160,9 @@ struct job_spec {
 	char *distribution;   /* random workloads: how offsets are drawn (model/wlopts.h); NULL:
 				 uniform */
 	enum job_sync sync;
+	uint32_t fsync_every;	  /* fsync(2) after every this many writes; 0: never */
+	uint32_t fdatasync_every; /* fdatasync(2) likewise; 0: never */
+
 	bool invalidate;
 	bool keep_files;
 	bool preallocate; /* write workloads: allocate the file once, or write a new one each trial

@@ -128,6 +128,8 @@ static bool next_io(struct loop *l, struct be_io *io)
 	l->issued += len;
 	io->seq = l->seq++;
 	io_fill(l, io, off, len);
+	if (w->sync_every && io->op == BE_WRITE && ++l->since_sync >= w->sync_every)
+		l->sync_due = true;
 	return true;
 }
 
@@ -169,6 +171,9 @@ void worker_out_add(struct worker_out *o, const struct worker_out *more)
 	o->ios += more->ios;
 	for (uint32_t i = 0; i < WL_SIZES_MAX; i++)
 		o->size_ios[i] += more->size_ios[i];
+	o->syncs += more->syncs;
+	hist_merge(&o->sync_hist, &more->sync_hist);
+	welford_merge(&o->sync_lat, &more->sync_lat);
 
 	o->errors += more->errors;
 	o->cpu_user_s += more->cpu_user_s;
@@ -264,6 +269,11 @@ static int loop_run(struct loop *l)
 		while (l->nready == 0 && l->nfree > 0 && !l->stopping) {
 			struct be_io *io = l->free_list[l->nfree - 1];
 			bool sw = w->stop_sw && *w->stop_sw;
+			/* The sync follows the writes before it: first they complete. */
+			if (l->sync_due && l->inflight > 0)
+				break;
+			if (l->sync_due && (r = worker_sync(l)) < 0)
+				return r;
 			if (*w->stop || (w->stop_bg && *w->stop_bg) || sw || !next_io(l, io)) {
 				/* Told to stop with its size not yet done: stonewalled. */
 				if (sw && (l->deadline || l->ramp_end || l->issued < l->total))
@@ -421,6 +431,8 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
 	hist_init(&o->hist);
 	welford_init(&o->lat);
+	hist_init(&o->sync_hist);
+	welford_init(&o->sync_lat);
 	if ((ret = loop_init(&l, &bufs)) < 0) {
 		worker_gate(w); /* the others must not wait for us forever */
 		goto out;

@@ -26,9 +26,11 @@ struct worker_job {
 	uint64_t region_len;
 	uint64_t runtime_ns; /* 0: one pass over the region (size-bound) */
 	uint32_t iodepth;
-	bool fsync_end;	 /* fsync inside the timed region, after the last write */
-	uint64_t seed;	 /* random offsets */
-	bool random_map; /* random offsets: each block once per pass (else with replacement) */
+	bool fsync_end;	     /* fsync inside the timed region, after the last write */
+	uint32_t sync_every; /* after this many writes, wait for them and sync; 0: never */
+	bool sync_data;	     /* that sync is fdatasync(2), not fsync(2) */
+	uint64_t seed;	     /* random offsets */
+	bool random_map;     /* random offsets: each block once per pass (else with replacement) */
 	const struct wl_dist *dist; /* random offsets drawn from this skew; NULL: uniform */
 	/* Each I/O's size drawn from this mix (chunk is its largest; random offsets are
 	 * multiples of its smallest); NULL: every I/O chunk bytes. */
@@ -73,7 +75,12 @@ struct worker_out {
 	struct welford lat;
 	uint64_t bytes, ios, errors;
 	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
-	uint64_t start_ns, end_ns;	 /* CLOCK_MONOTONIC, absolute */
+	/* sync_every: the syncs of the measured window, timed apart from the I/Os. */
+	uint64_t syncs;
+	struct hist sync_hist;
+	struct welford sync_lat;
+
+	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, absolute */
 	double cpu_user_s, cpu_sys_s;
 	/* The first error: which operation, where, and -errno (0: none). */
 	int err;

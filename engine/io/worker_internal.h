@@ -35,9 +35,11 @@ struct loop {
 	int fatal;	   /* a commit or a pause's reap failed for good (-errno); 0: none */
 	unsigned busy_spins;
 	bool stopping;
-	uint64_t *vclock;  /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
-	uint64_t ramp_end; /* while running: the end of the ramp; 0 once measuring */
-	uint64_t window;   /* I/Os issued before this are ramp, not measurement */
+	uint32_t since_sync; /* sync_every: writes issued since the last sync */
+	bool sync_due;	     /* ... reached: sync once the writes in flight are done */
+	uint64_t *vclock;    /* BE_F_VIRTUAL: the simulated clock; NULL: CLOCK_MONOTONIC */
+	uint64_t ramp_end;   /* while running: the end of the ramp; 0 once measuring */
+	uint64_t window;     /* I/Os issued before this are ramp, not measurement */
 	uint64_t pace_ns; /* rate, rate_iops: the time between two I/O starts (per byte for rate) */
 	uint64_t sched;	  /* when the next I/O is due to start (rate-limited) */
 	bool any_done;	  /* think_time: an I/O has completed, so pause before the next */
@@ -67,7 +69,12 @@ void worker_pause_until(struct loop *l, uint64_t when);
 /* fsync the data file after the last write, as one more backend operation: 0 or -errno. */
 int worker_fsync_end(struct loop *l);
 
+/* sync_every: fsync or fdatasync the data file (every write issued before it has
+ * completed), timed apart from the I/Os. 0 or -errno (noted in the output). */
+int worker_sync(struct loop *l);
+
 /* After an error, wait for what is still in flight; false when the backend cannot say. */
+
 bool worker_drain(struct loop *l);
 
 /* Write the current log interval and open the next. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "engine/io/verify.h"
 
@@ -274,7 +275,35 @@ int worker_fsync_end(struct loop *l)
 	return 0;
 }
 
+int worker_sync(struct loop *l)
+{
+	const struct worker_job *w = l->w;
+	struct worker_out *o = l->o;
+	uint64_t t0 = worker_now_ns(), t1;
+	int r = 0;
+
+	l->sync_due = false;
+	l->since_sync = 0;
+	/* A backend without a device has nothing to sync; the sync is still counted. */
+	if (!(w->be->flags & BE_F_NOIO) && w->fd >= 0 &&
+	    (w->sync_data ? fdatasync(w->fd) : fsync(w->fd)) < 0)
+		r = -errno;
+	t1 = worker_now_ns();
+	if (r < 0) {
+		struct be_io io = {.op = BE_FSYNC, .fd = w->fd};
+		note_error(l, &io, r, false);
+		return r;
+	}
+	if (t0 < l->window)
+		return 0; /* during the ramp: not measured */
+	o->syncs++;
+	hist_record(&o->sync_hist, t1 - t0);
+	welford_add(&o->sync_lat, (double)(t1 - t0));
+	return 0;
+}
+
 /* After an error, wait for what is still in flight: its buffers must outlive it. Returns
+
  * false when the backend cannot say, and the buffers must then be left alone. */
 bool worker_drain(struct loop *l)
 {

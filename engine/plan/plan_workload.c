@@ -75,8 +75,27 @@ static void plan_split(struct planner *pl, struct instance *in)
 	in->chunk = s.max;
 }
 
+/* fsync_every, fdatasync_every: one of them, on a workload that writes through the loop. */
+static void plan_sync_every(struct planner *pl, struct instance *in)
+{
+	const struct job_spec *j = &in->job;
+	enum job_key_id k = j->fsync_every ? JK_FSYNC_EVERY : JK_FDATASYNC_EVERY;
+
+	if (!j->fsync_every && !j->fdatasync_every)
+		return;
+	if (j->fsync_every && j->fdatasync_every)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_FDATASYNC_EVERY),
+			  "key 'fdatasync_every': set fsync_every or fdatasync_every, not both");
+	else if (!spec_workload_writes(j->workload) || j->workload == WL_COPY)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, k),
+			  "key '%s': a %s issues no writes to sync; only write and randwrite do",
+			  job_keys[k].name, spec_workload_name(j->workload));
+}
+
 void plan_workload(struct planner *pl, struct instance *in)
 {
+	plan_sync_every(pl, in);
+
 	plan_split(pl, in);
 	plan_distribution(pl, in);
 }

@@ -110,6 +110,9 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .iodepth = j->iodepth,
 	    .limit = j->io_limit,
 	    .fsync_end = spec_workload_writes(j->workload) && j->sync == SYNC_FSYNC_END,
+	    .sync_every = j->fsync_every ? j->fsync_every : j->fdatasync_every,
+	    .sync_data = !j->fsync_every,
+
 	    /* Each rank its own offsets (rank 0: as in a serial run). */
 	    .seed = trial_seed(e->p->seed + (uint64_t)dist_rank() * 0x9e3779b97f4a7c15ull,
 			       inst * 1024 + w, index),

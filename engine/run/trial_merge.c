@@ -73,6 +73,32 @@ static void trial_merge_sizes(struct trial_result *tr, const struct inst_run *r)
 	}
 }
 
+/* fsync_every, fdatasync_every: the syncs of every worker, their latency apart. */
+static void trial_merge_syncs(struct trial_result *tr, const struct inst_run *r)
+{
+	const struct job_spec *j = &r->in->job;
+	struct hist *h;
+	struct welford w;
+
+	if (!j->fsync_every && !j->fdatasync_every)
+		return;
+	tr->sync_on = true;
+	tr->sync_lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+	if (!(h = malloc(sizeof(*h))))
+		return;
+	hist_init(h);
+	welford_init(&w);
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct worker_out *o = &r->slots[k].sh->out;
+		tr->syncs += o->syncs;
+		hist_merge(h, &o->sync_hist);
+		welford_merge(&w, &o->sync_lat);
+	}
+	if (tr->syncs)
+		latency_summarize(&tr->sync_lat, h, &w);
+	free(h);
+}
+
 /* Worker k's row of the trial (threads > 1). */
 
 static void worker_row(struct worker_result *wr, uint32_t k, const struct worker_out *o)
@@ -136,6 +162,7 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	tr->nworkers = r->n > 1 ? r->n : 0;
 	tr->cpu_user_s = tr->cpu_sys_s = 0;
 	trial_merge_sizes(tr, r);
+	trial_merge_syncs(tr, r);
 
 	for (uint32_t k = 0; k < r->n; k++) {
 		add_worker(e, r, &r->slots[k]);
