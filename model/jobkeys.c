@@ -47,6 +47,15 @@ const struct job_key job_keys[JK_NKEYS] = {
 	{"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
 	 "size of the file each trial works on; a trial without runtime moves this many bytes",
 	 "file_size: 80MB"},
+    [JK_OFFSET] =
+	{"offset", KT_SIZE, OFF(offset), NULL, 0, 16 * TiB, NULL,
+	 "where the workers' region starts in the file (fio's offset); the region is file_size bytes from there, and a file iotrial lays out is that much longer",
+	 "offset: 1GiB"},
+    [JK_OFFSET_INCREMENT] =
+	{"offset_increment", KT_SIZE, OFF(offset_increment), NULL, 0, 16 * TiB, NULL,
+	 "workers sharing a file (file_per_thread: false): worker w's region starts at offset + w x offset_increment, file_size bytes long (fio's offset_increment)",
+	 "offset_increment: 1GiB"},
+
     [JK_BLOCK_SIZE] =
 	{"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
 	 "bytes per I/O for read, write, randread and randwrite; a mapping of sizes to percentages, or a range MIN-MAX, is a block_split",

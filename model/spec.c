@@ -89,3 +89,10 @@ bool spec_workload_random(enum job_workload w)
 {
 	return w == WL_RANDREAD || w == WL_RANDWRITE;
 }
+
+uint64_t spec_job_extent(const struct job_spec *j)
+{
+	uint64_t workers = j->threads > 1 ? j->threads - 1 : 0;
+
+	return j->offset + workers * j->offset_increment + j->file_size;
+}

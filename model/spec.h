@@ -39,6 +39,8 @@ enum job_key_id {
 	JK_TARGET,
 	JK_SOURCE,
 	JK_FILE_SIZE,
+	JK_OFFSET,
+	JK_OFFSET_INCREMENT,
 	JK_BLOCK_SIZE,
 	JK_BLOCK_SPLIT,
 	JK_BUFFER_SIZE,
@@ -151,6 +153,9 @@ struct job_spec {
 	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
 	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
 	uint64_t file_size;
+	double file_size_pct;	   /* file_size: N%: that part of the target; 0: a size */
+	uint64_t offset;	   /* where worker 0's region starts in its file */
+	uint64_t offset_increment; /* worker w's starts w times this further */
 	uint64_t block_size;
 	char *block_split; /* sizes with weights, or a range (model/wlopts.h); NULL: block_size */
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
@@ -289,5 +294,9 @@ void spec_facts_release(struct device_fact *f, size_t n);
 
 bool spec_workload_writes(enum job_workload w);
 bool spec_workload_random(enum job_workload w);
+
+/* The bytes of its file a job's workers span: file_size past offset, plus the
+ * offset_increment of each worker after the first. */
+uint64_t spec_job_extent(const struct job_spec *j);
 
 #endif

@@ -5,16 +5,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/units.h"
 #include "model/jobkeys.h"
 #include "parsers/yp.h"
+
+/* file_size: 50%: a part of the existing target, resolved when planning. */
+static int file_size_percent(struct job_spec *j, const char *text, char *err, size_t errlen)
+{
+	char num[32];
+	size_t n = strlen(text) - 1;
+	const char *why;
+	double pct;
+
+	if (n >= sizeof(num))
+		n = sizeof(num) - 1;
+	memcpy(num, text, n);
+	num[n] = 0;
+	if (units_parse_double(num, &pct, &why) < 0 || !(pct > 0 && pct <= 100)) {
+		snprintf(err, errlen,
+			 "a percentage of the target must be above 0%% and at most 100%%, got '%s'",
+			 text);
+		return -ERANGE;
+	}
+	j->file_size_pct = pct;
+	j->file_size = 0;
+	return 0;
+}
 
 int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
 		   size_t errlen)
 {
 	struct key_value v = {id, 0, NULL};
-	int r = job_key_parse(job_key_row(id), text, &v, err, errlen);
+	int r;
 
+	if (id == JK_FILE_SIZE)
+		j->file_size_pct = 0;
+	if (id == JK_FILE_SIZE && *text && text[strlen(text) - 1] == '%')
+		return file_size_percent(j, text, err, errlen);
+	r = job_key_parse(job_key_row(id), text, &v, err, errlen);
 	if (r == 0)
+
 		r = job_key_put(j, &v);
 	if (r == -E2BIG)
 		snprintf(err, errlen, "a job sets at most %d backend options", JOB_OPTS_MAX);

@@ -24,6 +24,12 @@ static int typed_value(struct yp *p, struct job_spec *scratch, enum job_key_id k
 		yp_err(p, n, job_key_row(k)->name, "%s", err);
 		return -1;
 	}
+	if (k == JK_FILE_SIZE && scratch->file_size_pct) {
+		scratch->file_size_pct = 0;
+		yp_err(p, n, "file_size", "a percentage of the target is not a matrix value");
+		return -1;
+	}
+
 	return job_key_get(scratch, k, out) < 0 ? -1 : 0;
 }
 

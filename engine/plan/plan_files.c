@@ -130,7 +130,7 @@ static void check_dir(struct planner *pl, const struct src_loc *loc, const char 
 	}
 }
 
-static uint64_t existing_size(const char *path, const struct stat *st)
+uint64_t plan_existing_size(const char *path, const struct stat *st)
 {
 	uint64_t size = (uint64_t)st->st_size;
 	int fd;
@@ -190,7 +190,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 	if (folder) {
 		if (!plan_under(path, pl->p->scratch) || strcmp(path, pl->p->scratch))
-			check_dir(pl, loc, kname, path, j->file_size);
+			check_dir(pl, loc, kname, path, spec_job_extent(j));
 		else
 			pl->p->scratch_used = true;
 		f->path = scratch_name(pl, path, in, what);
@@ -212,7 +212,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 				  "key '%s': '%s' does not exist, nor does its folder '%s'", kname,
 				  path, dir);
 		} else if (dir) {
-			check_dir(pl, loc, kname, dir, j->file_size);
+			check_dir(pl, loc, kname, dir, spec_job_extent(j));
 		}
 		free(dir);
 		f->path = strdup(path);
@@ -263,13 +263,16 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		    kname, path);
 		return;
 	}
-	uint64_t size = existing_size(path, &st);
+	uint64_t size = plan_existing_size(path, &st);
 	/* A write may extend a file; a read needs the bytes to be there. */
-	if (size < j->file_size && (!writes || S_ISBLK(st.st_mode))) {
-		if (j->key_loc[JK_FILE_SIZE].file)
-			plan_fail(pl, PLAN_EENV, plan_where(in, JK_FILE_SIZE),
-				  "key 'file_size': %llu bytes, but '%s' holds only %llu",
-				  (unsigned long long)j->file_size, path, (unsigned long long)size);
+	if (size < spec_job_extent(j) && (!writes || S_ISBLK(st.st_mode))) {
+		if (j->key_loc[JK_FILE_SIZE].file || j->offset || j->offset_increment)
+			plan_fail(
+			    pl, PLAN_EENV, plan_where(in, JK_FILE_SIZE),
+			    "key 'file_size': %llu bytes (from offset %llu), but '%s' holds only %llu",
+			    (unsigned long long)j->file_size,
+			    (unsigned long long)(spec_job_extent(j) - j->file_size), path,
+			    (unsigned long long)size);
 		else if (size == 0)
 			plan_fail(pl, PLAN_EENV, loc, "key '%s': '%s' is empty", kname, path);
 		else
@@ -351,7 +354,7 @@ static void share_file(struct planner *pl, struct instance *in, struct plan_file
 	if (!f->create || !f->path)
 		return;
 	/* A file the ranks share holds every rank's region. */
-	f->size = in->job.file_size *
+	f->size = spec_job_extent(&in->job) *
 		  (f == &in->data && in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1);
 	owner = pl->nfiles ? *file_slot(pl, f->path) : NULL;
 	if (!owner)
@@ -514,7 +517,16 @@ void plan_direct(struct planner *pl, struct instance *in)
 		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
 		    j->workload == WL_COPY ? "buffer_size" : "block_size",
 		    (unsigned long long)in->chunk, lbs, in->data.path);
+	else if ((j->offset | j->offset_increment) % lbs)
+		plan_fail(
+		    pl, PLAN_ESPEC,
+		    plan_where(in, j->offset % lbs ? JK_OFFSET : JK_OFFSET_INCREMENT),
+		    "key '%s': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",
+		    j->offset % lbs ? "offset" : "offset_increment",
+		    (unsigned long long)(j->offset % lbs ? j->offset : j->offset_increment), lbs,
+		    in->data.path);
 	else if (j->file_size % lbs)
+
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_FILE_SIZE),
 		    "key 'file_size': %llu bytes is not a multiple of %u, the logical block size of '%s', which direct: true needs",

@@ -3,6 +3,8 @@
 #ifndef IOTRIAL_PLAN_INTERNAL_H
 #define IOTRIAL_PLAN_INTERNAL_H
 
+#include <sys/stat.h>
+
 #include "engine/plan/plan.h"
 
 /* A {device} expansion: the text it read, for which device, and the string it made. */
@@ -58,7 +60,11 @@ void plan_name_fits(struct planner *pl, const struct instance *in);
 /* The files an instance reads and writes: resolved, checked, shared (plan_files.c). */
 void plan_files(struct planner *pl, struct instance *in);
 
+/* The size of an existing file, or of a block device (plan_files.c); 0 when unknown. */
+uint64_t plan_existing_size(const char *path, const struct stat *st);
+
 /* O_DIRECT size rules against the target's logical block size (plan_files.c). */
+
 void plan_direct(struct planner *pl, struct instance *in);
 
 /* The workload's structured keys (distribution, mixes) parsed into in->wl and checked

@@ -3,6 +3,7 @@
  * where it was written; a matrix value or --set comes through the same check. */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "engine/plan/plan.h"
@@ -92,10 +93,68 @@ static void plan_sync_every(struct planner *pl, struct instance *in)
 			  job_keys[k].name, spec_workload_name(j->workload));
 }
 
+/* file_size: N%: that part of the existing file or block device the target names, in whole
+ * blocks (fio's size=N%). */
+static void plan_file_percent(struct planner *pl, struct instance *in)
+{
+	struct job_spec *j = &in->job;
+	const struct src_loc *at = plan_where(in, JK_FILE_SIZE);
+	struct stat st;
+	uint64_t size;
+
+	if (!j->file_size_pct)
+		return;
+	j->file_size = in->chunk; /* until known: no second error from the checks on it */
+
+	if (!j->target || stat(j->target, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) {
+		plan_fail(
+		    pl, PLAN_ESPEC, at,
+		    "key 'file_size': %g%% is a part of an existing file or block device, and target '%s' is not one",
+		    j->file_size_pct, j->target ? j->target : "(the scratch folder)");
+		return;
+	}
+	size = plan_existing_size(j->target, &st);
+	if ((double)size * j->file_size_pct / 100 >= (double)in->chunk)
+		j->file_size =
+		    (uint64_t)((double)size * j->file_size_pct / 100) / in->chunk * in->chunk;
+	else
+		plan_fail(pl, PLAN_ESPEC, at,
+			  "key 'file_size': %g%% of '%s' (%llu bytes) is less than one block",
+			  j->file_size_pct, j->target, (unsigned long long)size);
+}
+
+/* offset, offset_increment: regions of one file, for the workloads that have regions. */
+static void plan_placement(struct planner *pl, struct instance *in)
+{
+	const struct job_spec *j = &in->job;
+	enum job_key_id k = j->offset ? JK_OFFSET : JK_OFFSET_INCREMENT;
+
+	if (!j->offset && !j->offset_increment)
+		return;
+	if (j->workload == WL_COPY || j->workload == WL_COPYTREE || j->workload == WL_COMMAND)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, k),
+			  "key '%s': a %s has no region to place", job_keys[k].name,
+			  spec_workload_name(j->workload));
+	else if (j->layout != RANK_LAYOUT_PER_RANK)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, k),
+			  "key '%s': layout: %s places the ranks' regions itself", job_keys[k].name,
+			  job_key_enum_name(&job_keys[JK_LAYOUT], (int)j->layout));
+	else if (j->offset_increment && j->threads > 1 && j->file_per_thread)
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(in, JK_OFFSET_INCREMENT),
+		    "key 'offset_increment': places the workers of one shared file; set file_per_thread: false");
+	else if (j->verify && (j->offset | j->offset_increment) % 512)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, k),
+			  "key '%s': with verify, offsets must be multiples of 512 bytes",
+			  job_keys[k].name);
+}
+
 void plan_workload(struct planner *pl, struct instance *in)
 {
+	plan_split(pl, in); /* first: the chunk becomes the mix's largest size */
+	plan_file_percent(pl, in);
+	plan_placement(pl, in);
 	plan_sync_every(pl, in);
-
-	plan_split(pl, in);
 	plan_distribution(pl, in);
 }

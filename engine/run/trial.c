@@ -56,8 +56,13 @@ static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_
 
 	*off = 0;
 	*len = j->file_size;
+	if (j->offset || j->offset_increment) {
+		*off = j->offset + w * j->offset_increment;
+		return;
+	}
 	if (j->threads <= 1 || j->file_per_thread || spec_workload_random(j->workload))
 		return;
+
 	slice = j->file_size / j->threads / chunk * chunk;
 	*off = slice * w;
 	*len = w + 1 == j->threads ? j->file_size - *off : slice;
