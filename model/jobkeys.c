@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const workload_names[] = {"read", "write",	 "randread", "randwrite",
-					     "copy", "copytree", "command",  NULL};
+static const char *const workload_names[] = {"read",   "write",	   "randread", "randwrite",
+					     "copy",   "copytree", "command",  "readwrite",
+					     "randrw", NULL};
 static const char *const worker_mode_names[] = {"thread", "process", NULL};
 static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
 static const char *const stonewall_names[] = {"none", "time", "first_done", "wear_out", NULL};
@@ -29,8 +30,13 @@ static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end",
 const struct job_key job_keys[JK_NKEYS] = {
     [JK_WORKLOAD] =
 	{"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
-	 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), copy (source file to a new file in target, buffer_size at a time)",
+	 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), readwrite, randrw (reads and writes mixed, see mix), copy (source file to a new file in target, buffer_size at a time)",
 	 "workload: randread"},
+    [JK_MIX] =
+	{"mix", KT_STRING, OFF(mix), NULL, 0, 0, NULL,
+	 "readwrite, randrw: the shares of reads and writes, in percent, adding to 100 (fio's rwmixread, rwmixwrite); each I/O's direction is a seeded draw; default: 50 and 50",
+	 "mix: {read: 70, write: 30}", 0, 0, wl_mix_check},
+
     [JK_DEVICE] =
 	{"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
 	 "a device name from `devices:`; {device} in target and source stands for its path",

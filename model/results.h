@@ -53,6 +53,16 @@ struct rank_aggregate {
 	uint64_t lat_samples; /* values in the merged latency histogram (every rank's I/Os) */
 };
 
+/* One direction's share of a trial, as fio's read and write sections: its I/Os, bytes,
+ * rates over the trial's seconds, and latency. */
+struct dir_result {
+	uint64_t ios, bytes;
+	double iops, bw_bytes;
+	struct lat_summary lat;
+};
+
+enum { DIR_READ, DIR_WRITE };
+
 /* block_split with sizes listed: how many I/Os of one size a trial did. */
 struct size_count {
 	uint64_t size, ios;
@@ -89,7 +99,12 @@ struct trial_result {
 	uint64_t stonewall_bytes;
 	struct size_count *sizes; /* block_split with sizes listed, in its order; else NULL */
 	uint32_t nsizes;
+	/* Reads [DIR_READ] and writes [DIR_WRITE]: a mixed workload's two shares; a
+	 * one-direction workload's figures under its direction, zeros (latency NAN) under the
+	 * other; zeros for copy, copytree and command, whose I/Os are both at once. */
+	struct dir_result dir[2];
 	/* fsync_every, fdatasync_every: the syncs, apart from the I/Os (ios, lat). */
+
 	bool sync_on;
 	uint64_t syncs;
 	struct lat_summary sync_lat;

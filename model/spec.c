@@ -82,12 +82,17 @@ void spec_point_release(struct matrix_point *p)
 
 bool spec_workload_writes(enum job_workload w)
 {
-	return w == WL_WRITE || w == WL_RANDWRITE || w == WL_COPY;
+	return w == WL_WRITE || w == WL_RANDWRITE || w == WL_COPY || spec_workload_mixed(w);
 }
 
 bool spec_workload_random(enum job_workload w)
 {
-	return w == WL_RANDREAD || w == WL_RANDWRITE;
+	return w == WL_RANDREAD || w == WL_RANDWRITE || w == WL_RANDRW;
+}
+
+bool spec_workload_mixed(enum job_workload w)
+{
+	return w == WL_READWRITE || w == WL_RANDRW;
 }
 
 uint64_t spec_job_extent(const struct job_spec *j)

@@ -18,7 +18,9 @@ enum job_workload {
 	WL_RANDWRITE,
 	WL_COPY,
 	WL_COPYTREE,
-	WL_COMMAND
+	WL_COMMAND,
+	WL_READWRITE, /* sequential reads and writes, each I/O's direction drawn (`mix`) */
+	WL_RANDRW     /* random reads and writes, likewise */
 };
 enum job_worker_mode { WORKER_THREAD, WORKER_PROCESS };
 /* How the ranks of a distributed run share a job's file: each its own (per_rank), or one
@@ -35,6 +37,7 @@ enum spec_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL, ORDER_RANDOM };
 /* Indexes into the job key table (model/jobkeys.c); one per job key. */
 enum job_key_id {
 	JK_WORKLOAD,
+	JK_MIX,
 	JK_DEVICE,
 	JK_TARGET,
 	JK_SOURCE,
@@ -149,6 +152,7 @@ struct matrix_point {
 struct job_spec {
 	char *name;
 	enum job_workload workload;
+	char *mix;    /* readwrite, randrw: the reads' and writes' shares (model/wlopts.h) */
 	char *device; /* a name from `devices:`; {device} in target/source is its path */
 	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
 	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
@@ -294,6 +298,8 @@ void spec_facts_release(struct device_fact *f, size_t n);
 
 bool spec_workload_writes(enum job_workload w);
 bool spec_workload_random(enum job_workload w);
+/* readwrite and randrw: each I/O reads or writes. */
+bool spec_workload_mixed(enum job_workload w);
 
 /* The bytes of its file a job's workers span: file_size past offset, plus the
  * offset_increment of each worker after the first. */

@@ -42,6 +42,8 @@ struct wl_opts {
 	struct wl_dist dist;
 	bool split; /* sizes holds a mix of I/O sizes */
 	struct wl_sizes sizes;
+	bool mixed;	   /* readwrite, randrw */
+	uint32_t read_pct; /* ... the reads' share, in percent */
 };
 
 /* Parse a distribution. Returns 0, or -EINVAL / -ERANGE with one line in `err`. */

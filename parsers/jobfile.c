@@ -227,7 +227,7 @@ static bool parse_job(struct yp *p, struct exp_spec *s, const yaml_node_t *m,
 	if (!yp_has_key(p, m, "workload") && !tmpl->key_loc[JK_WORKLOAD].line)
 		yp_err(
 		    p, m, "workload",
-		    "job '%s' has no workload (read, write, randread, randwrite, copy, copytree or command)",
+		    "job '%s' has no workload (read, write, randread, randwrite, readwrite, randrw, copy, copytree or command)",
 		    j->name);
 	return true;
 }

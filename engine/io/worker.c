@@ -69,7 +69,9 @@ static void io_fill(struct loop *l, struct be_io *io, uint64_t off, uint64_t len
 		io->op = BE_READ;
 		io->fd = w->src_fd;
 	} else {
-		io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
+		/* A mixed workload's direction was drawn in next_io; a refill keeps it. */
+		if (!w->mixed)
+			io->op = (w->wl == WL_READ || w->wl == WL_RANDREAD) ? BE_READ : BE_WRITE;
 		io->fd = w->fd;
 	}
 	if (w->verify && io->op == BE_WRITE)
@@ -104,6 +106,11 @@ static bool next_io(struct loop *l, struct be_io *io)
 	} else if (l->issued >= l->total) {
 		return false;
 	}
+	if (w->mixed)
+		io->op =
+		    (uint32_t)(((unsigned __int128)rng_next(&l->dir_rng) * 100) >> 64) < w->read_pct
+			? BE_READ
+			: BE_WRITE;
 	if (w->sizes)
 		len = draw_size(l, &io->size_i);
 	if (l->dist) {
@@ -115,12 +122,14 @@ static bool next_io(struct loop *l, struct be_io *io)
 		uint64_t r = rng_next(&l->rng);
 		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * l->unit;
 	} else {
-		if (l->pos >= w->region_len)
-			l->pos = 0;
-		off = l->pos;
+		/* readwrite: reads and writes each go through the region in order. */
+		uint64_t *pos = w->mixed && io->op == BE_WRITE ? &l->wpos : &l->pos;
+		if (*pos >= w->region_len)
+			*pos = 0;
+		off = *pos;
 		if (len > w->region_len - off)
 			len = w->region_len - off;
-		l->pos += len;
+		*pos += len;
 	}
 	/* A random I/O bigger than the smallest size ends inside the region. */
 	if (l->nblocks && off + len > w->region_len)
@@ -291,7 +300,9 @@ static int loop_run(struct loop *l)
 			    (l->cap && io->start_ns >= l->cap)) {
 				/* Not issued: a top-up (wear_out) starts again from here. */
 				l->issued -= io->len;
-				if (!l->nblocks)
+				if (!l->nblocks && w->mixed && io->op == BE_WRITE)
+					l->wpos -= io->len;
+				else if (!l->nblocks)
 					l->pos -= io->len;
 				else if (w->random_map)
 					randmap_unnext(&l->map);
@@ -433,7 +444,12 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	welford_init(&o->lat);
 	hist_init(&o->sync_hist);
 	welford_init(&o->sync_lat);
+	for (int d = 0; d < 2; d++) {
+		hist_init(&o->dir[d].hist);
+		welford_init(&o->dir[d].lat);
+	}
 	if ((ret = loop_init(&l, &bufs)) < 0) {
+
 		worker_gate(w); /* the others must not wait for us forever */
 		goto out;
 	}

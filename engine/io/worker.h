@@ -35,7 +35,9 @@ struct worker_job {
 	/* Each I/O's size drawn from this mix (chunk is its largest; random offsets are
 	 * multiples of its smallest); NULL: every I/O chunk bytes. */
 	const struct wl_sizes *sizes;
-	bool verify; /* writes carry the verify pattern, reads are checked */
+	bool mixed;	   /* readwrite, randrw: each I/O reads or writes, by a seeded draw */
+	uint32_t read_pct; /* ... reading with this probability, in percent */
+	bool verify;	   /* writes carry the verify pattern, reads are checked */
 
 	uint64_t verify_seed;	   /* the pattern's seed */
 	bool verify_check_seed;	   /* false: accept the pattern under any seed */
@@ -75,6 +77,13 @@ struct worker_out {
 	struct welford lat;
 	uint64_t bytes, ios, errors;
 	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
+	/* mixed: the reads' [0] and the writes' [1] share of bytes, ios, hist and lat. */
+	struct worker_dir {
+		uint64_t bytes, ios;
+		struct hist hist;
+		struct welford lat;
+	} dir[2];
+
 	/* sync_every: the syncs of the measured window, timed apart from the I/Os. */
 	uint64_t syncs;
 	struct hist sync_hist;

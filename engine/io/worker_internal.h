@@ -20,6 +20,9 @@ struct loop {
 	struct be_io **free_list, **ready, **reaped;
 	unsigned nfree, nready, inflight;
 	uint64_t pos;	  /* sequential: next offset within the region */
+	uint64_t wpos;	  /* readwrite: the writes' own next offset (pos is the reads') */
+	uint64_t dir_rng; /* mixed: the directions' own stream, apart from the offsets' */
+
 	uint64_t nblocks; /* random: whole units in the region */
 	uint64_t unit;	  /* random offsets are multiples of this: chunk, or a mix's smallest */
 

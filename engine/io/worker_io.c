@@ -167,6 +167,13 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	o->ios++;
 	if (l->w->sizes && !l->w->sizes->range)
 		o->size_ios[io->size_i]++;
+	if (l->w->mixed) {
+		struct worker_dir *d = &o->dir[io->op == BE_WRITE];
+		hist_record(&d->hist, t - io->start_ns);
+		welford_add(&d->lat, (double)(t - io->start_ns));
+		d->bytes += io->full_len;
+		d->ios++;
+	}
 
 	if (l->rec)
 		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,

@@ -480,9 +480,12 @@ void plan_files(struct planner *pl, struct instance *in)
 	/* With verify, every block holds the pattern before the first trial, so a block no
 	 * write reached still checks out. */
 	if (in->data.create)
-		in->data.layout = !spec_workload_writes(j->workload) || j->verify ? LAYOUT_FILL
-				  : j->preallocate				  ? LAYOUT_ALLOC
-										  : LAYOUT_NONE;
+		/* readwrite, randrw: the reads need data there. */
+		in->data.layout = !spec_workload_writes(j->workload) || j->verify ||
+					  spec_workload_mixed(j->workload)
+				      ? LAYOUT_FILL
+				  : j->preallocate ? LAYOUT_ALLOC
+						   : LAYOUT_NONE;
 	share_file(pl, in, &in->data);
 }
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <string.h>
 
+#include "engine/dist/dist.h"
 #include "engine/plan/plan.h"
 #include "engine/plan/plan_internal.h"
 #include "model/jobkeys.h"
@@ -150,8 +151,49 @@ static void plan_placement(struct planner *pl, struct instance *in)
 			  job_keys[k].name);
 }
 
+/* readwrite, randrw: the mix of directions; `mix` on another workload is an error. */
+static void plan_mix(struct planner *pl, struct instance *in)
+{
+	const struct job_spec *j = &in->job;
+	const struct src_loc *at = plan_where(in, JK_WORKLOAD);
+	uint32_t read_pct = 50;
+	char err[256];
+	struct wl_opts *o;
+
+	if (!spec_workload_mixed(j->workload)) {
+		if (j->mix)
+			plan_fail(
+			    pl, PLAN_ESPEC, plan_where(in, JK_MIX),
+			    "key 'mix': only readwrite and randrw mix reads and writes, not %s",
+			    spec_workload_name(j->workload));
+		return;
+	}
+	if (j->verify)
+		plan_fail(
+		    pl, PLAN_ESPEC, plan_where(in, JK_VERIFY),
+		    "key 'verify': a %s reads blocks it may not have written; verify a write job, then a read job",
+		    spec_workload_name(j->workload));
+	if (j->stonewall != STONEWALL_NONE)
+		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_STONEWALL),
+			  "key 'stonewall': a %s does not stonewall",
+			  spec_workload_name(j->workload));
+	if (in->rank_n > 1 || dist_size() > 1)
+		plan_fail(
+		    pl, PLAN_ESPEC, at,
+		    "key 'workload': %s reports reads and writes apart, which distributed runs do not yet",
+		    spec_workload_name(j->workload));
+	if (j->mix && wl_mix_parse(j->mix, &read_pct, err, sizeof(err)) < 0)
+		return;
+	if (!(o = opts(pl, in)))
+		return;
+	o->mixed = true;
+	o->read_pct = read_pct;
+}
+
 void plan_workload(struct planner *pl, struct instance *in)
 {
+	plan_mix(pl, in);
+
 	plan_split(pl, in); /* first: the chunk becomes the mix's largest size */
 	plan_file_percent(pl, in);
 	plan_placement(pl, in);

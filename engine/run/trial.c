@@ -42,6 +42,13 @@ int trial_results_grow(struct instance_result *ir, size_t n)
 		tr->seconds = tr->iops = tr->bw_bytes = tr->cached = tr->cached_after = NAN;
 		tr->cpu_user_s = tr->cpu_sys_s = NAN;
 		tr->agg = (struct rank_aggregate){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+		for (int d = 0; d < 2; d++)
+			tr->dir[d] = (struct dir_result){
+			    0,
+			    0,
+			    NAN,
+			    NAN,
+			    {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN}};
 	}
 	ir->ntrials = n;
 	return 0;
@@ -125,6 +132,8 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .random_map = j->random_map && !(in->wl && in->wl->skewed),
 	    .dist = in->wl && in->wl->skewed ? &in->wl->dist : NULL,
 	    .sizes = in->wl && in->wl->split ? &in->wl->sizes : NULL,
+	    .mixed = in->wl && in->wl->mixed,
+	    .read_pct = in->wl ? in->wl->read_pct : 0,
 
 	    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,
 	    .stop_bg = r->background ? &sync->bg_stop : NULL,

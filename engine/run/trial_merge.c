@@ -99,6 +99,44 @@ static void trial_merge_syncs(struct trial_result *tr, const struct inst_run *r)
 	free(h);
 }
 
+/* Reads and writes apart: a mixed workload's from its workers' shares, a one-direction
+ * workload's from the trial's own figures; rates over the trial's seconds. */
+static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
+{
+	enum job_workload wl = r->in->job.workload;
+	struct hist *h = NULL;
+	struct welford w;
+
+	for (int d = 0; d < 2; d++) {
+		struct dir_result *dr = &tr->dir[d];
+		bool mine = d == DIR_READ ? wl == WL_READ || wl == WL_RANDREAD
+					  : wl == WL_WRITE || wl == WL_RANDWRITE;
+		dr->ios = dr->bytes = 0;
+		dr->lat =
+		    (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		if (mine) {
+			dr->ios = tr->ios;
+			dr->bytes = tr->bytes;
+			dr->lat = tr->lat;
+		} else if (spec_workload_mixed(wl) && r->slots && (h || (h = malloc(sizeof(*h))))) {
+			hist_init(h);
+			welford_init(&w);
+			for (uint32_t k = 0; k < r->n; k++) {
+				const struct worker_dir *wd = &r->slots[k].sh->out.dir[d];
+				dr->ios += wd->ios;
+				dr->bytes += wd->bytes;
+				hist_merge(h, &wd->hist);
+				welford_merge(&w, &wd->lat);
+			}
+			if (dr->ios)
+				latency_summarize(&dr->lat, h, &w);
+		}
+		dr->iops = isfinite(tr->seconds) ? (double)dr->ios / tr->seconds : NAN;
+		dr->bw_bytes = isfinite(tr->seconds) ? (double)dr->bytes / tr->seconds : NAN;
+	}
+	free(h);
+}
+
 /* Worker k's row of the trial (threads > 1). */
 
 static void worker_row(struct worker_result *wr, uint32_t k, const struct worker_out *o)
@@ -178,6 +216,7 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	}
 	if (tr->ios)
 		latency_summarize(&tr->lat, r->hist, &r->lat);
+	trial_merge_dirs(tr, r);
 	return 0;
 }
 
@@ -272,6 +311,9 @@ void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct in
 				m.curve[i] += worker_bytes_at(&r->slots[w].sh->out, at);
 		}
 		reduce_trial(r->tr, &m, t_sync - e->t0);
+		/* One direction: the ranks' figures, summed (mixed runs are serial). */
+		if (dist_size() > 1)
+			trial_merge_dirs(r->tr, r);
 	}
 }
 

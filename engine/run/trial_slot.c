@@ -47,6 +47,9 @@ int trial_open_flags(const struct job_spec *j, bool writes)
 {
 	int fl = writes ? O_WRONLY : O_RDONLY;
 
+	if (spec_workload_mixed(j->workload))
+		fl = O_RDWR;
+
 	if (j->direct)
 		fl |= O_DIRECT;
 	if (writes && j->sync == SYNC_OSYNC)
