@@ -16,6 +16,7 @@ static const char *const worker_mode_names[] = {"thread", "process", NULL};
 static const char *const layout_names[] = {"per_rank", "shared", "strided", NULL};
 static const char *const stonewall_names[] = {"none", "time", "first_done", "wear_out", NULL};
 static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end", NULL};
+static const char *const sched_names[] = {"other", "fifo", "rr", NULL};
 
 #define OFF(f) offsetof(struct job_spec, f)
 #define KiB    1024ULL
@@ -27,170 +28,190 @@ static const char *const sync_names[] = {"none", "osync", "odsync", "fsync_end",
  * KT_DOUBLE rows that set them. clang's -Wextra flags every shorter row; gcc does not. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-const struct job_key job_keys[JK_NKEYS] = {
-    [JK_WORKLOAD] =
-	{"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
-	 "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), readwrite, randrw (reads and writes mixed, see mix), copy (source file to a new file in target, buffer_size at a time)",
-	 "workload: randread"},
-    [JK_MIX] =
-	{"mix", KT_STRING, OFF(mix), NULL, 0, 0, NULL,
-	 "readwrite, randrw: the shares of reads and writes, in percent, adding to 100 (fio's rwmixread, rwmixwrite); each I/O's direction is a seeded draw; default: 50 and 50",
-	 "mix: {read: 70, write: 30}", 0, 0, wl_mix_check},
+const struct job_key job_keys[JK_NKEYS] =
+    {
+	[JK_WORKLOAD] =
+	    {"workload", KT_ENUM, OFF(workload), NULL, 0, 0, workload_names,
+	     "what each trial does: read, write (sequential), randread, randwrite (uniform random offsets aligned to block_size), readwrite, randrw (reads and writes mixed, see mix), copy (source file to a new file in target, buffer_size at a time)",
+	     "workload: randread"},
+	[JK_MIX] =
+	    {"mix", KT_STRING, OFF(mix), NULL, 0, 0, NULL,
+	     "readwrite, randrw: the shares of reads and writes, in percent, adding to 100 (fio's rwmixread, rwmixwrite); each I/O's direction is a seeded draw; default: 50 and 50",
+	     "mix: {read: 70, write: 30}", 0, 0, wl_mix_check},
 
-    [JK_DEVICE] =
-	{"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
-	 "a device name from `devices:`; {device} in target and source stands for its path",
-	 "device: usb"},
-    [JK_TARGET] =
-	{"target", KT_STRING, OFF(target), NULL, 0, 0, NULL,
-	 "folder that receives a scratch file, or a file; {device} is a device's path; default: the run's scratch folder",
-	 "target: \"{device}\""},
-    [JK_SOURCE] =
-	{"source", KT_STRING, OFF(source), NULL, 0, 0, NULL,
-	 "copy: the file to read; when it does not exist iotrial lays it out (file_size bytes) and removes it at the end",
-	 "source: \"${SOURCE_DIR:-${scratch}}/file.bin\""},
-    [JK_FILE_SIZE] =
-	{"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
-	 "size of the file each trial works on; a trial without runtime moves this many bytes",
-	 "file_size: 80MB"},
-    [JK_OFFSET] =
-	{"offset", KT_SIZE, OFF(offset), NULL, 0, 16 * TiB, NULL,
-	 "where the workers' region starts in the file (fio's offset); the region is file_size bytes from there, and a file iotrial lays out is that much longer",
-	 "offset: 1GiB"},
-    [JK_OFFSET_INCREMENT] =
-	{"offset_increment", KT_SIZE, OFF(offset_increment), NULL, 0, 16 * TiB, NULL,
-	 "workers sharing a file (file_per_thread: false): worker w's region starts at offset + w x offset_increment, file_size bytes long (fio's offset_increment)",
-	 "offset_increment: 1GiB"},
+	[JK_DEVICE] =
+	    {"device", KT_STRING, OFF(device), NULL, 0, 0, NULL,
+	     "a device name from `devices:`; {device} in target and source stands for its path",
+	     "device: usb"},
+	[JK_TARGET] =
+	    {"target", KT_STRING, OFF(target), NULL, 0, 0, NULL,
+	     "folder that receives a scratch file, or a file; {device} is a device's path; default: the run's scratch folder",
+	     "target: \"{device}\""},
+	[JK_SOURCE] =
+	    {"source", KT_STRING, OFF(source), NULL, 0, 0, NULL,
+	     "copy: the file to read; when it does not exist iotrial lays it out (file_size bytes) and removes it at the end",
+	     "source: \"${SOURCE_DIR:-${scratch}}/file.bin\""},
+	[JK_FILE_SIZE] =
+	    {"file_size", KT_SIZE, OFF(file_size), "64MiB", 1, 16 * TiB, NULL,
+	     "size of the file each trial works on; a trial without runtime moves this many bytes",
+	     "file_size: 80MB"},
+	[JK_OFFSET] =
+	    {"offset", KT_SIZE, OFF(offset), NULL, 0, 16 * TiB, NULL,
+	     "where the workers' region starts in the file (fio's offset); the region is file_size bytes from there, and a file iotrial lays out is that much longer",
+	     "offset: 1GiB"},
+	[JK_OFFSET_INCREMENT] =
+	    {"offset_increment", KT_SIZE, OFF(offset_increment), NULL, 0, 16 * TiB, NULL,
+	     "workers sharing a file (file_per_thread: false): worker w's region starts at offset + w x offset_increment, file_size bytes long (fio's offset_increment)",
+	     "offset_increment: 1GiB"},
 
-    [JK_BLOCK_SIZE] =
-	{"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
-	 "bytes per I/O for read, write, randread and randwrite; a mapping of sizes to percentages, or a range MIN-MAX, is a block_split",
-	 "block_size: 1MiB"},
-    [JK_BLOCK_SPLIT] =
-	{"block_split", KT_STRING, OFF(block_split), NULL, 0, 0, NULL,
-	 "a mix of I/O sizes (fio's bssplit and bsrange): SIZE:PERCENT,... (percentages adding to 100), or MIN-MAX (multiples of MIN, drawn uniformly); block_size: {4KiB: 60, 64KiB: 40} and block_size: 4KiB-64KiB set it; block_size becomes its largest size",
-	 "block_split: \"4KiB:60,64KiB:30,1MiB:10\"", 0, 0, wl_sizes_check},
-    [JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
-			"copy: bytes read and written per step; default: block_size",
-			"buffer_size: 32KiB"},
-    [JK_RUNTIME] =
-	{"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
-	 "bound each trial by time instead of size: the workload wraps around the file until then",
-	 "runtime: 60s"},
-    [JK_IO_LIMIT] =
-	{"io_limit", KT_SIZE, OFF(io_limit), NULL, 0, UINT64_MAX / 4, NULL,
-	 "bytes each worker moves in a size-bound trial (fio's io_size), apart from the region it moves them in (file_size): less stops early, more goes around the region again; default: the region's size",
-	 "io_limit: 1GiB"},
-    [JK_RANDOM_MAP] =
-	{"random_map", KT_BOOL, OFF(random_map), "true", 0, 1, NULL,
-	 "randread, randwrite: visit every block once per pass, in a new random order each pass; false: draw each offset independently, with replacement (fio's norandommap)",
-	 "random_map: false"},
-    [JK_DISTRIBUTION] =
-	{"distribution", KT_STRING, OFF(distribution), "uniform", 0, 0, NULL,
-	 "randread, randwrite: how offsets are drawn (fio's random_distribution): uniform (with random_map, each block once per pass); zipf:THETA (theta > 0); pareto:H (0 < H < 1: a fraction H of the blocks gets 1-H of the I/Os); normal:SIGMA[:CENTER] (sigma in % of the region, around CENTER, 0 to 1, default 0.5); zoned:A/S:A/S... (A% of the I/Os fall in the next S% of the region). Zipf and pareto scatter their hot blocks over the region; every distribution but uniform draws with replacement",
-	 "distribution: zipf:1.2", 0, 0, wl_dist_check},
-    [JK_SYNC] =
-	{"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
-	 "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
-	 "sync: osync"},
-    [JK_FSYNC_EVERY] =
-	{"fsync_every", KT_UINT, OFF(fsync_every), NULL, 0, 1000000000, NULL,
-	 "fsync the file after every this many writes (fio's fsync): the writes in flight complete first, and the syncs' count and latency are reported apart from the writes (sync in results.json)",
-	 "fsync_every: 32"},
-    [JK_FDATASYNC_EVERY] =
-	{"fdatasync_every", KT_UINT, OFF(fdatasync_every), NULL, 0, 1000000000, NULL,
-	 "as fsync_every, with fdatasync(2): the data and what reading it back needs, not the other metadata (fio's fdatasync)",
-	 "fdatasync_every: 32"},
+	[JK_BLOCK_SIZE] =
+	    {"block_size", KT_SIZE, OFF(block_size), "4KiB", 1, 1 * GiB, NULL,
+	     "bytes per I/O for read, write, randread and randwrite; a mapping of sizes to percentages, or a range MIN-MAX, is a block_split",
+	     "block_size: 1MiB"},
+	[JK_BLOCK_SPLIT] =
+	    {"block_split", KT_STRING, OFF(block_split), NULL, 0, 0, NULL,
+	     "a mix of I/O sizes (fio's bssplit and bsrange): SIZE:PERCENT,... (percentages adding to 100), or MIN-MAX (multiples of MIN, drawn uniformly); block_size: {4KiB: 60, 64KiB: 40} and block_size: 4KiB-64KiB set it; block_size becomes its largest size",
+	     "block_split: \"4KiB:60,64KiB:30,1MiB:10\"", 0, 0, wl_sizes_check},
+	[JK_BUFFER_SIZE] = {"buffer_size", KT_SIZE, OFF(buffer_size), NULL, 0, 1 * GiB, NULL,
+			    "copy: bytes read and written per step; default: block_size",
+			    "buffer_size: 32KiB"},
+	[JK_RUNTIME] =
+	    {"runtime", KT_DURATION, OFF(runtime_ns), NULL, 0, 30 * 24 * 3600 * SEC, NULL,
+	     "bound each trial by time instead of size: the workload wraps around the file until then",
+	     "runtime: 60s"},
+	[JK_IO_LIMIT] =
+	    {"io_limit", KT_SIZE, OFF(io_limit), NULL, 0, UINT64_MAX / 4, NULL,
+	     "bytes each worker moves in a size-bound trial (fio's io_size), apart from the region it moves them in (file_size): less stops early, more goes around the region again; default: the region's size",
+	     "io_limit: 1GiB"},
+	[JK_RANDOM_MAP] =
+	    {"random_map", KT_BOOL, OFF(random_map), "true", 0, 1, NULL,
+	     "randread, randwrite: visit every block once per pass, in a new random order each pass; false: draw each offset independently, with replacement (fio's norandommap)",
+	     "random_map: false"},
+	[JK_DISTRIBUTION] =
+	    {"distribution", KT_STRING, OFF(distribution), "uniform", 0, 0, NULL,
+	     "randread, randwrite: how offsets are drawn (fio's random_distribution): uniform (with random_map, each block once per pass); zipf:THETA (theta > 0); pareto:H (0 < H < 1: a fraction H of the blocks gets 1-H of the I/Os); normal:SIGMA[:CENTER] (sigma in % of the region, around CENTER, 0 to 1, default 0.5); zoned:A/S:A/S... (A% of the I/Os fall in the next S% of the region). Zipf and pareto scatter their hot blocks over the region; every distribution but uniform draws with replacement",
+	     "distribution: zipf:1.2", 0, 0, wl_dist_check},
+	[JK_SYNC] =
+	    {"sync", KT_ENUM, OFF(sync), "none", 0, 0, sync_names,
+	     "write durability: none, osync (O_SYNC), odsync (O_DSYNC), fsync_end (fsync at the end, inside the timed region)",
+	     "sync: osync"},
+	[JK_FSYNC_EVERY] =
+	    {"fsync_every", KT_UINT, OFF(fsync_every), NULL, 0, 1000000000, NULL,
+	     "fsync the file after every this many writes (fio's fsync): the writes in flight complete first, and the syncs' count and latency are reported apart from the writes (sync in results.json)",
+	     "fsync_every: 32"},
+	[JK_FDATASYNC_EVERY] =
+	    {"fdatasync_every", KT_UINT, OFF(fdatasync_every), NULL, 0, 1000000000, NULL,
+	     "as fsync_every, with fdatasync(2): the data and what reading it back needs, not the other metadata (fio's fdatasync)",
+	     "fdatasync_every: 32"},
 
-    [JK_INVALIDATE] =
-	{"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
-	 "drop the files' pages from the page cache before each trial, so reads measure the device",
-	 "invalidate: false"},
-    [JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
-		       "keep the files iotrial created instead of removing them at the end",
-		       "keep_files: true"},
-    [JK_PREALLOCATE] =
-	{"preallocate", KT_BOOL, OFF(preallocate), "true", 0, 1, NULL,
-	 "write, randwrite: allocate the file iotrial creates once, before the first trial; false: each trial writes a new, empty file, as a program that creates its output",
-	 "preallocate: false"},
-    [JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1, NULL,
-			    "allow a write workload on an existing file iotrial did not create",
-			    "allow_overwrite: true"},
-    [JK_BACKEND] = {"backend", KT_STRING, OFF(backend), "sync", 0, 0, NULL,
-		    "the I/O backend (see `iotrial backends`)", "backend: sync"},
-    [JK_IODEPTH] = {"iodepth", KT_UINT, OFF(iodepth), "1", 1, 4096, NULL,
-		    "I/Os kept in flight; more than 1 needs an asynchronous backend",
-		    "iodepth: 32"},
-    [JK_DIRECT] =
-	{"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
-	 "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
-	 "direct: true"},
-    [JK_VERIFY] =
-	{"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
-	 "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
-	 "verify: true"},
-    [JK_THREADS] =
-	{"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
-	 "workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
-	 "threads: 2"},
-    [JK_FILE_PER_THREAD] =
-	{"file_per_thread", KT_BOOL, OFF(file_per_thread), "true", 0, 1, NULL,
-	 "each worker its own file (name.N); false: one shared file, split into regions for sequential workloads",
-	 "file_per_thread: false"},
-    [JK_WORKER_MODE] = {"worker_mode", KT_ENUM, OFF(worker_mode), "thread", 0, 0, worker_mode_names,
-			"workers as threads of one process, or as separate processes (isolation)",
-			"worker_mode: process"},
-    [JK_RANKS] =
-	{"ranks", KT_STRING, OFF(ranks), "all", 0, 0, NULL,
-	 "distributed runs: the ranks that run this job: all, N (ranks 0 to N-1, 1 to 65536) or \"A-B\"; the others wait; more ranks than launched is an error (a matrix over it measures scaling)",
-	 "ranks: [1, 2, 4]"},
-    [JK_LAYOUT] =
-	{"layout", KT_ENUM, OFF(layout), "per_rank", 0, 0, layout_names,
-	 "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
-	 "layout: shared"},
-    [JK_STONEWALL] =
-	{"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0, stonewall_names,
-	 "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
-	 "stonewall: first_done"},
-    [JK_STONEWALL_CAP] =
-	{"stonewall_cap", KT_DURATION, OFF(stonewall_cap_ns), "60s", 1000000, 30 * 24 * 3600 * SEC,
-	 NULL,
-	 "with stonewall: the longest a rank runs a trial (time: its deadline), and the longest a wear_out top-up runs",
-	 "stonewall_cap: 10s"},
-    [JK_WITH] = {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
-		 "run alongside this job: both start on one barrier, trial by trial",
-		 "with: writer"},
-    [JK_BACKGROUND] =
-	{"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,
-	 "load, not measurement: loops its workload while the jobs it runs with run, and is reported apart",
-	 "background: true"},
-    [JK_LOG_RECORDS] =
-	{"log_records", KT_BOOL, OFF(log_records), "false", 0, 1, NULL,
-	 "write records/<instance>.csv, one line per I/O (also log: {records: true})",
-	 "log_records: true"},
-    [JK_LOG_INTERVAL] =
-	{"log_interval", KT_DURATION, OFF(log_interval_ns), NULL, 0, 3600 * SEC, NULL,
-	 "write records/<instance>.intervals.csv, bandwidth, IOPS and mean latency per interval (also log: {interval: 100ms})",
-	 "log_interval: 100ms"},
-    [JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
-		 "run the workload this long before the measured window, without counting it",
-		 "ramp: 5s"},
-    [JK_RATE] = {"rate", KT_SIZE, OFF(rate), NULL, 0, 1024 * GiB, NULL,
-		 "bytes per second per worker; latency counts from when each I/O was scheduled",
-		 "rate: 50MB"},
-    [JK_RATE_IOPS] = {"rate_iops", KT_UINT, OFF(rate_iops), NULL, 0, 100000000, NULL,
-		      "I/Os per second per worker; latency counts from when each I/O was scheduled",
-		      "rate_iops: 1000"},
-    [JK_THINK_TIME] = {"think_time", KT_DURATION, OFF(think_time_ns), NULL, 0, 3600 * SEC, NULL,
-		       "pause this long after each I/O completes, before the next one",
-		       "think_time: 1ms"},
-    [JK_COMMAND] =
-	{"command", KT_STRING, OFF(command), NULL, 0, 0, NULL,
-	 "workload command: the program to run with /bin/sh -c (as load, it is restarted until the measured jobs end)",
-	 "command: \"rsync -a /data/ /mnt/usb/copy/\""},
-    [JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
-		       "copytree: files in the source tree iotrial lays out (file_size in all)",
-		       "tree_files: 200"},
+	[JK_INVALIDATE] =
+	    {"invalidate", KT_BOOL, OFF(invalidate), "true", 0, 1, NULL,
+	     "drop the files' pages from the page cache before each trial, so reads measure the device",
+	     "invalidate: false"},
+	[JK_KEEP_FILES] = {"keep_files", KT_BOOL, OFF(keep_files), "false", 0, 1, NULL,
+			   "keep the files iotrial created instead of removing them at the end",
+			   "keep_files: true"},
+	[JK_PREALLOCATE] =
+	    {"preallocate", KT_BOOL, OFF(preallocate), "true", 0, 1, NULL,
+	     "write, randwrite: allocate the file iotrial creates once, before the first trial; false: each trial writes a new, empty file, as a program that creates its output",
+	     "preallocate: false"},
+	[JK_ALLOW_OVERWRITE] = {"allow_overwrite", KT_BOOL, OFF(allow_overwrite), "false", 0, 1,
+				NULL,
+				"allow a write workload on an existing file iotrial did not create",
+				"allow_overwrite: true"},
+	[JK_BACKEND] = {"backend", KT_STRING, OFF(backend), "sync", 0, 0,
+			NULL, "the I/O backend (see `iotrial backends`)", "backend: sync"},
+	[JK_IODEPTH] = {"iodepth", KT_UINT, OFF(iodepth), "1", 1, 4096,
+			NULL, "I/Os kept in flight; more than 1 needs an asynchronous backend",
+			"iodepth: 32"},
+	[JK_DIRECT] =
+	    {"direct", KT_BOOL, OFF(direct), "false", 0, 1, NULL,
+	     "open with O_DIRECT (bypass the page cache); block_size and offsets must be aligned",
+	     "direct: true"},
+	[JK_VERIFY] =
+	    {"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
+	     "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
+	     "verify: true"},
+	[JK_THREADS] =
+	    {"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
+	     "workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
+	     "threads: 2"},
+	[JK_CPUS] =
+	    {"cpus", KT_STRING, OFF(cpus), NULL, 0, 0, NULL,
+	     "the CPUs each worker may run on: numbers and ranges, 0-1,4 (fio's cpus_allowed, shared policy); CPUs this process may not use are an error",
+	     "cpus: 0-1", 0, 0, wl_cpus_check},
+	[JK_NICE] =
+	    {"nice", KT_STRING, OFF(nice), NULL, 0, 0, NULL,
+	     "the workers' nice value, -20 to 19 (fio's nice); below the process's own needs the privilege to raise priority",
+	     "nice: -5", 0, 0, wl_nice_check},
+	[JK_IOPRIO] =
+	    {"ioprio", KT_STRING, OFF(ioprio), NULL, 0, 0, NULL,
+	     "the workers' I/O priority: {class: rt|be|idle, level: 0-7} (fio's prioclass and prio; ionice); rt needs CAP_SYS_NICE or CAP_SYS_ADMIN",
+	     "ioprio: {class: be, level: 0}", 0, 0, wl_ioprio_check},
+	[JK_SCHED] =
+	    {"sched", KT_ENUM, OFF(sched), "other", 0, 0, sched_names,
+	     "the workers' CPU scheduling: other (unchanged), fifo or rr (real-time, priority 1); real-time needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1",
+	     "sched: fifo"},
+	[JK_FILE_PER_THREAD] =
+	    {"file_per_thread", KT_BOOL, OFF(file_per_thread), "true", 0, 1, NULL,
+	     "each worker its own file (name.N); false: one shared file, split into regions for sequential workloads",
+	     "file_per_thread: false"},
+	[JK_WORKER_MODE] =
+	    {"worker_mode", KT_ENUM, OFF(worker_mode), "thread", 0, 0, worker_mode_names,
+	     "workers as threads of one process, or as separate processes (isolation)",
+	     "worker_mode: process"},
+	[JK_RANKS] =
+	    {"ranks", KT_STRING, OFF(ranks), "all", 0, 0, NULL,
+	     "distributed runs: the ranks that run this job: all, N (ranks 0 to N-1, 1 to 65536) or \"A-B\"; the others wait; more ranks than launched is an error (a matrix over it measures scaling)",
+	     "ranks: [1, 2, 4]"},
+	[JK_LAYOUT] =
+	    {"layout", KT_ENUM, OFF(layout), "per_rank", 0, 0, layout_names,
+	     "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
+	     "layout: shared"},
+	[JK_STONEWALL] =
+	    {"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0,
+	     stonewall_names, "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
+	     "stonewall: first_done"},
+	[JK_STONEWALL_CAP] =
+	    {"stonewall_cap", KT_DURATION, OFF(stonewall_cap_ns), "60s",
+	     1000000, 30 * 24 * 3600 * SEC, NULL,
+	     "with stonewall: the longest a rank runs a trial (time: its deadline), and the longest a wear_out top-up runs",
+	     "stonewall_cap: 10s"},
+	[JK_WITH] =
+	    {"with", KT_STRING, OFF(with), NULL, 0, 0, NULL,
+	     "run alongside this job: both start on one barrier, trial by trial", "with: writer"},
+	[JK_BACKGROUND] =
+	    {"background", KT_BOOL, OFF(background), "false", 0, 1, NULL,
+	     "load, not measurement: loops its workload while the jobs it runs with run, and is reported apart",
+	     "background: true"},
+	[JK_LOG_RECORDS] =
+	    {"log_records", KT_BOOL, OFF(log_records), "false", 0, 1, NULL,
+	     "write records/<instance>.csv, one line per I/O (also log: {records: true})",
+	     "log_records: true"},
+	[JK_LOG_INTERVAL] =
+	    {"log_interval", KT_DURATION, OFF(log_interval_ns), NULL, 0, 3600 * SEC, NULL,
+	     "write records/<instance>.intervals.csv, bandwidth, IOPS and mean latency per interval (also log: {interval: 100ms})",
+	     "log_interval: 100ms"},
+	[JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
+		     "run the workload this long before the measured window, without counting it",
+		     "ramp: 5s"},
+	[JK_RATE] = {"rate", KT_SIZE, OFF(rate), NULL, 0, 1024 * GiB, NULL,
+		     "bytes per second per worker; latency counts from when each I/O was scheduled",
+		     "rate: 50MB"},
+	[JK_RATE_IOPS] =
+	    {"rate_iops", KT_UINT, OFF(rate_iops), NULL, 0, 100000000, NULL,
+	     "I/Os per second per worker; latency counts from when each I/O was scheduled",
+	     "rate_iops: 1000"},
+	[JK_THINK_TIME] = {"think_time", KT_DURATION, OFF(think_time_ns), NULL, 0, 3600 * SEC, NULL,
+			   "pause this long after each I/O completes, before the next one",
+			   "think_time: 1ms"},
+	[JK_COMMAND] =
+	    {"command", KT_STRING, OFF(command), NULL, 0, 0, NULL,
+	     "workload command: the program to run with /bin/sh -c (as load, it is restarted until the measured jobs end)",
+	     "command: \"rsync -a /data/ /mnt/usb/copy/\""},
+	[JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
+			   "copytree: files in the source tree iotrial lays out (file_size in all)",
+			   "tree_files: 200"},
 };
 #pragma GCC diagnostic pop
 

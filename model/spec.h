@@ -63,6 +63,10 @@ enum job_key_id {
 	JK_DIRECT,
 	JK_VERIFY,
 	JK_THREADS,
+	JK_CPUS,
+	JK_NICE,
+	JK_IOPRIO,
+	JK_SCHED,
 	JK_FILE_PER_THREAD,
 	JK_WORKER_MODE,
 	JK_RANKS,
@@ -181,7 +185,12 @@ struct job_spec {
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
-	uint32_t threads;     /* workers in one instance */
+	uint32_t threads; /* workers in one instance */
+	char *cpus;	  /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
+	char *nice;	  /* the workers' nice value, "-20" to "19"; NULL: unchanged */
+	char *ioprio;	  /* I/O priority class and level; NULL: unchanged */
+	int sched;	  /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
+
 	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */

@@ -35,6 +35,21 @@ struct wl_sizes {
 	uint32_t pct[WL_SIZES_MAX];
 };
 
+/* How a worker is scheduled: cpus: 0-1,4 | nice: N | ioprio: {class: rt|be|idle, level: N} |
+ * sched: fifo|rr. */
+#define WL_CPUS_MAX 1024
+enum wl_ioprio_class { WL_IOPRIO_NONE, WL_IOPRIO_RT, WL_IOPRIO_BE, WL_IOPRIO_IDLE };
+
+struct wl_sched {
+	bool cpus_set;
+	uint64_t cpus[WL_CPUS_MAX / 64]; /* bit i: CPU i */
+	bool nice_set;
+	int nice; /* -20 .. 19 */
+	enum wl_ioprio_class ioprio_class;
+	int ioprio_level; /* 0 (highest) .. 7 */
+	int policy;	  /* 0: unchanged; 1: SCHED_FIFO, 2: SCHED_RR (Linux's numbers) */
+};
+
 /* What an instance's workers do beyond one size, one direction and uniform offsets; the
  * planner fills it from the job's keys (engine/plan/plan_workload.c). */
 struct wl_opts {
@@ -44,7 +59,17 @@ struct wl_opts {
 	struct wl_sizes sizes;
 	bool mixed;	   /* readwrite, randrw */
 	uint32_t read_pct; /* ... the reads' share, in percent */
+	bool scheduled;	   /* sched holds something to apply */
+	struct wl_sched sched;
 };
+
+/* cpus: "0-1,4"; nice: "-5"; ioprio: "class:rt,level:4". 0, or -EINVAL / -ERANGE. */
+int wl_cpus_parse(const char *text, struct wl_sched *s, char *err, size_t errlen);
+int wl_nice_parse(const char *text, struct wl_sched *s, char *err, size_t errlen);
+int wl_ioprio_parse(const char *text, struct wl_sched *s, char *err, size_t errlen);
+int wl_cpus_check(const char *text, char *err, size_t errlen);
+int wl_nice_check(const char *text, char *err, size_t errlen);
+int wl_ioprio_check(const char *text, char *err, size_t errlen);
 
 /* Parse a distribution. Returns 0, or -EINVAL / -ERANGE with one line in `err`. */
 int wl_dist_parse(const char *text, struct wl_dist *d, char *err, size_t errlen);

@@ -35,7 +35,9 @@ struct worker_job {
 	/* Each I/O's size drawn from this mix (chunk is its largest; random offsets are
 	 * multiples of its smallest); NULL: every I/O chunk bytes. */
 	const struct wl_sizes *sizes;
-	bool mixed;	   /* readwrite, randrw: each I/O reads or writes, by a seeded draw */
+	const struct wl_sched *sched; /* applied by the worker's thread first; NULL: none */
+	bool mixed; /* readwrite, randrw: each I/O reads or writes, by a seeded draw */
+
 	uint32_t read_pct; /* ... reading with this probability, in percent */
 	bool verify;	   /* writes carry the verify pattern, reads are checked */
 

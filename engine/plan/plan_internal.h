@@ -71,7 +71,12 @@ void plan_direct(struct planner *pl, struct instance *in);
  * against the rest of the job (plan_workload.c). */
 void plan_workload(struct planner *pl, struct instance *in);
 
-/* A shared file across ranks: one rank creates it (plan_files.c). */
+/* cpus, nice, ioprio, sched: parsed into in->wl, and refused when this process may not take
+ * them (plan_sched.c). */
+void plan_sched(struct planner *pl, struct instance *in);
+
+/* A shared file across ranks
+: one rank creates it (plan_files.c). */
 void plan_dist_files(struct planner *pl, struct instance *in);
 
 /* A wrapper's wrapped backend (in->be becomes the table it runs on; NULL when that backend

@@ -199,4 +199,5 @@ void plan_workload(struct planner *pl, struct instance *in)
 	plan_placement(pl, in);
 	plan_sync_every(pl, in);
 	plan_distribution(pl, in);
+	plan_sched(pl, in);
 }

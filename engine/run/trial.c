@@ -133,6 +133,8 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .dist = in->wl && in->wl->skewed ? &in->wl->dist : NULL,
 	    .sizes = in->wl && in->wl->split ? &in->wl->sizes : NULL,
 	    .mixed = in->wl && in->wl->mixed,
+	    .sched = in->wl && in->wl->scheduled ? &in->wl->sched : NULL,
+
 	    .read_pct = in->wl ? in->wl->read_pct : 0,
 
 	    .stop = j->worker_mode == WORKER_PROCESS ? &sync->stop : e->stop,

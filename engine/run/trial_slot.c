@@ -20,6 +20,7 @@
 #include "engine/run/files.h"
 #include "engine/run/loads.h"
 #include "engine/io/worker.h"
+#include "engine/io/worker_sched.h"
 
 uint64_t trial_seed(uint64_t seed, uint64_t a, uint64_t b)
 {
@@ -119,7 +120,11 @@ static void *slot_main(void *arg)
 	}
 	if (!(priv = cacheline_zalloc(in->be->priv_size)))
 		goto fail;
+	if (s->job.sched &&
+	    (ret = worker_sched_apply(s->job.sched, s->sh->err, sizeof(s->sh->err))) < 0)
+		goto fail;
 	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
+
 		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
 			 in->be->name, strerror(-ret));
 		goto fail;
