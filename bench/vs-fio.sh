@@ -63,7 +63,7 @@ else
 	BIG=256 MID=64 SMALL=32 NULLN=10000000
 fi
 
-# name | metric (bw or iops) | backend needed | fio options | iotrial job keys
+# name | metric (bw, iops, or riops / wiops: the reads' or the writes' IO/s of a mixed job) | backend needed | fio options | iotrial job keys
 # In both, RT is the runtime in seconds, BIG/MID/SMALL sizes in MiB, CACHED the cached file.
 PAIRS='
 seqwrite-1m|bw|sync|--rw=write --bs=1M --size=MIDM --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: MIDMiB, backend: sync, sync: fsync_end
@@ -78,6 +78,8 @@ uring-randread-4k-qd16|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengin
 uring-randread-4k-qd32|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 32, direct: true, runtime: RTs
 libaio-randread-4k-qd32|iops|libaio|--rw=randread --bs=4k --size=BIGM --ioengine=libaio --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 32, direct: true, runtime: RTs
 libaio-randwrite-64k-qd8|iops|libaio|--rw=randwrite --bs=64k --size=BIGM --ioengine=libaio --iodepth=8 --direct=1 --time_based --runtime=RT|workload: randwrite, block_size: 64KiB, file_size: BIGMiB, backend: libaio, iodepth: 8, direct: true, runtime: RTs
+libaio-randrw70-4k-qd16-read|riops|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
+libaio-randrw70-4k-qd16-write|wiops|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
 uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=BIGM --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: BIGMiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
 '
 
@@ -157,11 +159,16 @@ run_fio() { # name metric fio-options
 		>"$OUT/$1.fio.json" 2>/dev/null
 	set -- "$1" "$2" "$(counters "$OUT/$1.fio.perf")"
 	# With numjobs > 1 and group_reporting, jobs[0] is the group: its ios and CPU are summed.
-	jq -r --arg m "$2" --arg c "$3" '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d
+	# riops, wiops: one direction of a mixed pair; the CPU and switch columns are per I/O of
+	# both directions.
+	jq -r --arg m "$2" --arg c "$3" '.jobs[0]
+		| (if $m == "riops" then .read elif $m == "wiops" then .write
+		   elif .read.total_ios > 0 then .read else .write end) as $d
+		| (.read.total_ios + .write.total_ios) as $n
 		| ((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) as $cpu
 		| ($c | split(" ")) as $pc
-		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $d.total_ios * 1e6),
-		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $d.total_ios end), $pc[1], $d.total_ios, $pc[2]] | @tsv' \
+		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $n * 1e6),
+		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $n end), $pc[1], $n, $pc[2]] | @tsv' \
 		"$OUT/$1.fio.json"
 }
 
@@ -174,7 +181,9 @@ run_iotrial() { # name metric job-keys
 	set -- "$1" "$2" "$(counters "$OUT/$1.iot.perf")"
 	jq -r --arg m "$2" --arg c "$3" '.jobs[0].trials[0] | ((.cpu.user_s + .cpu.sys_s)) as $cpu
 		| ($c | split(" ")) as $pc
-		| [(if $m == "bw" then .bw_bytes else .iops end), ($cpu / .ios * 1e6),
+		| [(if $m == "bw" then .bw_bytes elif $m == "riops" then .read.iops
+		    elif $m == "wiops" then .write.iops else .iops end), ($cpu / .ios * 1e6),
+
 		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / .ios end), $pc[1], .ios, $pc[2]] | @tsv' \
 		"$OUT/$1.iotrial/results.json"
 }

@@ -134,12 +134,20 @@ struct before_policy {
 	double mean, stddev, cov;
 };
 
+/* One direction's statistics over the kept trials, and the runs its IO/s need. */
+struct dir_summary {
+	struct stat_summary iops, bw_bytes, lat_mean_ns;
+	double required_n; /* for iops, at the instance's confidence and error; NAN: unknown */
+};
+
 /* Room for every row of the metric table (model/metrics.c checks that it fits). */
+
 #define RESULTS_MAX_METRICS 8
 
 struct instance_summary {
 	uint32_t runs, kept;
 	struct stat_summary stat[RESULTS_MAX_METRICS]; /* by enum metric_id (model/metrics.h) */
+	struct dir_summary dir[2];		       /* reads [DIR_READ], writes [DIR_WRITE] */
 	struct required_runs required;
 	const char *metric;	     /* the primary metric: outliers and targets use it */
 	struct before_policy before; /* of that metric, over every run that did not fail */

@@ -108,6 +108,17 @@ static TABLE(aggregate_table, aggregate_rows);
 static const struct rfield size_rows[] = {SZ("size", size), SZ("ios", ios)};
 static TABLE(size_table, size_rows);
 
+/* read, write: a direction's share of a trial, as fio's read and write sections. */
+#define DR(k, ty, m, ...) ROW(struct dir_result, k, ty, REQ, m, __VA_ARGS__)
+static const struct rfield dir_rows[] = {
+    DR("ios", RF_U64, ios),
+    DR("bytes", RF_U64, bytes),
+    DR("iops", RF_REAL, iops),
+    DR("bw_bytes", RF_REAL, bw_bytes),
+    DR("lat_ns", RF_OBJ, lat, .sub = &lat_table),
+};
+static TABLE(dir_table, dir_rows);
+
 /* fsync_every: the syncs, apart from the I/Os. */
 static const struct rfield sync_rows[] = {
     T("ios", RF_U64, REQ, syncs),
@@ -143,6 +154,9 @@ static const struct rfield trial_rows[] = {
     T("error", RF_STR, NULLABLE, error),
     T("page_cache", RF_REAL, OPT, cached),
     T("page_cache_after", RF_REAL, OPT, cached_after),
+    /* Results written before iotrial reported directions have neither. */
+    T("read", RF_OBJ, OPT, dir[0], .sub = &dir_table),
+    T("write", RF_OBJ, OPT, dir[1], .sub = &dir_table),
     ARR(struct trial_result, "workers", OPT, workers, nworkers, worker_table,
 	.when = rf_trial_has_workers),
     /* A stonewalled job's trials say so: then both keys are there. */
@@ -169,6 +183,23 @@ static const struct rfield required_rows[] = {
     S("metric", RF_NAME, NULLABLE, summary.required.metric, .put = rf_put_metric),
 };
 static TABLE(required_table, required_rows);
+/* summary.read, summary.write: a direction's statistics and the runs its IO/s need. */
+#define DIRSUM(d, metric)                                                                          \
+	static const struct rfield dir##d##_required_rows[] = {                                    \
+	    S("n", RF_REAL, REQ, summary.dir[(d)].required_n),                                     \
+	    NOVAL("metric", RF_CONST, RF_WRITE_ONLY, .text = (metric)),                            \
+	};                                                                                         \
+	static TABLE(dir##d##_required_table, dir##d##_required_rows);                             \
+	static const struct rfield dir##d##_sum_rows[] = {                                         \
+	    S("iops", RF_OBJ, REQ, summary.dir[(d)].iops, .sub = &stat_table),                     \
+	    S("bw_bytes", RF_OBJ, REQ, summary.dir[(d)].bw_bytes, .sub = &stat_table),             \
+	    S("lat_mean_ns", RF_OBJ, REQ, summary.dir[(d)].lat_mean_ns, .sub = &stat_table),       \
+	    NOVAL("required_runs", RF_OBJ, REQ, .sub = &dir##d##_required_table),                  \
+	};                                                                                         \
+	static TABLE(dir##d##_sum_table, dir##d##_sum_rows)
+DIRSUM(0, "read_iops");
+DIRSUM(1, "write_iops");
+
 static const struct rfield before_rows[] = {
     S("runs", RF_U32, REQ, summary.before.n),
     S("mean", RF_REAL, REQ, summary.before.mean),
@@ -189,7 +220,10 @@ static const struct rfield summary_rows[] = {
     /* "seconds": STAT, "bw_bytes": STAT, ...: every metric's, by the metric table. */
     S("(metrics)", RF_METRICS, REQ, summary.stat, .sub = &stat_table),
     NOVAL("required_runs", RF_OBJ, REQ, .sub = &required_table),
+    NOVAL("read", RF_OBJ, OPT, .sub = &dir0_sum_table),
+    NOVAL("write", RF_OBJ, OPT, .sub = &dir1_sum_table),
     S("reads_cached", RF_BOOL, OPT, reads_cached),
+
     S("metric", RF_NAME, NULLABLE, summary.metric),
     NOVAL("before_outliers", RF_OBJ, OPT, .sub = &before_table),
     S("stopped_by", RF_NAME, NULLABLE, summary.stopped_by),

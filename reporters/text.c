@@ -249,6 +249,33 @@ static void print_copies(const struct results *r, FILE *out)
 	}
 }
 
+/* Mixed workloads: the reads and the writes apart, mean over the kept runs. */
+
+static void print_directions(const struct results *r, FILE *out)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ninst; i++) {
+		const struct instance_result *ir = &r->inst[i];
+		if (!ir->workload ||
+		    (strcmp(ir->workload, "readwrite") && strcmp(ir->workload, "randrw")))
+			continue;
+		if (!any)
+			fprintf(out, "\nreads and writes (means over the kept runs):\n");
+		any = true;
+		for (int d = 0; d < 2; d++) {
+			const struct dir_summary *ds = &ir->summary.dir[d];
+			char iops[CELL], rate[CELL], lat[CELL], cov[CELL];
+			fmt_num(iops, ds->iops.mean, "%.0f");
+			units_format_rate(rate, CELL, ds->bw_bytes.mean, r->units == UNITS_BINARY);
+			units_format_duration(lat, CELL, ds->lat_mean_ns.mean);
+			fmt_pct(cov, ds->iops.cov);
+			fprintf(out, "  %s %-5s  %s IO/s  %s  lat mean %s  COV %s\n", ir->name,
+				d == DIR_READ ? "read" : "write", iops, rate, lat, cov);
+		}
+	}
+}
+
 /* The lasting changes of level found in the record and interval logs. */
 static void print_changes(const struct results *r, FILE *out)
 {
@@ -551,7 +578,9 @@ static int text_report(const struct results *r, FILE *out)
 		return -ENOMEM;
 	print_records(r, out);
 	print_copies(r, out);
+	print_directions(r, out);
 	print_changes(r, out);
+
 	print_comparisons(r, out);
 	print_footer(r, out);
 	for (size_t i = 0; i < r->ninst; i++) {

@@ -2,6 +2,7 @@
  * metric over the kept trials, the runs the data say are needed, and comparisons. The
  * arithmetic is in stats.c, outliers.c and compare.c; nothing here formats. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,27 @@ static void summarize_metric(const struct instance_result *ir, const struct metr
 			buf[n++] = v;
 	}
 	stat_summarize(buf, n, conf, out);
+}
+
+/* Each direction's IO/s, rate and mean latency over the kept trials, and the runs its IO/s
+ * need (struct dir_result; the figures fio's read and write sections give). */
+static void summarize_dirs(struct instance_result *ir, double conf, double error, double *buf)
+{
+	for (int d = 0; d < 2; d++) {
+		struct dir_summary *ds = &ir->summary.dir[d];
+		struct stat_summary *out[3] = {&ds->iops, &ds->bw_bytes, &ds->lat_mean_ns};
+		for (int k = 0; k < 3; k++) {
+			size_t n = 0;
+			for (size_t i = 0; i < ir->ntrials; i++) {
+				const struct dir_result *dr = &ir->trials[i].dir[d];
+				double v = k == 0 ? dr->iops : k == 1 ? dr->bw_bytes : dr->lat.mean;
+				if (ir->trials[i].kept && !isnan(v))
+					buf[n++] = v;
+			}
+			stat_summarize(buf, n, conf, out[k]);
+		}
+		ds->required_n = stat_required_runs(ds->iops.stddev, ds->iops.mean, conf, error);
+	}
 }
 
 /* Every I/O of the kept trials (all trials of background load), from the trials' own
@@ -104,6 +126,8 @@ void results_summarize_one(struct instance_result *ir)
 	}
 	for (size_t k = 0; k < METRIC_N; k++)
 		summarize_metric(ir, &metrics[k], rep->confidence, &s->stat[k], buf);
+	summarize_dirs(ir, rep->confidence, rep->error, buf);
+
 	{
 		struct stat_summary basis;
 		summarize_metric(ir, m, rep->confidence, &basis, buf);

@@ -62,7 +62,29 @@ else
 fi
 
 
+test_expect_success 'results.json: read and write apart, adding up to the trial; zeros for one direction' '
+	jq -e ".jobs[0].trials[0] | .read.ios + .write.ios == .ios and .read.bytes + .write.bytes == .bytes" out/results.json
+	jq -e ".jobs[0].trials[0] | (.read.iops + .write.iops - .iops) | fabs < 1e-6 * 4096 * 1000" out/results.json
+	jq -e ".jobs[0].trials[0] | .read.ios / .ios | . > 0.671 and . < 0.729" out/results.json
+	jq -e ".jobs[0].trials[0] | .read.lat_ns.mean > 0 and .write.lat_ns.p99 > 0" out/results.json
+	jq -e ".jobs[0].summary | .read.iops.mean > 0 and .write.iops.mean > 0 and .read.required_runs.metric == \"read_iops\"" out/results.json
+	printf "experiment: one\njobs:\n  - {name: r, workload: randread, backend: null, file_size: 1MiB}\n" >one.yaml
+	"$IOTRIAL" run -q one.yaml -o one
+	jq -e ".jobs[0].trials[0] | .read.ios == .ios and .read.iops == .iops and .write.ios == 0 and .write.bytes == 0 and .write.lat_ns.mean == null" one/results.json
+'
+
+test_expect_success 'trials.csv and the text summary show both; a saved results.json gives them back' '
+	head -1 out/trials.csv | tr "," "\n" >cols.txt
+	grep -x read_iops cols.txt
+	grep -x write_lat_mean_ns cols.txt
+	grep "^  rand read  *[0-9]* IO/s" out/summary.txt
+	grep "^  rand write  *[0-9]* IO/s" out/summary.txt
+	"$IOTRIAL" report out/results.json -f csv -o back.csv
+	cmp out/trials.csv back.csv
+'
+
 bad() {
+
 	printf 'experiment: bad\njobs:\n  - name: j\n    workload: %s\n    backend: null\n    mix: %s\n' "$1" "$2" >bad.yaml
 	expect_code 2 "$IOTRIAL" validate bad.yaml 2>err.txt
 	cat err.txt

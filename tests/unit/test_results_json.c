@@ -163,6 +163,12 @@ static void build(struct results *r)
 		stat_fill(&s->stat[METRIC_BW_BYTES], 4e5, false);
 		stat_fill(&s->stat[METRIC_IOPS], 100, false);
 		stat_fill(&s->stat[METRIC_LAT_MEAN_NS], NAN, true);
+		for (int d = 0; d < 2; d++) {
+			stat_fill(&s->dir[d].iops, 70 - 40 * d, false);
+			stat_fill(&s->dir[d].bw_bytes, 3e5 - 2e5 * d, false);
+			stat_fill(&s->dir[d].lat_mean_ns, NAN, true);
+			s->dir[d].required_n = 5 + d;
+		}
 		s->required = (struct required_runs){0.95, 0.03, k ? NAN : 43, "seconds"};
 		s->metric = k ? "bw_bytes" : "seconds";
 		s->before = (struct before_policy){2, 0.0101, k ? NAN : 0.0002, k ? NAN : 0.02};
