@@ -156,25 +156,23 @@ struct matrix_point {
 struct job_spec {
 	char *name;
 	enum job_workload workload;
-	char *mix;    /* readwrite, randrw: the reads' and writes' shares (model/wlopts.h) */
-	char *device; /* a name from `devices:`; {device} in target/source is its path */
+	float file_size_pct; /* file_size: N%: that part of the target; 0: a size */
+	char *mix;	     /* readwrite, randrw: the reads' and writes' shares (model/wlopts.h) */
+	char *device;	     /* a name from `devices:`; {device} in target/source is its path */
 	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
 	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
 	uint64_t file_size;
-	double file_size_pct;	   /* file_size: N%: that part of the target; 0: a size */
 	uint64_t offset;	   /* where worker 0's region starts in its file */
 	uint64_t offset_increment; /* worker w's starts w times this further */
 	uint64_t block_size;
-	char *block_split; /* sizes with weights, or a range (model/wlopts.h); NULL: block_size */
+	char *block_split;  /* sizes with weights, or a range (model/wlopts.h); NULL: block_size */
+	char *distribution; /* random workloads: how offsets are drawn (model/wlopts.h); NULL:
+			       uniform */
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
 	uint64_t runtime_ns;  /* 0: bounded by file_size */
 	uint64_t io_limit;    /* bytes a size-bound trial moves per worker; 0: its region's */
 	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
-	char *distribution;   /* random workloads: how offsets are drawn (model/wlopts.h); NULL:
-				 uniform */
 	enum job_sync sync;
-	uint32_t fsync_every;	  /* fsync(2) after every this many writes; 0: never */
-	uint32_t fdatasync_every; /* fdatasync(2) likewise; 0: never */
 
 	bool invalidate;
 	bool keep_files;
@@ -185,12 +183,11 @@ struct job_spec {
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
-	uint32_t threads; /* workers in one instance */
-	char *cpus;	  /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
-	char *nice;	  /* the workers' nice value, "-20" to "19"; NULL: unchanged */
-	char *ioprio;	  /* I/O priority class and level; NULL: unchanged */
-	int sched;	  /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
-
+	uint32_t threads;     /* workers in one instance */
+	int sched;	      /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
+	char *cpus;	      /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
+	char *nice;	      /* the workers' nice value, "-20" to "19"; NULL: unchanged */
+	char *ioprio;	      /* I/O priority class and level; NULL: unchanged */
 	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
@@ -203,9 +200,11 @@ struct job_spec {
 	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
 	uint64_t ramp_ns;	  /* run this long before the measured window, not counted */
 	uint64_t rate;		  /* bytes per second per worker; 0: unthrottled */
+	uint32_t fdatasync_every; /* fdatasync(2) after every this many writes; 0: never */
 	uint32_t rate_iops;	  /* I/Os per second per worker; 0: unthrottled */
 	uint64_t think_time_ns;	  /* pause after each I/O completes */
 	char *command;		  /* workload command: the program run by /bin/sh -c */
+	uint32_t fsync_every;	  /* fsync(2) after every this many writes; 0: never */
 	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
 	struct job_opts opts;	  /* its backend options (see struct job_opts) */
 	struct replication_spec rep;

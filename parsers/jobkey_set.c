@@ -27,7 +27,7 @@ static int file_size_percent(struct job_spec *j, const char *text, char *err, si
 			 text);
 		return -ERANGE;
 	}
-	j->file_size_pct = pct;
+	j->file_size_pct = (float)pct;
 	j->file_size = 0;
 	return 0;
 }

@@ -180,9 +180,19 @@ void worker_out_add(struct worker_out *o, const struct worker_out *more)
 	o->ios += more->ios;
 	for (uint32_t i = 0; i < WL_SIZES_MAX; i++)
 		o->size_ios[i] += more->size_ios[i];
-	o->syncs += more->syncs;
-	hist_merge(&o->sync_hist, &more->sync_hist);
-	welford_merge(&o->sync_lat, &more->sync_lat);
+	if (o->extra && more->extra) {
+		struct worker_extra *x = o->extra;
+		const struct worker_extra *y = more->extra;
+		x->syncs += y->syncs;
+		hist_merge(&x->sync_hist, &y->sync_hist);
+		welford_merge(&x->sync_lat, &y->sync_lat);
+		for (int d = 0; d < 2; d++) {
+			x->dir[d].bytes += y->dir[d].bytes;
+			x->dir[d].ios += y->dir[d].ios;
+			hist_merge(&x->dir[d].hist, &y->dir[d].hist);
+			welford_merge(&x->dir[d].lat, &y->dir[d].lat);
+		}
+	}
 
 	o->errors += more->errors;
 	o->cpu_user_s += more->cpu_user_s;
@@ -437,17 +447,22 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	uint64_t vclock = 0;
 	double u0, s0;
 	int ret;
+	struct worker_extra *x = w->extra;
 
 	memset(o, 0, sizeof(*o));
 	o->prog_step = 1000000; /* 1 ms, doubling as the run grows */
 	hist_init(&o->hist);
 	welford_init(&o->lat);
-	hist_init(&o->sync_hist);
-	welford_init(&o->sync_lat);
-	for (int d = 0; d < 2; d++) {
-		hist_init(&o->dir[d].hist);
-		welford_init(&o->dir[d].lat);
+	if ((o->extra = x)) {
+		memset(x, 0, sizeof(*x));
+		hist_init(&x->sync_hist);
+		welford_init(&x->sync_lat);
+		for (int d = 0; d < 2; d++) {
+			hist_init(&x->dir[d].hist);
+			welford_init(&x->dir[d].lat);
+		}
 	}
+
 	if ((ret = loop_init(&l, &bufs)) < 0) {
 
 		worker_gate(w); /* the others must not wait for us forever */

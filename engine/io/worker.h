@@ -36,6 +36,10 @@ struct worker_job {
 	 * multiples of its smallest); NULL: every I/O chunk bytes. */
 	const struct wl_sizes *sizes;
 	const struct wl_sched *sched; /* applied by the worker's thread first; NULL: none */
+	/* Where worker_out.extra goes: memory the coordinator reads (shared, for worker
+	 * processes); needed when mixed or sync_every, else NULL. */
+	struct worker_extra *extra;
+
 	bool mixed; /* readwrite, randrw: each I/O reads or writes, by a seeded draw */
 
 	uint32_t read_pct; /* ... reading with this probability, in percent */
@@ -74,23 +78,28 @@ struct worker_job {
 
 #define WORKER_PROGRESS 128
 
-struct worker_out {
-	struct hist hist; /* latency of every I/O, ns */
-	struct welford lat;
-	uint64_t bytes, ios, errors;
-	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
+struct worker_extra {
 	/* mixed: the reads' [0] and the writes' [1] share of bytes, ios, hist and lat. */
 	struct worker_dir {
 		uint64_t bytes, ios;
 		struct hist hist;
 		struct welford lat;
 	} dir[2];
-
 	/* sync_every: the syncs of the measured window, timed apart from the I/Os. */
 	uint64_t syncs;
 	struct hist sync_hist;
 	struct welford sync_lat;
+};
 
+struct worker_out {
+
+	struct hist hist; /* latency of every I/O, ns */
+	struct welford lat;
+	uint64_t bytes, ios, errors;
+	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
+	/* Mixed directions and sync_every: three more histograms, only for the jobs that use
+	 * them (worker_job.extra, zeroed by worker_run); NULL: none. */
+	struct worker_extra *extra;
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC, absolute */
 	double cpu_user_s, cpu_sys_s;
 	/* The first error: which operation, where, and -errno (0: none). */

@@ -168,7 +168,7 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	if (l->w->sizes && !l->w->sizes->range)
 		o->size_ios[io->size_i]++;
 	if (l->w->mixed) {
-		struct worker_dir *d = &o->dir[io->op == BE_WRITE];
+		struct worker_dir *d = &o->extra->dir[io->op == BE_WRITE];
 		hist_record(&d->hist, t - io->start_ns);
 		welford_add(&d->lat, (double)(t - io->start_ns));
 		d->bytes += io->full_len;
@@ -303,9 +303,10 @@ int worker_sync(struct loop *l)
 	}
 	if (t0 < l->window)
 		return 0; /* during the ramp: not measured */
-	o->syncs++;
-	hist_record(&o->sync_hist, t1 - t0);
-	welford_add(&o->sync_lat, (double)(t1 - t0));
+	o->extra->syncs++;
+	hist_record(&o->extra->sync_hist, t1 - t0);
+	welford_add(&o->extra->sync_lat, (double)(t1 - t0));
+
 	return 0;
 }
 

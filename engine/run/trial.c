@@ -207,6 +207,14 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
 		if (!s->sh || !s->data_path || (copy && !s->src_path))
 			return -ENOMEM;
+		/* Mixed directions and syncs: their histograms, for the run and a top-up. */
+		if ((in->wl && in->wl->mixed) || j->fsync_every || j->fdatasync_every) {
+			struct worker_extra *x =
+			    alloc_shared(2 * sizeof(struct worker_extra), processes);
+			if (!x)
+				return -ENOMEM;
+			s->extra = x;
+		}
 		slot_job(e, r, inst_k, inst, index, sync, w);
 	}
 	return trial_prepare(e, r);
@@ -218,6 +226,8 @@ static void teardown(struct inst_run *r, bool processes)
 		struct slot *s = &r->slots[w];
 		free(s->data_path);
 		free(s->src_path);
+		if (s->extra)
+			release_shared(s->extra, 2 * sizeof(struct worker_extra), processes);
 		release_shared(s->sh, sizeof(*s->sh), processes);
 	}
 	free(r->slots);

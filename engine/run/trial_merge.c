@@ -90,9 +90,11 @@ static void trial_merge_syncs(struct trial_result *tr, const struct inst_run *r)
 	welford_init(&w);
 	for (uint32_t k = 0; k < r->n; k++) {
 		const struct worker_out *o = &r->slots[k].sh->out;
-		tr->syncs += o->syncs;
-		hist_merge(h, &o->sync_hist);
-		welford_merge(&w, &o->sync_lat);
+		if (!o->extra)
+			continue;
+		tr->syncs += o->extra->syncs;
+		hist_merge(h, &o->extra->sync_hist);
+		welford_merge(&w, &o->extra->sync_lat);
 	}
 	if (tr->syncs)
 		latency_summarize(&tr->sync_lat, h, &w);
@@ -122,7 +124,11 @@ static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
 			hist_init(h);
 			welford_init(&w);
 			for (uint32_t k = 0; k < r->n; k++) {
-				const struct worker_dir *wd = &r->slots[k].sh->out.dir[d];
+				const struct worker_extra *x = r->slots[k].sh->out.extra;
+				const struct worker_dir *wd = x ? &x->dir[d] : NULL;
+				if (!wd)
+					continue;
+
 				dr->ios += wd->ios;
 				dr->bytes += wd->bytes;
 				hist_merge(h, &wd->hist);
@@ -240,6 +246,10 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 		struct worker_job v = s->job;
 		worker_job_alone(&v);
 		v.wl = WL_READ;
+		v.extra = NULL;
+
+		v.extra = NULL;
+
 		v.runtime_ns = v.think_ns = v.rate = v.rate_iops = 0;
 		v.cap_ns = v.limit = v.start_pos = 0;
 		v.fsync_end = false;

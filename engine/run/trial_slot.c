@@ -107,6 +107,10 @@ static void *slot_main(void *arg)
 	void *priv;
 	int ret = -ENOMEM, fd = -1, src = -1;
 	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
+
+	/* The run's histograms in the first, a top-up's in the second (trial.c). */
+	s->job.extra = s->extra ? s->extra + s->topup : NULL;
+
 	int *result = s->topup ? &s->sh->top_ret : &s->sh->ret;
 
 	/* The barriers are set once the coordinator knows how many workers started. */

@@ -41,8 +41,9 @@ struct slot {
 	const atomic_int *stop_user;
 	atomic_int *stop_fwd;
 	bool started;
-	bool topup;		  /* this start is a wear_out top-up: into sh->top */
-	uint64_t stonewall_bytes; /* its bytes before a top-up */
+	bool topup;		    /* this start is a wear_out top-up: into sh->top */
+	uint64_t stonewall_bytes;   /* its bytes before a top-up */
+	struct worker_extra *extra; /* mixed, sync_every: two, the run's and a top-up's */
 };
 
 struct inst_run {
