@@ -38,21 +38,21 @@ ops() {
 
 if command -v strace >/dev/null; then
 	test_expect_success 'randrw 70/30: 70% of the I/Os are reads; the seed replays them' '
-		strace -f -o t1.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t1
+		env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -o t1.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t1
 		ops t1.txt >o1.txt
 		expect_eq "$(wc -l <o1.txt)" 4096
 		grep -c "^pread64 " o1.txt >reads.txt
 		awk -v r="$(cat reads.txt)" "BEGIN {d = r / 4096 - 0.7; if (d < 0) d = -d; if (d > 0.029) {print r; exit 1}}"
-		strace -f -o t2.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t2
+		env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -o t2.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t2
 		ops t2.txt >o2.txt
 		cmp o1.txt o2.txt
-		strace -f -o t3.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t3 --set seed=6
+		env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -o t3.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r1.yaml -o t3 --set seed=6
 		ops t3.txt >o3.txt
 		not cmp -s o1.txt o3.txt
 	'
 	test_expect_success 'readwrite: the reads and the writes each go through the file in order' '
 		printf "experiment: r2\nseed: 5\njobs:\n  - {name: seq, workload: readwrite, mix: \"read:25\", target: \"%s/\", file_size: 16MiB}\n" "$PWD" >r2.yaml
-		strace -f -o s1.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r2.yaml -o s1
+		env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -o s1.txt -e trace=pread64,pwrite64 "$IOTRIAL" run -q r2.yaml -o s1
 		ops s1.txt >so.txt
 		awk "\$1 == \"pread64\" {if (\$2 != r) exit 1; r += 4096} \$1 == \"pwrite64\" {if (\$2 != w) exit 1; w += 4096} END {if (r + w != 16777216 || r < 3500000 || r > 4900000) exit 1}" so.txt
 	'
