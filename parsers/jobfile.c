@@ -148,14 +148,16 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 			yp_err(p, kn, key, "a job's %s is set on the job, not in defaults", key);
 			continue;
 		}
-		if (job_key_row(i)->type == KT_STRING && yp_scalar_is_null(vn)) {
+		/* A backend's own rows (i >= JK_NKEYS) point into the backend's struct, not
+		 * job_spec. */
+		if (i < JK_NKEYS && job_keys[i].type == KT_STRING && yp_scalar_is_null(vn)) {
 			free(*(char **)((char *)j + job_keys[i].off));
 			*(char **)((char *)j + job_keys[i].off) = NULL;
 			j->key_loc[i] = yp_loc(p, vn);
 			continue;
 		}
-		text = job_keys[i].check || i == JK_BLOCK_SIZE ? yp_text_flat(p, vn, key)
-							       : yp_text(p, vn, key, "a value");
+		text = job_key_row(i)->check || i == JK_BLOCK_SIZE ? yp_text_flat(p, vn, key)
+								   : yp_text(p, vn, key, "a value");
 		if (!text)
 			continue;
 		i = block_size_key(j, i, vn, text);
