@@ -28,7 +28,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s COMMAND [ARG...]\n", argv[0]);
 		return 2;
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
 		perror("seccomp");
 		return 2;
 	}
