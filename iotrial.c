@@ -25,7 +25,7 @@ const char iotrial_usage[] =
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
     "       iotrial backends\n"
-    "       iotrial keys [BACKEND]\n"
+    "       iotrial keys [NAME | BACKEND | --json]\n"
     "       iotrial --help | --version\n"
     "\n"
     "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
@@ -33,7 +33,8 @@ const char iotrial_usage[] =
     "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
     "  compare    how B's runs differ from A's, for each job instance both files have\n"
     "  backends   the compiled-in backends, and whether each works here\n"
-    "  keys       every job key with its type, default and meaning; BACKEND: its options\n"
+    "  keys       every job key with its type, default and meaning; NAME: that key in full;\n"
+    "             BACKEND: its options\n"
     "\n"
     "  -o DIR             where results go\n"
     "  -f FORMATS         comma list of text, json, csv, html (default: text,json,csv)\n"
@@ -167,8 +168,7 @@ static int parse_option(struct cli *c, int opt)
 	case 'h':
 		fputs(iotrial_usage, stdout);
 		exit(0);
-	default:
-		fputs(iotrial_usage, stderr);
+	default: /* '?' and ':' are parse_args' */
 		return -EINVAL;
 	}
 }
@@ -189,9 +189,15 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	c->progress = -1;
 	rep_list_default(&c->formats);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
-		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?') {
-			fprintf(stderr, "iotrial: option -%c is for 'iotrial run'\n", opt);
+	opterr = 0; /* cli_bad_option says it, naming the command's help */
+	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
+		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?' && opt != ':') {
+			fprintf(stderr, "iotrial: option '%s' is for 'iotrial run'\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (opt == '?' || opt == ':') {
+			cli_bad_option(opt, argv);
 			return -EINVAL;
 		}
 		if ((ret = parse_option(c, opt)) < 0)
@@ -200,7 +206,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	c->files = argv + optind;
 	c->nfiles = argc - optind;
 	if (c->nfiles == 0) {
-		fprintf(stderr, "iotrial: no job file given\n%s", iotrial_usage);
+		fprintf(stderr, "iotrial: no job file given\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -302,6 +308,8 @@ static int cmd_validate(int argc, char **argv)
 	int worst = 0, err;
 
 	if ((err = parse_args(argc, argv, &c, false)) < 0) {
+		if (err == -EINVAL)
+			cli_usage_hint("validate");
 		cli_release(&c);
 		free(scratch);
 		return exit_status_of(err, EXIT_USAGE);
@@ -333,6 +341,8 @@ static int cmd_run(int argc, char **argv)
 	int worst = 0, err;
 
 	if ((err = parse_args(argc, argv, &c, true)) < 0) {
+		if (err == -EINVAL)
+			cli_usage_hint("run");
 		cli_release(&c);
 		return exit_status_of(err, EXIT_USAGE);
 	}
@@ -412,6 +422,7 @@ int main(int argc, char **argv)
 		return cmd_backends();
 	if (!strcmp(argv[1], "keys"))
 		return cmd_keys(argc - 1, argv + 1);
-	fprintf(stderr, "iotrial: unknown command '%s'\n%s", argv[1], iotrial_usage);
+	fprintf(stderr, "iotrial: unknown command '%s'\n", argv[1]);
+	cli_usage_hint(NULL);
 	return EXIT_USAGE;
 }

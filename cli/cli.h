@@ -39,6 +39,14 @@ int cli_write_results(const struct results *r, const char *dir, const struct rep
 /* The whole --help text. */
 extern const char iotrial_usage[];
 
+/* After a usage error of command `cmd` (NULL before a command was named): the line
+ * "iotrial: see 'iotrial CMD --help'" on stderr (cli/usage.c). */
+void cli_usage_hint(const char *cmd);
+
+/* getopt's '?' (unknown option) or ':' (missing value; the option string starts with ':')
+ * for `argv`, with opterr = 0: one line naming the option, on stderr. */
+void cli_bad_option(int opt, char **argv);
+
 /* iotrial report RESULTS.json [-f text|csv|json] [-o FILE]: exit status. */
 int cmd_report(int argc, char **argv);
 
@@ -54,7 +62,7 @@ void cli_print_stages(const struct plan *p);
 /* iotrial backends: exit status. */
 int cmd_backends(void);
 
-/* iotrial keys [BACKEND]: the job keys, or the options of one backend (keys.c); exit status. */
+/* iotrial keys [NAME | BACKEND | --json] (cli/keys.c): exit status. */
 int cmd_keys(int argc, char **argv);
 
 #endif

@@ -1,9 +1,12 @@
-/* iotrial keys [BACKEND]: the job key table, or one backend's option table, one key a line
- * with tab-separated fields. The docs are checked against this output (tests/t/t0004-docs.sh,
- * tests/t/t0024-backend-options.sh), so what is printed is what the tables declare. */
+/* iotrial keys [NAME | BACKEND | --json]: the job key table, one key a line with
+ * tab-separated fields; one key described in full; one backend's option table; or every key
+ * (the backends' options included) as JSON for the tools that are generated from it
+ * (scripts/gen-schema.sh, scripts/gen-completion.sh, scripts/gen-man.sh). The docs are checked
+ * against this output (tests/t/t0004-docs.sh, tests/t/t0033-cli.sh). */
 #include "cli/cli.h"
 
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,16 +81,18 @@ static void range(char *buf, size_t len, const struct job_key *k)
 	}
 }
 
-static int backend_options(const char *name)
+/* fio's names for key `name`, comma-separated, or "" when fio has none. Filled from the
+ * import-fio table (model/fio_names.h) once it is on main: one loop over fio_names[]. */
+static void fio_equivalents(char *buf, size_t len, const char *name)
 {
-	const struct be_ops *be = be_find(name);
+	(void)name;
+	snprintf(buf, len, "%s", "");
+}
+
+static int backend_options(const struct be_ops *be)
+{
 	char r[256];
 
-	if (!be || strcmp(be->name, name)) {
-		fprintf(stderr, "iotrial: keys: unknown backend '%s' (this build has: %s)\n", name,
-			be_names());
-		return EXIT_USAGE;
-	}
 	for (const struct job_key *k = be->options; k && k->name; k++) {
 		range(r, sizeof(r), k);
 		printf("%s\t%s\t%s\t%s\t%s\n", k->name, type_names[k->type], k->def ? k->def : "-",
@@ -96,14 +101,107 @@ static int backend_options(const char *name)
 	return 0;
 }
 
+/* A backend's options; else a key (the table's or a backend's option) in full; else a usage
+ * error naming the closest key. */
+static int describe(const char *name)
+{
+	const struct job_key *k = job_key_find(name);
+	const struct be_ops *be = be_find(name);
+	const char *names[JK_NKEYS + JK_EXT_MAX + 1];
+	const char *close;
+	char r[512], fio[256];
+
+	/* A backend first: `iotrial keys BACKEND` came first, and scripts loop over backends. */
+	if (be && !strcmp(be->name, name))
+		return backend_options(be);
+	if (!k) {
+		names[job_key_names(names, JK_NKEYS + JK_EXT_MAX)] = NULL;
+		close = job_key_suggest(name, names);
+		fprintf(stderr, "iotrial: keys: no key or backend '%s'%s%s%s\n", name,
+			close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "");
+		cli_usage_hint("keys");
+		return EXIT_USAGE;
+	}
+	range(r, sizeof(r), k);
+	fio_equivalents(fio, sizeof(fio), k->name);
+	printf("%s\n", k->name);
+	printf("  type:     %s\n", type_names[k->type]);
+	printf("  default:  %s\n", k->def ? k->def : "none");
+	printf("  values:   %s\n", r);
+	printf("  example:  %s\n", k->example ? k->example : "none");
+	printf("  fio:      %s\n", *fio ? fio : "none");
+	printf("  %s\n", k->help);
+	return 0;
+}
+
+/* Row `k` as a JSON object; NULL when memory ran out. Bounds of a numeric key are numbers
+ * in the key's base unit (bytes, nanoseconds), as results.json gives them. */
+static json_t *key_json(const struct job_key *k, const char *owner)
+{
+	json_t *o =
+	    json_pack("{s:s, s:s, s:s?, s:s, s:s}", "name", k->name, "type", type_names[k->type],
+		      "default", k->def, "help", k->help, "example", k->example ? k->example : "");
+	json_t *e;
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	if (k->type == KT_ENUM) {
+		bad |= json_object_set_new(o, "values", e = json_array());
+		for (size_t i = 0; e && k->enums[i]; i++)
+			bad |= json_array_append_new(e, json_string(k->enums[i]));
+	} else if (k->type == KT_DOUBLE) {
+		bad |= json_object_set_new(o, "min", json_real(k->dmin));
+		bad |= json_object_set_new(o, "max", json_real(k->dmax));
+	} else if (k->type == KT_SIZE || k->type == KT_DURATION || k->type == KT_UINT) {
+		bad |= json_object_set_new(o, "min", json_integer((json_int_t)k->min));
+		/* A bound past what a JSON reader holds exactly is no bound at all. */
+		if (k->max < (1ull << 53))
+			bad |= json_object_set_new(o, "max", json_integer((json_int_t)k->max));
+	}
+	if (owner)
+		bad |= json_object_set_new(o, "backend", json_string(owner));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int keys_json(void)
+{
+	json_t *all = json_array();
+	int ret = 0;
+
+	for (size_t i = 0; all && i < job_key_count() && !ret; i++)
+		ret = json_array_append_new(all, key_json(job_key_row((enum job_key_id)i),
+							  job_key_owner((enum job_key_id)i)));
+	if (!all || ret || json_dumpf(all, stdout, JSON_INDENT(1)) < 0) {
+		fprintf(stderr, "iotrial: keys: out of memory\n");
+		json_decref(all);
+		return EXIT_RUN;
+	}
+	json_decref(all);
+	putchar('\n');
+	return 0;
+}
+
 int cmd_keys(int argc, char **argv)
 {
-	if (argc > 2) {
-		fprintf(stderr, "iotrial: keys takes at most one backend name\n");
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(iotrial_usage, stdout);
+		return 0;
+	}
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-' && strcmp(argv[1], "--json"))) {
+		if (argc > 2)
+			fprintf(stderr, "iotrial: keys takes at most one key or backend name\n");
+		else
+			fprintf(stderr, "iotrial: unknown option '%s'\n", argv[1]);
+		cli_usage_hint("keys");
 		return EXIT_USAGE;
 	}
 	if (argc == 2)
-		return backend_options(argv[1]);
+		return strcmp(argv[1], "--json") ? describe(argv[1]) : keys_json();
 	for (size_t i = 0; i < JK_NKEYS; i++) {
 		const struct job_key *k = &job_keys[i];
 		printf("%s\t%s\t%s\t%s\n", k->name, type_names[k->type], k->def ? k->def : "-",

@@ -39,19 +39,22 @@ int cmd_report(int argc, char **argv)
 	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!(rep = rep_find(optarg))) {
 				rep_names(names, sizeof(names));
 				fprintf(stderr, "iotrial: unknown format '%s' (expected %s)\n",
 					optarg, names);
+				cli_usage_hint("report");
 				return EXIT_USAGE;
 			}
 			break;
 		case 'o':
 			if (!*optarg) {
 				fprintf(stderr, "iotrial: -o takes a file name, not ''\n");
+				cli_usage_hint("report");
 				return EXIT_USAGE;
 			}
 			outfile = optarg;
@@ -60,12 +63,14 @@ int cmd_report(int argc, char **argv)
 			fputs(iotrial_usage, stdout);
 			return 0;
 		default:
-			fputs(iotrial_usage, stderr);
+			cli_bad_option(opt, argv);
+			cli_usage_hint("report");
 			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
-		fprintf(stderr, "iotrial: report takes one results file\n%s", iotrial_usage);
+		fprintf(stderr, "iotrial: report takes one results file\n");
+		cli_usage_hint("report");
 		return EXIT_USAGE;
 	}
 	if (load_results(argv[optind], &r))
@@ -150,13 +155,15 @@ int cmd_compare(int argc, char **argv)
 	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!(metric = metric_find(optarg))) {
 				metric_list(list, sizeof(list), " or ");
 				fprintf(stderr, "iotrial: --metric takes %s, not '%s'\n", list,
 					optarg);
+				cli_usage_hint("compare");
 				return EXIT_USAGE;
 			}
 			break;
@@ -168,6 +175,7 @@ int cmd_compare(int argc, char **argv)
 				    stderr,
 				    "iotrial: --confidence takes a number between 0 and 1, not '%s'\n",
 				    optarg);
+				cli_usage_hint("compare");
 				return EXIT_USAGE;
 			}
 			break;
@@ -178,12 +186,14 @@ int cmd_compare(int argc, char **argv)
 			fputs(iotrial_usage, stdout);
 			return 0;
 		default:
-			fputs(iotrial_usage, stderr);
+			cli_bad_option(opt, argv);
+			cli_usage_hint("compare");
 			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "iotrial: compare takes two results files\n%s", iotrial_usage);
+		fprintf(stderr, "iotrial: compare takes two results files\n");
+		cli_usage_hint("compare");
 		return EXIT_USAGE;
 	}
 	if (load_results(argv[optind], &a))

@@ -62,7 +62,7 @@ iotrial validate JOBFILE... [--set KEY=VALUE]...	a synopsis: found in iotrial --
 iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
 iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]	a synopsis: found in iotrial --help
 iotrial backends	a synopsis: found in iotrial --help
-iotrial keys [BACKEND]	a synopsis: found in iotrial --help
+iotrial keys [NAME | BACKEND | --json]	a synopsis: found in iotrial --help
 iotrial --help | --version	a synopsis: found in iotrial --help
 EOF
 )

@@ -27,7 +27,7 @@ test_expect_success 'every option of every backend has a heading in docs/backend
 
 test_expect_success 'iotrial keys: an unknown backend is exit status 2' '
 	expect_code 2 "$IOTRIAL" keys nosuch 2>err
-	grep "unknown backend .nosuch." err
+	grep "no key or backend .nosuch." err
 	expect_code 2 "$IOTRIAL" keys null sync 2>err
 '
 
