@@ -304,21 +304,46 @@ bench: deps
 	bench/vs-fio.sh
 	bench/quote-table.sh
 
-install: iotrial
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/iotrial $(DESTDIR)$(PREFIX)/share/iotrial/jobs
+# The man pages and the bash completion are made from the docs and iotrial's own tables
+# (scripts/gen-man.sh, scripts/gen-completion.sh); the JSON Schema is committed, and
+# `make schema` writes it again after the key table changed (t0033 checks it is current).
+MAN_PAGES := $(B)man/iotrial.1 $(B)man/iotrial-jobfile.5
+COMPLETION := $(B)man/iotrial.bash
+
+man: $(MAN_PAGES) $(COMPLETION)
+
+$(MAN_PAGES) &: $(B)iotrial docs/cli.md docs/jobfile.md scripts/gen-man.sh
+	$(Q)scripts/gen-man.sh $(abspath $(B)iotrial) $(B)man
+
+$(COMPLETION): $(B)iotrial scripts/gen-completion.sh
+	$(Q)mkdir -p $(B)man
+	$(Q)scripts/gen-completion.sh $(abspath $(B)iotrial) >$@.tmp
+	$(Q)mv $@.tmp $@
+
+schema: $(B)iotrial
+	$(Q)scripts/gen-schema.sh $(abspath $(B)iotrial) >docs/jobfile.schema.json.tmp
+	$(Q)mv docs/jobfile.schema.json.tmp docs/jobfile.schema.json
+
+install: iotrial $(MAN_PAGES) $(COMPLETION)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/iotrial $(DESTDIR)$(PREFIX)/share/iotrial/jobs \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 iotrial $(DESTDIR)$(PREFIX)/bin/iotrial
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/iotrial/
+	install -m 644 README.md docs/*.md docs/jobfile.schema.json $(DESTDIR)$(PREFIX)/share/doc/iotrial/
 	install -m 644 jobs/*.yaml $(DESTDIR)$(PREFIX)/share/iotrial/jobs/
+	install -m 644 $(B)man/iotrial.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(B)man/iotrial-jobfile.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 $(COMPLETION) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/iotrial
 
 clean-objs:
 	$(Q)rm -f $(addprefix $(B),$(ALL_LIB_SRC:.c=.o) $(ALL_LIB_SRC:.c=.d) iotrial.o libiotrial.a \
 		iotrial) $(CLI_OBJ) $(UNIT_BIN) $(DEPS) $(TRANSPORT_STAMP)
 
 clean: clean-objs
-	$(Q)rm -rf tests/trash.* results build-asan build-fuzz build-mpi build-mpi-asan build-clang \
+	$(Q)rm -rf tests/trash.* results man build-asan build-fuzz build-mpi build-mpi-asan build-clang \
 		build-nobackends build-lint
 
-.PHONY: all deps demo test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line \
+.PHONY: all deps demo man schema test test-asan test-mutants fuzz fuzz-build fuzz-bins bench install clean clean-objs .backends-line \
 	.required-libs .test-libs format format-check lint lint-cppcheck lint-tidy \
 	check-layers
 

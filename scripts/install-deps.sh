@@ -10,7 +10,9 @@ set -e
 
 # chromium: tests/t/t0020-html-report.sh renders report.html headless (and
 # scripts/report-screenshots.sh takes the README's pictures with it).
-pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium"
+# lowdown: the man pages (scripts/gen-man.sh, make install); python3-jsonschema and
+# python3-yaml: tests/t/t0033-cli.sh validates job files against docs/jobfile.schema.json.
+pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium lowdown python3-jsonschema python3-yaml"
 for group in "$@"; do
 	case $group in
 	bench) pkgs="$pkgs fio linux-perf time" ;;

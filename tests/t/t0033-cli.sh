@@ -119,4 +119,195 @@ test_expect_success 'iotrial keys --json is the table: the same keys, types and 
 	expect_eq "$(jq -r ".[] | select(.name == \"sync\") | .values | join(\",\")" keys.json)" "none,osync,odsync,fsync_end"
 '
 
+
+# --- bash completion, from the synopsis of --help and the key table ---
+
+"$SRC/scripts/gen-completion.sh" "$IOTRIAL" >iotrial.bash
+
+# complete WORD...: what the completion offers for the command line WORD... (the last word
+# being completed), one a line, into the file `got`.
+complete_words() {
+	bash -c '. ./iotrial.bash
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_iotrial
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$@" >got
+}
+
+test_expect_success 'completion: the commands, and each option of each synopsis line' '
+	bash -n iotrial.bash
+	complete_words iotrial ""
+	for cmd in run validate report compare backends keys --help --version; do
+		grep -qx -- "$cmd" got
+	done
+	complete_words iotrial va
+	expect_eq "$(cat got)" validate
+	"$IOTRIAL" --help | sed -n "s/^\(usage: \|       \)iotrial \([a-z]*\) \(.*\)/\2 \3/p" >synopsis
+	test "$(wc -l <synopsis)" -ge 4
+	while read -r cmd rest; do
+		for opt in $(echo "$rest" | grep -oE -- "(^|[[ |])--?[a-z][a-z-]*" | tr -d "[ |"); do
+			complete_words iotrial "$cmd" "${opt%%[a-z]*}"
+			grep -qx -- "$opt" got
+		done
+	done <synopsis
+	complete_words iotrial run --pro
+	expect_eq "$(cat got)" --progress
+	complete_words iotrial report --h
+	expect_eq "$(cat got)" --help
+	complete_words iotrial run --progress ""
+	expect_eq "$(echo $(cat got))" "auto always never"
+	complete_words iotrial run -f text,c
+	expect_eq "$(cat got)" text,csv
+'
+
+test_expect_success 'completion: every job key after --set and keys, and an enum key'"'"'s values' '
+	"$IOTRIAL" keys --json | jq -r ".[].name" | sort >keys
+	complete_words iotrial run --set ""
+	sed "s/=\$//" got | sort >set_keys
+	expect_eq "$(cat set_keys)" "$(cat keys)"
+	complete_words iotrial run --set iodep
+	expect_eq "$(cat got)" "iodepth="
+	complete_words iotrial keys ""
+	grep -vx -- "--json" got | grep -vx -- "--help" | sort >keys_keys
+	expect_eq "$(cat keys_keys)" "$(cat keys)"
+	complete_words iotrial run --set workload = rand
+	expect_eq "$(echo $(cat got))" "randread randwrite randrw"
+	complete_words iotrial run --set direct = ""
+	expect_eq "$(echo $(cat got))" "true false"
+'
+
+test_expect_success 'completion: job files for run, results files for report' '
+	mkdir -p files/sub
+	touch files/a.yaml files/b.yml files/c.json files/d.txt
+	cd files
+	bash -c ". ../iotrial.bash; COMP_WORDS=(iotrial run \"\"); COMP_CWORD=2; _iotrial; printf \"%s\n\" \"\${COMPREPLY[@]}\"" | sort >../got.run
+	bash -c ". ../iotrial.bash; COMP_WORDS=(iotrial report \"\"); COMP_CWORD=2; _iotrial; printf \"%s\n\" \"\${COMPREPLY[@]}\"" | sort >../got.report
+	cd ..
+	expect_eq "$(echo $(cat got.run))" "a.yaml b.yml sub"
+	expect_eq "$(echo $(cat got.report))" "c.json sub"
+'
+
+# --- the man pages and make install ---
+
+if command -v lowdown >/dev/null 2>&1; then
+	test_expect_success 'make install puts the man pages and the completion in place' '
+		make -s -C "$SRC" -o iotrial install DESTDIR="$TRASH/stage" PREFIX=/usr >make.out 2>&1
+		test -x stage/usr/bin/iotrial
+		test -s stage/usr/share/man/man1/iotrial.1
+		test -s stage/usr/share/man/man5/iotrial-jobfile.5
+		test -s stage/usr/share/doc/iotrial/jobfile.schema.json
+		cmp stage/usr/share/bash-completion/completions/iotrial "$SRC/man/iotrial.bash"
+	'
+
+	test_expect_success 'the man pages render without a warning, at 80 columns' '
+		for page in stage/usr/share/man/man1/iotrial.1 stage/usr/share/man/man5/iotrial-jobfile.5; do
+			MANWIDTH=80 man --warnings -l "$page" >"$(basename "$page").txt" 2>warn
+			cat warn
+			test ! -s warn
+			test "$(wc -l <"$(basename "$page").txt")" -gt 200
+		done
+	'
+
+	test_expect_success 'iotrial(1) holds the synopsis of --help and the sections of docs/cli.md' '
+		grep -q "^NAME" iotrial.1.txt
+		grep -q "^SYNOPSIS" iotrial.1.txt
+		"$IOTRIAL" --help | sed -n "s/^\(usage: \|       \)\(iotrial .*\)/\2/p" >syn
+		while read -r line; do
+			grep -qF -- "$line" iotrial.1.txt
+		done <syn
+		sed -n "s/^## //p" "$SRC/docs/cli.md" >sections
+		test "$(wc -l <sections)" -gt 5
+		while read -r sec; do
+			grep -qx -- "$sec" iotrial.1.txt
+		done <sections
+	'
+
+	test_expect_success 'iotrial-jobfile(5) holds every key of the table, and the key sections' '
+		grep -q "^KEY TABLE" iotrial-jobfile.5.txt
+		sed -n "/^KEY TABLE/,\$p" iotrial-jobfile.5.txt >table
+		"$IOTRIAL" keys | cut -f1 >keys
+		while read -r key; do
+			grep -qE "^       • $key( |\$)" table
+		done <keys
+		while read -r key; do
+			grep -qx "   $key" iotrial-jobfile.5.txt
+		done <keys
+	'
+else
+	test_skip "make install puts the man pages in place" "lowdown is missing (scripts/install-deps.sh installs it)"
+fi
+
+# --- the JSON Schema of the job file (docs/jobfile.schema.json) ---
+
+# A python3 that has jsonschema and yaml (Debian's python3-jsonschema, python3-yaml).
+PY=""
+for p in /usr/bin/python3 python3; do
+	if "$p" -c "import jsonschema, yaml" 2>/dev/null; then
+		PY=$p
+		break
+	fi
+done
+CHECK="$SRC/tests/jobfile-schema-check.py"
+SCHEMA="$SRC/docs/jobfile.schema.json"
+
+test_expect_success 'docs/jobfile.schema.json is what the key table generates' '
+	"$SRC/scripts/gen-schema.sh" "$IOTRIAL" >schema.json
+	diff -u "$SCHEMA" schema.json
+	expect_eq "$(jq -r "[.definitions.job.properties | keys[]] | length" schema.json)" "$(( $("$IOTRIAL" keys --json | jq length) + 6 ))"
+'
+
+if [ -z "$PY" ]; then
+	test_skip "the schema accepts every job file and docs example" "no python3 with jsonschema and yaml (scripts/install-deps.sh installs python3-jsonschema)"
+	test_skip "the schema rejects a wrong type, an unknown key and a bad value" "no python3 with jsonschema"
+else
+	test_expect_success 'the schema accepts every job file and docs example' '
+		mkdir -p ex
+		for doc in "$SRC"/README.md "$SRC"/docs/*.md; do
+			name=$(basename "$doc")
+			awk -f "$SRC/tests/docs-extract.awk" "$doc" >"ex/$name.x"
+			awk -F"\t" -v d="ex/$name" "
+				\$1 == \"X\" { ctx = ctx substr(\$0, length(\$1 \$2) + 3) \"\n\"; next }
+				\$1 == \"Y\" { out = d \".\" \$2 \".yaml\"; printf \"%s\", ctx >out; ctx = \"\"; next }
+				\$1 == \"L\" { if (out != \"\") print substr(\$0, length(\$1 \$2) + 3) >>out; next }
+				\$1 == \"E\" { if (out != \"\") close(out); out = \"\"; next }
+			" "ex/$name.x"
+		done
+		"$IOTRIAL" keys | cut -f1 >keys
+		for y in ex/*.yaml; do
+			first=$(sed -n "s/^\([a-z_]*\):.*/\1/p" "$y" | sed -n 1p)
+			if grep -q "^jobs:" "$y"; then
+				continue
+			elif grep -qx "$first" keys; then
+				{ printf "jobs:\n  - name: doc\n"; sed "s/^/    /" "$y"; } >"$y.tmp"
+			elif [ "$first" = matrix ]; then
+				{ printf "jobs:\n  - name: doc\n"; sed "s/^/    /" "$y"; } >"$y.tmp"
+			else
+				{ cat "$y"; printf "jobs:\n  - {name: doc, workload: read}\n"; } >"$y.tmp"
+			fi
+			mv "$y.tmp" "$y"
+		done
+		test "$(ls ex/*.yaml | wc -l)" -gt 20
+		"$PY" "$CHECK" "$SCHEMA" "$SRC"/jobs/*.yaml ex/*.yaml
+	'
+
+	test_expect_success 'the schema rejects a wrong type, an unknown key and a bad value' '
+		printf "jobs:\n  - {name: a, workload: read, iodepth: many}\n" >bad-count.yaml
+		printf "jobs:\n  - {name: a, workload: read, block_size: [4KiB]}\n" >bad-list.yaml
+		printf "jobs:\n  - {name: a, workload: read, direct: maybe}\n" >bad-bool.yaml
+		printf "jobs:\n  - {name: a, workload: reed}\n" >bad-enum.yaml
+		printf "jobs:\n  - {name: a, workload: read, iodeth: 4}\n" >bad-key.yaml
+		printf "jobs:\n  - {name: a, workload: read, iodepth: 5000}\n" >bad-bound.yaml
+		printf "jobs:\n  - {name: a, workload: read, matrix: {iodepth: 4}}\n" >bad-matrix.yaml
+		printf "experiment: x\n" >bad-nojobs.yaml
+		printf "jobs:\n  - {name: a, workload: read, iodepth: \"\${DEPTH:-1}\", block_size: 4 KiB, direct: yes, runtime: 1.5s, matrix: {file_size: {from: 1MiB, to: 4MiB, step: x2}}}\n" >good.yaml
+		"$PY" "$CHECK" "$SCHEMA" good.yaml
+		for f in bad-*.yaml; do
+			expect_code 2 "$IOTRIAL" validate "$f" 2>err
+			expect_code 1 "$PY" "$CHECK" "$SCHEMA" "$f" >why
+			cat why
+			grep -q "^$f: " why
+		done
+		"$IOTRIAL" validate good.yaml >plan
+	'
+fi
 test_done
