@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "cli/outdir.h"
+#include "cli/progress.h"
 
 const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never]\n"
@@ -41,10 +42,10 @@ const char iotrial_usage[] =
     "  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
     "                     replication.runs=20, JOB.matrix.block_size=[4KiB,1MiB],\n"
     "                     experiment=NAME, seed=N; an empty VALUE unsets\n"
-    "  -q                 do not print the summary to stdout\n"
+    "  -q                 do not print the summary to stdout (nor progress, unless always)\n"
     "  --force            write over existing files and unmounted block devices (allow_overwrite);\n"
     "                     replace an earlier run in the -o folder\n"
-    "  --progress WHEN    one line per trial on stderr: auto (a terminal), always, never\n"
+    "  --progress WHEN    progress on stderr: auto (a terminal, without -q), always, never\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
     "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
@@ -250,8 +251,9 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	struct plan p;
 	struct results r;
 	struct diag d = {0};
-	struct run_opts ro = {NULL, &cli_stop_signal, NULL, cli_checkpoint, NULL};
+	struct run_opts ro = {.stop = &cli_stop_signal, .checkpoint = cli_checkpoint};
 	struct outdir od = OUTDIR_INIT;
+	struct cli_progress pg = {0};
 	bool lead = dist_rank() == 0;
 	int ret, st;
 
@@ -270,8 +272,15 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		spec_release(&s);
 		return EXIT_RUN;
 	}
-	if (lead && (c->progress == 1 || (c->progress == -1 && isatty(STDERR_FILENO))))
-		ro.progress = stderr;
+	/* auto: on a terminal, unless -q; always: a line per trial where stderr is no terminal. */
+	if (lead &&
+	    (c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO)))) {
+		pg.out = stderr;
+		pg.tty = isatty(STDERR_FILENO);
+		ro.progress = cli_progress_event;
+		ro.progress_arg = &pg;
+		cli_progress_plan(&pg, &p);
+	}
 	ro.dir = od.path;
 	ro.checkpoint = lead ? cli_checkpoint : NULL;
 	ro.checkpoint_arg = od.path;
@@ -283,6 +292,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		goto out;
 	}
 	st = run_plan(&p, &r, &ro, &d);
+	cli_progress_end(&pg);
 	if (lead)
 		diag_print(&d, stderr);
 	ret = st < 0 ? EXIT_RUN : 0;

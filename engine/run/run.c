@@ -51,7 +51,9 @@ static void utc_now(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void progress_line(struct runner *rn, size_t k, const struct plan_trial *pt)
+/* Tell the command line where the run is, once per measured instance of trial `pt`. */
+static void progress(struct runner *rn, size_t k, const struct plan_trial *pt,
+		     enum run_progress_kind kind)
 {
 	const struct plan_unit *u = &rn->p->units[pt->unit];
 
@@ -59,16 +61,18 @@ static void progress_line(struct runner *rn, size_t k, const struct plan_trial *
 		return;
 	for (size_t i = 0; i < u->nmeasured; i++) {
 		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
-		const struct trial_result *tr = &ir->trials[pt->index];
-		fprintf(rn->o->progress, "[%zu/%zu] %s %s %u: ", k + 1, rn->p->ntrials, ir->name,
-			tr->warmup ? "warm-up" : "trial", pt->index);
-		if (tr->failed)
-			fprintf(rn->o->progress, "failed: %s\n", tr->error ? tr->error : "?");
-		else
-			fprintf(rn->o->progress, "%.3f s, %.1f MB/s, %.0f IO/s\n", tr->seconds,
-				tr->bw_bytes / 1e6, tr->iops);
+		/* Before the trial its result may not exist yet (a precision target's). */
+		struct run_progress ev = {kind,
+					  k,
+					  rn->p->ntrials,
+					  worker_now_ns() - rn->t0,
+					  ir,
+					  kind == RUN_PROGRESS_TRIAL_END ? &ir->trials[pt->index]
+									 : NULL,
+					  pt->index,
+					  pt->warmup};
+		rn->o->progress(&ev, rn->o->progress_arg);
 	}
-	fflush(rn->o->progress);
 }
 
 /* target.estimate: pilot. After the pilot, the needed runs once, from the pilot's runs
@@ -329,11 +333,12 @@ static void run_trials(struct runner *rn)
 		}
 		if (k == p->ntrials)
 			break;
+		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_START);
 		if (trial_run(&rn->env, &p->order[k]) < 0) {
 			say_failed(rn, &p->order[k]);
 			rn->failed++;
 		}
-		progress_line(rn, k, &p->order[k]);
+		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_END);
 		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
 		checkpoint(rn);

@@ -11,14 +11,35 @@
 #include "engine/plan/plan.h"
 #include "model/results.h"
 
+/* What the runner tells the command line as it goes: it never formats progress itself.
+ * Sent from the coordinating thread only, before and after each trial, once per measured
+ * instance of the trial; never from a worker. */
+enum run_progress_kind {
+	RUN_PROGRESS_TRIAL_START,
+	RUN_PROGRESS_TRIAL_END, /* `tr` holds the trial's result */
+};
+
+struct run_progress {
+	enum run_progress_kind kind;
+	size_t k;			  /* the trial's position in the run, from 0 */
+	size_t ntrials;			  /* trials in the plan (a precision target adds some) */
+	uint64_t elapsed_ns;		  /* since the run started */
+	const struct instance_result *ir; /* the instance */
+	const struct trial_result *tr;	  /* end: the trial's result; start: NULL */
+	unsigned index;			  /* the trial's index (warm-ups first) */
+	bool warmup;			  /* a warm-up trial */
+};
+
 struct run_opts {
-	FILE *progress;		/* one line per trial, or NULL */
+	/* Called with each progress event (NULL: none); `progress_arg` is its second argument. */
+	void (*progress)(const struct run_progress *ev, void *arg);
 	const atomic_int *stop; /* set by a signal handler: finish what is measured */
 	const char *dir;	/* the result folder: record logs go to DIR/records/; NULL: none */
 	/* Called every few seconds with the results so far (complete false), so a killed run
 	 * leaves them behind; may be NULL. The engine never formats them itself. */
 	void (*checkpoint)(const struct results *r, void *arg);
 	void *checkpoint_arg;
+	void *progress_arg;
 };
 
 /* Checks that need the machine's answer before any trial: that each backend asked for

@@ -1,7 +1,7 @@
 #!/bin/bash
-# A well-behaved command (issue 15 item 6): usage errors in two lines (what, and where the
+# A well-behaved command (issue 15 items 6 and 3): usage errors in two lines (what, and where the
 # help is), `iotrial keys NAME`, the man pages, bash completion and the job file's JSON
-# Schema, each made from the key table and docs/.
+# Schema, each made from the key table and docs/; progress on a terminal and elsewhere.
 . "$(dirname "$0")/lib.sh"
 
 printf 'jobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB}\n' >ok.yaml
@@ -236,6 +236,48 @@ if command -v lowdown >/dev/null 2>&1; then
 else
 	test_skip "make install puts the man pages in place" "lowdown is missing (scripts/install-deps.sh installs it)"
 fi
+
+# --- progress (issue 15 item 3) ---
+
+printf "jobs:\n  - {name: s, workload: read, backend: synthetic, sim_mean: 50ms, sim_stddev: 1ms}\nreplication: {runs: 4, warmup: 1}\n" >slow.yaml
+printf "jobs:\n  - {name: t, workload: read, backend: null, file_size: 4KiB, runtime: 200ms}\nreplication: {runs: 2}\n" >timed.yaml
+CR=$(printf "\r")
+ESC=$(printf "\033")
+
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'on a terminal: the plan line, then one status line redrawn in place' '
+		script -qfc "$IOTRIAL run slow.yaml -o pty" /dev/null >pty.out
+		grep -q "^iotrial: 5 trial(s) of 1 job instance(s); size-bound: the time left is estimated from the trials done" pty.out
+		tr "$CR" "\n" <pty.out >lines
+		grep -q "^${ESC}\[Ks trial 0 warm-up (1 of 5, 0%): elapsed 0:0[0-9], ETA ?" lines
+		grep -q "^${ESC}\[Ks trial 4 (5 of 5, 100%): last [0-9.]* MB/s, [0-9]* IO/s, elapsed 0:0[0-9], ETA 0:00" lines
+		not grep -q "^\[1/5\]" lines
+		# Erased at the end: the summary starts on a clean line.
+		expect_eq "$(grep -c "^${ESC}\[K" lines)" "$(($(grep -c "^${ESC}\[K.*ETA" lines) + 1))"
+		test -s pty/results.json
+	'
+
+	test_expect_success 'on a terminal, -q and --progress never show no progress' '
+		script -qfc "$IOTRIAL run -q slow.yaml -o q" /dev/null >q.out
+		script -qfc "$IOTRIAL run slow.yaml -o never --progress never" /dev/null >never.out
+		for f in q.out never.out; do
+			not grep -q "trial(s) of" $f
+			not grep -q "$ESC" $f
+		done
+	'
+else
+	test_skip "progress on a terminal" "script (util-linux) is missing"
+fi
+
+test_expect_success 'not a terminal: no progress; --progress always: a line per trial' '
+	"$IOTRIAL" run slow.yaml -o pipe 2>err >out
+	expect_eq "$(cat err)" "iotrial: results in pipe/"
+	"$IOTRIAL" run -q timed.yaml -o always --progress always 2>err
+	expect_eq "$(sed -n 1p err)" "iotrial: 2 trial(s) of 1 job instance(s); about 0.4 s"
+	grep -q "^\[1/2\] t trial 0: 0.2[0-9]* s, " err
+	grep -q "^\[2/2\] t trial 1: " err
+	not grep -q "$ESC" err
+'
 
 # --- the JSON Schema of the job file (docs/jobfile.schema.json) ---
 
