@@ -18,11 +18,12 @@
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "cli/outdir.h"
+#include "cli/estimate.h"
 #include "cli/progress.h"
 
 const char iotrial_usage[] =
-    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never]\n"
-    "       iotrial validate JOBFILE... [--set KEY=VALUE]...\n"
+    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json]\n"
+    "       iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]\n"
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
     "       iotrial backends\n"
@@ -30,7 +31,8 @@ const char iotrial_usage[] =
     "       iotrial --help | --version\n"
     "\n"
     "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
-    "  validate   parse and plan, print the resolved plan; run nothing\n"
+    "  validate   parse and plan, print the resolved plan and its estimated time; run nothing\n"
+    "             (but the probe)\n"
     "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
     "  compare    how B's runs differ from A's, for each job instance both files have\n"
     "  backends   the compiled-in backends, and whether each works here\n"
@@ -46,6 +48,9 @@ const char iotrial_usage[] =
     "  --force            write over existing files and unmounted block devices (allow_overwrite);\n"
     "                     replace an earlier run in the -o folder\n"
     "  --progress WHEN    progress on stderr: auto (a terminal, without -q), always, never\n"
+    "  --estimate-from RESULTS.json\n"
+    "                     size-bound trials take as long as in this earlier run (its rates)\n"
+    "  --probe            validate: time each size-bound job instance in three 0.3 s trials\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
     "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
@@ -59,7 +64,9 @@ struct cli {
 	struct spec_override *ov;
 	size_t nov;
 	bool quiet;
-	int progress; /* -1 auto, 0 never, 1 always */
+	int progress;		   /* -1 auto, 0 never, 1 always */
+	const char *estimate_from; /* --estimate-from: an earlier run's results.json */
+	bool probe;		   /* validate --probe */
 	char **files;
 	int nfiles;
 };
@@ -159,6 +166,12 @@ static int parse_option(struct cli *c, int opt)
 		return add_override(c, "allow_overwrite", strlen("allow_overwrite"), "true");
 	case 'p':
 		return parse_progress(c, optarg);
+	case 'E':
+		c->estimate_from = optarg;
+		return 0;
+	case 'P':
+		c->probe = true;
+		return 0;
 	case 's':
 		eq = strchr(optarg, '=');
 		if (!eq || eq == optarg) {
@@ -182,6 +195,8 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	    {"set", required_argument, NULL, 's'},
 	    {"progress", required_argument, NULL, 'p'},
 	    {"force", no_argument, NULL, 'F'},
+	    {"estimate-from", required_argument, NULL, 'E'},
+	    {"probe", no_argument, NULL, 'P'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -192,8 +207,14 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	optind = 1;
 	opterr = 0; /* cli_bad_option says it, naming the command's help */
 	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
-		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?' && opt != ':') {
+		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?' && opt != ':' &&
+		    opt != 'E' && opt != 'P') {
 			fprintf(stderr, "iotrial: option '%s' is for 'iotrial run'\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (allow_run_opts && opt == 'P') {
+			fprintf(stderr, "iotrial: option '%s' is for 'iotrial validate'\n",
 				argv[optind - 1]);
 			return -EINVAL;
 		}
@@ -254,12 +275,23 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	struct run_opts ro = {.stop = &cli_stop_signal, .checkpoint = cli_checkpoint};
 	struct outdir od = OUTDIR_INIT;
 	struct cli_progress pg = {0};
+	struct est_hint *hints = NULL;
 	bool lead = dist_rank() == 0;
 	int ret, st;
 
 	if ((ret = load_job(file, c->ov, c->nov, scratch, &s, &p)))
 		return ret;
+	/* A results file that cannot be read is a usage error: nothing has run yet. */
+	if (lead && c->estimate_from)
+		ret = cli_hints_from(c->estimate_from, &p, &hints);
+	if ((ret = load_agree_max(ret))) {
+		free(hints);
+		plan_release(&p);
+		spec_release(&s);
+		return ret;
+	}
 	if (load_settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
+		free(hints);
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
@@ -267,6 +299,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
 	ret = lead ? result_folder(c, &s, &od) : 0;
 	if (load_agree_max(ret < 0 ? EXIT_RUN : 0)) {
+		free(hints);
 		outdir_release(&od);
 		plan_release(&p);
 		spec_release(&s);
@@ -279,8 +312,14 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		pg.tty = isatty(STDERR_FILENO);
 		ro.progress = cli_progress_event;
 		ro.progress_arg = &pg;
-		cli_progress_plan(&pg, &p);
+		if (cli_progress_plan(&pg, &p, hints) < 0) {
+			fprintf(stderr, "iotrial: out of memory\n");
+			pg.out = NULL;
+			ro.progress = NULL;
+		}
 	}
+	free(hints);
+	hints = NULL;
 	ro.dir = od.path;
 	ro.checkpoint = lead ? cli_checkpoint : NULL;
 	ro.checkpoint_arg = od.path;
@@ -288,6 +327,7 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		ro.checkpoint = NULL; /* results.json was not asked for */
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
+		cli_progress_end(&pg);
 		ret = EXIT_RUN;
 		goto out;
 	}
@@ -311,6 +351,36 @@ out:
 	return ret;
 }
 
+/* validate's last line: the plan's estimated time, with the hints of --estimate-from or
+ * --probe. Returns 0 or the exit status of what failed (after saying why). */
+static int validate_estimate(const struct cli *c, const char *file, const char *scratch,
+			     const struct plan *p)
+{
+	struct est_hint *hints = NULL;
+	struct plan_estimate e;
+	char text[1024];
+	int ret = 0;
+
+	if (c->estimate_from && dist_rank() == 0)
+		ret = cli_hints_from(c->estimate_from, p, &hints);
+	else if (c->probe)
+		ret = cli_probe(file, c->ov, c->nov, scratch, p, 0.3, &hints);
+	if ((ret = load_agree_max(ret))) {
+		free(hints);
+		return ret;
+	}
+	estimate_plan(p, hints, &e);
+	cli_estimate_text(text, sizeof(text), p, &e,
+			  c->estimate_from ? "--estimate-from"
+			  : c->probe	   ? "--probe"
+					   : NULL,
+			  false);
+	if (dist_rank() == 0)
+		printf("estimated time: %s\n", text);
+	free(hints);
+	return 0;
+}
+
 static int cmd_validate(int argc, char **argv)
 {
 	struct cli c = {0};
@@ -324,6 +394,13 @@ static int cmd_validate(int argc, char **argv)
 		free(scratch);
 		return exit_status_of(err, EXIT_USAGE);
 	}
+	if (c.probe && c.estimate_from) {
+		fputs("iotrial: give --estimate-from or --probe, not both\n", stderr);
+		cli_usage_hint("validate");
+		cli_release(&c);
+		free(scratch);
+		return EXIT_USAGE;
+	}
 	for (int i = 0; i < c.nfiles; i++) {
 		struct exp_spec s;
 		struct plan p;
@@ -336,6 +413,8 @@ static int cmd_validate(int argc, char **argv)
 			cli_print_plan(&p);
 			cli_print_stages(&p);
 		}
+		ret = validate_estimate(&c, c.files[i], scratch ? scratch : ".", &p);
+		worst = ret > worst ? ret : worst;
 		plan_release(&p);
 		spec_release(&s);
 	}

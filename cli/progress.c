@@ -1,11 +1,18 @@
 /* Progress on stderr, formatted from the runner's events (engine/run/run.h): on a terminal
- * one status line redrawn in place; elsewhere (--progress always into a file or a pipe) one
- * line per trial, for logs and for scripts that wait for a trial. */
+ * one status line redrawn in place; elsewhere (--progress always into a
+ * file or a pipe) one line per trial, for logs and for scripts that wait for a trial. The
+ * share done and the ETA come from the plan's estimate (engine/plan/estimate.h), which
+ * learns each instance's time from its trials as they end. */
 #include "cli/progress.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cli/estimate.h"
 #include "engine/plan/plan.h"
 #include "engine/run/run.h"
 #include "model/results.h"
@@ -13,9 +20,9 @@
 #define REDRAW_NS 250000000ull /* at most 4 redraws a second: a line that flickers is unread */
 
 /* "1:05", "12:00:01". */
-static void clock_text(char *buf, size_t len, uint64_t ns)
+static void clock_text(char *buf, size_t len, double secs)
 {
-	uint64_t s = ns / 1000000000ull;
+	uint64_t s = secs > 0 ? (uint64_t)llround(secs) : 0;
 
 	if (s >= 3600)
 		snprintf(buf, len, "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, s / 3600, s / 60 % 60,
@@ -24,51 +31,109 @@ static void clock_text(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%" PRIu64 ":%02" PRIu64, s / 60, s % 60);
 }
 
-void cli_progress_plan(struct cli_progress *pg, const struct plan *p)
+int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struct est_hint *given)
 {
-	uint64_t bound_ns = 0;
-	size_t sized = 0;
+	size_t n = p->ninst ? p->ninst : 1;
+	struct plan_estimate e;
+	char line[512];
 
 	if (!pg->out)
-		return;
-	for (size_t k = 0; k < p->ntrials; k++) {
-		const struct plan_unit *u = &p->units[p->order[k].unit];
-		const struct job_spec *j = &p->inst[u->inst[0]].job;
-		if (j->runtime_ns)
-			bound_ns += j->runtime_ns + j->ramp_ns;
-		else
-			sized++;
-	}
-	fprintf(pg->out, "iotrial: %zu trial(s) of %zu job instance(s); ", p->ntrials, p->ninst);
-	if (!sized)
-		fprintf(pg->out, "about %.1f s\n", (double)bound_ns / 1e9);
-	else if (bound_ns)
-		fprintf(pg->out, "at least %.1f s, and %zu size-bound trial(s) timed as they run\n",
-			(double)bound_ns / 1e9, sized);
-	else
-		fprintf(pg->out, "size-bound: the time left is estimated from the trials done\n");
+		return 0;
+	pg->p = p;
+	pg->given = calloc(n, sizeof(*pg->given));
+	pg->now = calloc(n, sizeof(*pg->now));
+	pg->sum_s = calloc(n, sizeof(*pg->sum_s));
+	pg->sum_b = calloc(n, sizeof(*pg->sum_b));
+	pg->learned = calloc(n, sizeof(*pg->learned));
+	if (!pg->given || !pg->now || !pg->sum_s || !pg->sum_b || !pg->learned)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->ninst; i++)
+		pg->given[i] = given ? given[i] : (struct est_hint){NAN, NAN, 0};
+	memcpy(pg->now, pg->given, p->ninst * sizeof(*pg->now));
+	estimate_plan(p, pg->given, &e);
+	cli_estimate_text(line, sizeof(line), p, &e, given ? "--estimate-from" : NULL, true);
+	fprintf(pg->out, "iotrial: %zu trial(s) of %zu job instance(s); estimated time: %s\n",
+		p->ntrials, p->ninst, line);
 	fflush(pg->out);
+	return 0;
+}
+
+/* Trial k's expected seconds: from the estimate, else the mean of the trials ended so far;
+ * NAN before any. */
+static double trial_s(const struct cli_progress *pg, size_t k)
+{
+	double s = estimate_trial(pg->p, &pg->p->order[k], pg->now, NULL);
+
+	if (isnan(s) && pg->nended)
+		s = pg->ended_s / (double)pg->nended;
+	return s;
+}
+
+/* The share of trial `ev` done: none at its start, all at its end. */
+static double trial_share(const struct run_progress *ev)
+{
+	return ev->kind == RUN_PROGRESS_TRIAL_END ? 1 : 0;
+}
+
+/* The time left for the whole plan, and the share of it done: NAN when not known. */
+static void eta(const struct cli_progress *pg, const struct run_progress *ev, double *left,
+		double *share)
+{
+	double done = 0, todo = 0, est = trial_s(pg, ev->k), part = trial_share(ev);
+
+	for (size_t k = 0; k < ev->k; k++)
+		done += trial_s(pg, k);
+	for (size_t k = ev->k + 1; k < pg->p->ntrials; k++)
+		todo += trial_s(pg, k);
+	done += part * est;
+	todo += (1 - part) * est;
+	*left = todo;
+	*share = done + todo > 0 ? done / (done + todo) : NAN;
+	if (isnan(*share)) /* by count, where the times are not known */
+		*share = ((double)ev->k + (isnan(part) ? 0 : part)) /
+			 (double)(ev->ntrials ? ev->ntrials : 1);
 }
 
 static void status_line(struct cli_progress *pg, const struct run_progress *ev)
 {
-	size_t done = ev->k + (ev->kind == RUN_PROGRESS_TRIAL_END);
-	char elapsed[32], eta[32] = "?";
+	double left, share;
+	char elapsed[32], eta_text[32] = "?";
 
-	clock_text(elapsed, sizeof(elapsed), ev->elapsed_ns);
-	if (done > 0 && done <= ev->ntrials)
-		clock_text(eta, sizeof(eta),
-			   (uint64_t)((double)ev->elapsed_ns / (double)done *
-				      (double)(ev->ntrials - done)));
+	eta(pg, ev, &left, &share);
+	clock_text(elapsed, sizeof(elapsed), (double)ev->elapsed_ns / 1e9);
+	if (!isnan(left))
+		clock_text(eta_text, sizeof(eta_text), left);
 	/* \r and erase-line: the line is drawn again in place, never scrolled. */
 	fprintf(pg->out, "\r\033[K%s trial %u%s (%zu of %zu, %.0f%%): ", ev->ir->name, ev->index,
-		ev->warmup ? " warm-up" : "", ev->k + 1, ev->ntrials,
-		100.0 * (double)done / (double)(ev->ntrials ? ev->ntrials : 1));
+		ev->warmup ? " warm-up" : "", ev->k + 1, ev->ntrials, 100.0 * share);
 	if (pg->have_rate)
 		fprintf(pg->out, "last %.1f MB/s, %.0f IO/s, ", pg->mbs, pg->iops);
-	fprintf(pg->out, "elapsed %s, ETA %s", elapsed, eta);
+	fprintf(pg->out, "elapsed %s, ETA %s", elapsed, eta_text);
 	fflush(pg->out);
 	pg->drawn = true;
+}
+
+/* A trial of instance ev->inst ended: what it took teaches the estimate. */
+static void learn(struct cli_progress *pg, const struct run_progress *ev)
+{
+	const struct trial_result *tr = ev->tr;
+	const struct plan_unit *u = &pg->p->units[ev->pt->unit];
+	size_t i = ev->inst;
+
+	if (ev->inst == u->inst[0]) { /* once per trial */
+		pg->ended_s += (double)(ev->elapsed_ns - pg->trial_t0) / 1e9;
+		pg->nended++;
+	}
+	if (!tr || tr->failed || !isfinite(tr->seconds))
+		return;
+	pg->mbs = tr->bw_bytes / 1e6;
+	pg->iops = tr->iops;
+	pg->have_rate = true;
+	pg->sum_s[i] += tr->seconds;
+	pg->sum_b[i] += (double)tr->bytes;
+	pg->learned[i]++;
+	pg->now[i] = (struct est_hint){pg->sum_s[i] / pg->learned[i],
+				       pg->sum_b[i] > 0 ? pg->sum_b[i] / pg->learned[i] : NAN, 0};
 }
 
 void cli_progress_event(const struct run_progress *ev, void *arg)
@@ -78,15 +143,14 @@ void cli_progress_event(const struct run_progress *ev, void *arg)
 
 	if (!pg->out)
 		return;
-	if (ev->kind == RUN_PROGRESS_TRIAL_END && tr && !tr->failed) {
-		pg->mbs = tr->bw_bytes / 1e6;
-		pg->iops = tr->iops;
-		pg->have_rate = true;
-	}
+	if (ev->kind == RUN_PROGRESS_TRIAL_START)
+		pg->trial_t0 = ev->elapsed_ns;
+	if (ev->kind == RUN_PROGRESS_TRIAL_END)
+		learn(pg, ev);
 	if (pg->tty) {
 		/* The last trial's end is always drawn; others at most every REDRAW_NS. */
 		if (pg->drawn && ev->elapsed_ns - pg->last_ns < REDRAW_NS &&
-		    ev->k + 1 < ev->ntrials)
+		    !(ev->kind == RUN_PROGRESS_TRIAL_END && ev->k + 1 >= ev->ntrials))
 			return;
 		pg->last_ns = ev->elapsed_ns;
 		status_line(pg, ev);
@@ -112,4 +176,12 @@ void cli_progress_end(struct cli_progress *pg)
 		fflush(pg->out);
 	}
 	pg->drawn = false;
+	free(pg->given);
+	free(pg->now);
+	free(pg->sum_s);
+	free(pg->sum_b);
+	free(pg->learned);
+	pg->given = pg->now = NULL;
+	pg->sum_s = pg->sum_b = NULL;
+	pg->learned = NULL;
 }

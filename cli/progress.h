@@ -1,11 +1,14 @@
-/* Progress on stderr while a job file runs (cli/progress.c): the plan's size before the
- * first trial, then a status line redrawn in place on a terminal, or a line per trial. */
+/* Progress on stderr while a job file runs (cli/progress.c): the plan's size and estimated
+ * time before the first trial, then a status line redrawn in place on a terminal, or a
+ * line per trial elsewhere. */
 #ifndef IOTRIAL_CLI_PROGRESS_H
 #define IOTRIAL_CLI_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "engine/plan/estimate.h"
 
 struct plan;
 struct run_progress;
@@ -17,15 +20,25 @@ struct cli_progress {
 	bool have_rate; /* mbs and iops hold the last trial's figures */
 	double mbs, iops;
 	uint64_t last_ns; /* when the line was last drawn (run clock) */
+	const struct plan *p;
+	/* Per instance: what its trials take, from --estimate-from (given), then from its
+	 * trials in this run (learned: seconds and bytes summed over `learned` trials). */
+	struct est_hint *given, *now;
+	double *sum_s, *sum_b;
+	uint32_t *learned;
+	double ended_s; /* the ended trials' time, from their start to their end */
+	size_t nended;
+	uint64_t trial_t0; /* when the trial under way started (run clock) */
 };
 
-/* Before the first trial: one line with the plan's size and estimated duration. */
-void cli_progress_plan(struct cli_progress *pg, const struct plan *p);
+/* Before the first trial: one line with the plan's size and estimated duration; `given`
+ * (per instance, copied; may be NULL) are the hints of --estimate-from. 0 or -ENOMEM. */
+int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struct est_hint *given);
 
 /* run_opts.progress: `arg` is the struct cli_progress. */
 void cli_progress_event(const struct run_progress *ev, void *arg);
 
-/* After the run: clear the status line. */
+/* After the run: clear the status line, release what cli_progress_plan took. */
 void cli_progress_end(struct cli_progress *pg);
 
 #endif

@@ -62,15 +62,18 @@ static void progress(struct runner *rn, size_t k, const struct plan_trial *pt,
 	for (size_t i = 0; i < u->nmeasured; i++) {
 		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
 		/* Before the trial its result may not exist yet (a precision target's). */
-		struct run_progress ev = {kind,
-					  k,
-					  rn->p->ntrials,
-					  worker_now_ns() - rn->t0,
-					  ir,
-					  kind == RUN_PROGRESS_TRIAL_END ? &ir->trials[pt->index]
-									 : NULL,
-					  pt->index,
-					  pt->warmup};
+		struct run_progress ev = {
+		    .kind = kind,
+		    .k = k,
+		    .ntrials = rn->p->ntrials,
+		    .elapsed_ns = worker_now_ns() - rn->t0,
+		    .ir = ir,
+		    .tr = kind == RUN_PROGRESS_TRIAL_END ? &ir->trials[pt->index] : NULL,
+		    .index = pt->index,
+		    .warmup = pt->warmup,
+		    .pt = pt,
+		    .inst = u->inst[i],
+		};
 		rn->o->progress(&ev, rn->o->progress_arg);
 	}
 }

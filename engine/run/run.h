@@ -28,6 +28,8 @@ struct run_progress {
 	const struct trial_result *tr;	  /* end: the trial's result; start: NULL */
 	unsigned index;			  /* the trial's index (warm-ups first) */
 	bool warmup;			  /* a warm-up trial */
+	const struct plan_trial *pt;	  /* the trial, in the plan */
+	size_t inst;			  /* the instance's index in the plan (and results) */
 };
 
 struct run_opts {

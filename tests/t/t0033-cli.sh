@@ -241,13 +241,14 @@ fi
 
 printf "jobs:\n  - {name: s, workload: read, backend: synthetic, sim_mean: 50ms, sim_stddev: 1ms}\nreplication: {runs: 4, warmup: 1}\n" >slow.yaml
 printf "jobs:\n  - {name: t, workload: read, backend: null, file_size: 4KiB, runtime: 200ms}\nreplication: {runs: 2}\n" >timed.yaml
+printf "jobs:\n  - {name: live, workload: read, backend: null, file_size: 4KiB, runtime: 1500ms}\nreplication: {runs: 1}\n" >live.yaml
 CR=$(printf "\r")
 ESC=$(printf "\033")
 
 if command -v script >/dev/null 2>&1; then
 	test_expect_success 'on a terminal: the plan line, then one status line redrawn in place' '
 		script -qfc "$IOTRIAL run slow.yaml -o pty" /dev/null >pty.out
-		grep -q "^iotrial: 5 trial(s) of 1 job instance(s); size-bound: the time left is estimated from the trials done" pty.out
+		grep -q "^iotrial: 5 trial(s) of 1 job instance(s); estimated time: unknown: 5 of 5 trial(s) are bound by size; the ETA is learned from the trials done" pty.out
 		tr "$CR" "\n" <pty.out >lines
 		grep -q "^${ESC}\[Ks trial 0 warm-up (1 of 5, 0%): elapsed 0:0[0-9], ETA ?" lines
 		grep -q "^${ESC}\[Ks trial 4 (5 of 5, 100%): last [0-9.]* MB/s, [0-9]* IO/s, elapsed 0:0[0-9], ETA 0:00" lines
@@ -260,7 +261,8 @@ if command -v script >/dev/null 2>&1; then
 	test_expect_success 'on a terminal, -q and --progress never show no progress' '
 		script -qfc "$IOTRIAL run -q slow.yaml -o q" /dev/null >q.out
 		script -qfc "$IOTRIAL run slow.yaml -o never --progress never" /dev/null >never.out
-		for f in q.out never.out; do
+		script -qfc "$IOTRIAL run -q live.yaml -o liveq" /dev/null >liveq.out
+		for f in q.out never.out liveq.out; do
 			not grep -q "trial(s) of" $f
 			not grep -q "$ESC" $f
 		done
@@ -272,8 +274,12 @@ fi
 test_expect_success 'not a terminal: no progress; --progress always: a line per trial' '
 	"$IOTRIAL" run slow.yaml -o pipe 2>err >out
 	expect_eq "$(cat err)" "iotrial: results in pipe/"
+	"$IOTRIAL" run live.yaml -o livepipe 2>&1 | cat >out
+	not grep -q "$ESC" out
+	not grep -q "$CR" out
+	not grep -q "trial(s) of" out
 	"$IOTRIAL" run -q timed.yaml -o always --progress always 2>err
-	expect_eq "$(sed -n 1p err)" "iotrial: 2 trial(s) of 1 job instance(s); about 0.4 s"
+	expect_eq "$(sed -n 1p err)" "iotrial: 2 trial(s) of 1 job instance(s); estimated time: 0.52 s (2 trial(s) bound by time: their ramp and runtime, 10 ms of set-up each, 0.1 s to start and end the run)"
 	grep -q "^\[1/2\] t trial 0: 0.2[0-9]* s, " err
 	grep -q "^\[2/2\] t trial 1: " err
 	not grep -q "$ESC" err
