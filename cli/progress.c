@@ -1,5 +1,5 @@
 /* Progress on stderr, formatted from the runner's events (engine/run/run.h): on a terminal
- * one status line redrawn in place; elsewhere (--progress always into a
+ * one status line redrawn in place, during a trial too; elsewhere (--progress always into a
  * file or a pipe) one line per trial, for logs and for scripts that wait for a trial. The
  * share done and the ETA come from the plan's estimate (engine/plan/estimate.h), which
  * learns each instance's time from its trials as they end. */
@@ -69,18 +69,32 @@ static double trial_s(const struct cli_progress *pg, size_t k)
 	return s;
 }
 
-/* The share of trial `ev` done: none at its start, all at its end. */
-static double trial_share(const struct run_progress *ev)
+/* The share of trial `ev` done: from its bytes when it is bound by size and a tick said how
+ * many, else from its time against `est`; NAN when neither can say. */
+static double trial_share(const struct cli_progress *pg, const struct run_progress *ev, double est)
 {
-	return ev->kind == RUN_PROGRESS_TRIAL_END ? 1 : 0;
+	const struct instance *in = &pg->p->inst[ev->inst];
+	double in_trial = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9, planned;
+
+	if (ev->kind == RUN_PROGRESS_TRIAL_END)
+		return 1;
+	if (ev->kind == RUN_PROGRESS_TRIAL_START)
+		return 0;
+	planned = estimate_trial_bytes(in) / (in->rank_n > 1 ? in->rank_n : 1);
+	if (estimate_size_bound(in) && planned > 0)
+		return fmin((double)ev->bytes / planned, 1);
+	return isnan(est) ? NAN : fmin(in_trial / est, 1);
 }
 
 /* The time left for the whole plan, and the share of it done: NAN when not known. */
 static void eta(const struct cli_progress *pg, const struct run_progress *ev, double *left,
 		double *share)
 {
-	double done = 0, todo = 0, est = trial_s(pg, ev->k), part = trial_share(ev);
+	double done = 0, todo = 0, est = trial_s(pg, ev->k), part = trial_share(pg, ev, est);
 
+	/* A size-bound trial without an estimate: its own rate so far says how long it takes. */
+	if (isnan(est) && part > 0.02 && ev->kind == RUN_PROGRESS_TRIAL_TICK)
+		est = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9 / part;
 	for (size_t k = 0; k < ev->k; k++)
 		done += trial_s(pg, k);
 	for (size_t k = ev->k + 1; k < pg->p->ntrials; k++)
@@ -96,7 +110,8 @@ static void eta(const struct cli_progress *pg, const struct run_progress *ev, do
 
 static void status_line(struct cli_progress *pg, const struct run_progress *ev)
 {
-	double left, share;
+	const struct instance *in = &pg->p->inst[ev->inst];
+	double left, share, measured = ((double)ev->trial_ns - (double)in->job.ramp_ns) / 1e9;
 	char elapsed[32], eta_text[32] = "?";
 
 	eta(pg, ev, &left, &share);
@@ -106,7 +121,12 @@ static void status_line(struct cli_progress *pg, const struct run_progress *ev)
 	/* \r and erase-line: the line is drawn again in place, never scrolled. */
 	fprintf(pg->out, "\r\033[K%s trial %u%s (%zu of %zu, %.0f%%): ", ev->ir->name, ev->index,
 		ev->warmup ? " warm-up" : "", ev->k + 1, ev->ntrials, 100.0 * share);
-	if (pg->have_rate)
+	if (ev->kind == RUN_PROGRESS_TRIAL_TICK && measured > 0 && ev->ios)
+		fprintf(pg->out, "now %.1f MB/s, %.0f IO/s, ", (double)ev->bytes / 1e6 / measured,
+			(double)ev->ios / measured);
+	else if (ev->kind == RUN_PROGRESS_TRIAL_TICK)
+		fputs(measured > 0 ? "running, " : "ramp, ", pg->out);
+	else if (pg->have_rate)
 		fprintf(pg->out, "last %.1f MB/s, %.0f IO/s, ", pg->mbs, pg->iops);
 	fprintf(pg->out, "elapsed %s, ETA %s", elapsed, eta_text);
 	fflush(pg->out);

@@ -1,6 +1,6 @@
 /* Progress on stderr while a job file runs (cli/progress.c): the plan's size and estimated
- * time before the first trial, then a status line redrawn in place on a terminal, or a
- * line per trial elsewhere. */
+ * time before the first trial, then a status line redrawn in place on a terminal (during
+ * each trial too), or a line per trial elsewhere. */
 #ifndef IOTRIAL_CLI_PROGRESS_H
 #define IOTRIAL_CLI_PROGRESS_H
 

@@ -170,6 +170,7 @@ void worker_job_alone(struct worker_job *w)
 	w->barrier = w->ready = NULL;
 	w->cancel = NULL;
 	w->rec_fd = w->int_fd = -1;
+	w->tally = NULL; /* the progress line counts the trial's part alone */
 }
 
 void worker_out_add(struct worker_out *o, const struct worker_out *more)

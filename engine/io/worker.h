@@ -15,6 +15,17 @@
 #include "model/wlopts.h"
 #include "lib/stats.h"
 
+/* A worker's figures so far, published every WORKER_TALLY_NS or so for the coordinating
+ * thread's progress line; in shared memory when the worker is a process. Only ever stored by
+ * its worker and loaded by the coordinator, relaxed: a figure may be a moment old. */
+struct worker_tally {
+	atomic_uint_least64_t bytes, ios; /* measured so far (not the ramp's) */
+};
+
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "a tally must be a lock-free atomic");
+
+#define WORKER_TALLY_NS 100000000ull /* 0.1 s: the line is redrawn at most 4 times a second */
+
 struct worker_job {
 	const struct be_ops *be;
 	void *priv; /* the backend's per-worker state, after init */
@@ -74,6 +85,7 @@ struct worker_job {
 	uint64_t rate;		      /* bytes per second; 0: unthrottled */
 	uint32_t rate_iops;	      /* I/Os per second; 0: unthrottled */
 	uint64_t think_ns;	      /* pause after each completion */
+	struct worker_tally *tally;   /* published now and then; NULL: none */
 };
 
 #define WORKER_PROGRESS 128

@@ -49,6 +49,8 @@ struct loop {
 	struct reclog *rec, *ivl;
 	uint64_t ivl_start, ivl_end, ivl_bytes, ivl_ios; /* the current log interval */
 	uint64_t prog_next;				 /* when the next progress sample is due */
+	uint64_t tally_next;				 /* when the tally is next published */
+	uint64_t note_next; /* the earlier of the two: the one test on the I/O path */
 	double ivl_lat;
 };
 

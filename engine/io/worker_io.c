@@ -52,6 +52,26 @@ static void progress(struct loop *l, uint64_t t)
 	l->prog_next = t + o->prog_step;
 }
 
+/* A progress sample when due, and the tally for the progress line when due: at most one
+ * test per I/O (note_next) whichever is asked for. */
+static void note(struct loop *l, uint64_t t)
+{
+	struct worker_tally *tl = l->w->tally;
+
+	if (t >= l->prog_next)
+		progress(l, t);
+	l->note_next = l->prog_next;
+	if (!tl)
+		return;
+	if (t >= l->tally_next) {
+		atomic_store_explicit(&tl->bytes, l->o->bytes, memory_order_relaxed);
+		atomic_store_explicit(&tl->ios, l->o->ios, memory_order_relaxed);
+		l->tally_next = t + WORKER_TALLY_NS;
+	}
+	if (l->tally_next < l->note_next)
+		l->note_next = l->tally_next;
+}
+
 void worker_interval_close(struct loop *l)
 {
 	uint64_t t0 = l->o->start_ns;
@@ -162,9 +182,9 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	hist_record(&o->hist, t - io->start_ns);
 	welford_add(&o->lat, (double)(t - io->start_ns));
 	o->bytes += io->full_len;
-	if (t >= l->prog_next)
-		progress(l, t);
 	o->ios++;
+	if (t >= l->note_next)
+		note(l, t);
 	if (l->w->sizes && !l->w->sizes->range)
 		o->size_ios[io->size_i]++;
 	if (l->w->mixed) {

@@ -78,6 +78,30 @@ static void progress(struct runner *rn, size_t k, const struct plan_trial *pt,
 	}
 }
 
+/* trial_env.tick: the trial under way, so far, as one event for its first measured
+ * instance. */
+static void tick(const struct trial_tick *tk, void *arg)
+{
+	struct runner *rn = arg;
+	const struct plan_unit *u = &rn->p->units[tk->pt->unit];
+	struct run_progress ev = {
+	    .kind = RUN_PROGRESS_TRIAL_TICK,
+	    .k = rn->k,
+	    .ntrials = rn->p->ntrials,
+	    .elapsed_ns = worker_now_ns() - rn->t0,
+	    .ir = &rn->r->inst[u->inst[0]],
+	    .index = tk->pt->index,
+	    .warmup = tk->pt->warmup,
+	    .bytes = tk->bytes,
+	    .ios = tk->ios,
+	    .trial_ns = tk->elapsed_ns,
+	    .pt = tk->pt,
+	    .inst = u->inst[0],
+	};
+
+	rn->o->progress(&ev, rn->o->progress_arg);
+}
+
 /* target.estimate: pilot. After the pilot, the needed runs once, from the pilot's runs
  * before the outlier policy (as the copy experiment estimated 186 from an untrimmed pilot
  * of 20), rounded up to a multiple of target.round (186 -> 200): the runs still missing. */
@@ -397,8 +421,16 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	files_stop = o->stop;
 	utc_now(r->started_at);
 	ret = run_open(&rn);
-	rn.env =
-	    (struct trial_env){p, r, &rn.ledger, o->stop, rn.t0, rn.rec_fd, rn.int_fd, d, 0, false};
+	rn.env = (struct trial_env){.p = p,
+				    .r = r,
+				    .ledger = &rn.ledger,
+				    .stop = o->stop,
+				    .t0 = rn.t0,
+				    .rec_fd = rn.rec_fd,
+				    .int_fd = rn.int_fd,
+				    .d = d,
+				    .tick = o->progress ? tick : NULL,
+				    .tick_arg = &rn};
 	/* Every rank goes on, or none does. */
 	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {
 		if (ret == 0)

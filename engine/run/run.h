@@ -16,7 +16,8 @@
  * instance of the trial; never from a worker. */
 enum run_progress_kind {
 	RUN_PROGRESS_TRIAL_START,
-	RUN_PROGRESS_TRIAL_END, /* `tr` holds the trial's result */
+	RUN_PROGRESS_TRIAL_END,	 /* `tr` holds the trial's result */
+	RUN_PROGRESS_TRIAL_TICK, /* during the trial, about every 0.25 s: `bytes`, `ios` so far */
 };
 
 struct run_progress {
@@ -28,8 +29,11 @@ struct run_progress {
 	const struct trial_result *tr;	  /* end: the trial's result; start: NULL */
 	unsigned index;			  /* the trial's index (warm-ups first) */
 	bool warmup;			  /* a warm-up trial */
-	const struct plan_trial *pt;	  /* the trial, in the plan */
-	size_t inst;			  /* the instance's index in the plan (and results) */
+	/* A tick, once per trial (for its first measured instance): what the trial's measured
+	 * workers on this rank moved so far, and the time since they were released. */
+	uint64_t bytes, ios, trial_ns;
+	const struct plan_trial *pt; /* the trial, in the plan */
+	size_t inst;		     /* the instance's index in the plan (and results) */
 };
 
 struct run_opts {

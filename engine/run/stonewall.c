@@ -26,25 +26,10 @@ bool stonewall_watched(const struct inst_run *r)
 					r->in->job.stonewall == STONEWALL_WEAR_OUT);
 }
 
-/* Has the worker returned? A worker process that died never says so: look, without reaping
- * it (trial_slot_finish does that). */
-static bool slot_done(const struct slot *s)
-{
-	siginfo_t si;
-
-	if (!s->started || s->sh->done)
-		return true;
-	if (s->run->in->job.worker_mode != WORKER_PROCESS)
-		return false;
-	memset(&si, 0, sizeof(si));
-	return waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       si.si_pid == s->pid;
-}
-
 static bool inst_done(const struct inst_run *r)
 {
 	for (uint32_t w = 0; w < r->n; w++)
-		if (!slot_done(&r->slots[w]))
+		if (!trial_slot_done(&r->slots[w]))
 			return false;
 	return true;
 }

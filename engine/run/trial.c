@@ -157,6 +157,7 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .rate_iops = j->rate_iops,
 	    .think_ns = j->think_time_ns,
 	    .verify = j->verify,
+	    .tally = r->background ? NULL : &s->sh->tally,
 	};
 	if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
 		/* Reads check the layout's pattern; a file iotrial did not lay out may
@@ -321,6 +322,40 @@ static void start_together(struct unit_trial *t, int ret)
 		pthread_barrier_wait(&t->sync->barrier);
 }
 
+/* Tell e->tick what the measured workers moved so far. */
+static void tick(struct unit_trial *t, const struct plan_trial *pt)
+{
+	struct trial_tick tk = {pt, 0, 0, worker_now_ns() - t->t_sync};
+
+	for (size_t k = 0; k < t->u->n; k++)
+		for (uint32_t w = 0; !t->runs[k].background && w < t->runs[k].n; w++) {
+			struct worker_tally *tl = &t->runs[k].slots[w].sh->tally;
+			tk.bytes += atomic_load_explicit(&tl->bytes, memory_order_relaxed);
+			tk.ios += atomic_load_explicit(&tl->ios, memory_order_relaxed);
+		}
+	t->e->tick(&tk, t->e->tick_arg);
+}
+
+/* With a progress line: wait for the measured workers, ticking every TRIAL_TICK_NS
+ * meanwhile; each is waited for the moment it ends, so the trial takes no longer. Not under
+ * a stonewall across ranks, whose watch must meet the other ranks meanwhile; on the user's
+ * interrupt, the usual wait takes over (it passes the stop on to worker processes). */
+static void watch_workers(struct unit_trial *t, const struct plan_trial *pt)
+{
+	uint64_t next = worker_now_ns() + TRIAL_TICK_NS;
+
+	if (!t->e->tick || t->watch || !t->go)
+		return;
+	for (size_t k = 0; k < t->u->n; k++)
+		for (uint32_t w = 0; !t->runs[k].background && w < t->runs[k].n; w++)
+			while (!trial_slot_wait(&t->runs[k].slots[w], next)) {
+				if (*t->e->stop)
+					return;
+				tick(t, pt);
+				next = worker_now_ns() + TRIAL_TICK_NS;
+			}
+}
+
 /* Wait for the measured workers (stonewalled across ranks when watched, topped up for
  * wear_out), then stop the load and wait for it. */
 static void wait_workers(struct unit_trial *t)
@@ -429,6 +464,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	if (t.go)
 		ret = start_workers(&t);
 	start_together(&t, ret);
+	watch_workers(&t, pt);
 	wait_workers(&t);
 	mine = merge_unit(&t);
 	if (t.dist) {

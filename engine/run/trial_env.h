@@ -13,6 +13,13 @@
 #include "engine/run/ledger.h"
 #include "model/results.h"
 
+/* The measured workers of the trial under way, so far: what trial_env.tick is told. */
+struct trial_tick {
+	const struct plan_trial *pt;
+	uint64_t bytes, ios; /* measured so far, summed over the unit's measured workers here */
+	uint64_t elapsed_ns; /* since the workers were released (their ramp included) */
+};
+
 struct trial_env {
 	struct plan *p;
 	struct results *r;
@@ -24,6 +31,12 @@ struct trial_env {
 	int agreed; /* set by trial_run: the DIST_* flags every rank agreed on (engine/dist/dist.h)
 		     */
 	bool no_worker; /* set by trial_run: a worker could not be started; the run stops */
+	/* Called by the coordinating thread about every TRIAL_TICK_NS while the measured
+	 * workers run, never by a worker; NULL: none. */
+	void (*tick)(const struct trial_tick *tk, void *arg);
+	void *tick_arg;
 };
+
+#define TRIAL_TICK_NS 250000000ull
 
 #endif

@@ -243,6 +243,54 @@ void trial_slots_release(struct sync_area *sync)
 	sem_destroy(&sync->launch);
 }
 
+bool trial_slot_done(const struct slot *s)
+{
+	siginfo_t si;
+
+	if (!s->started || s->sh->done)
+		return true;
+	if (s->run->in->job.worker_mode != WORKER_PROCESS)
+		return false;
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       si.si_pid == s->pid;
+}
+
+bool trial_slot_wait(struct slot *s, uint64_t until_ns)
+{
+	struct timespec tick = {0, 10 * 1000 * 1000}, at;
+	uint64_t now;
+
+	if (!s->started)
+		return true;
+	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+		/* A process: polled, as trial_slot_finish polls it, passing the user's stop on. */
+		while (!trial_slot_done(s)) {
+			if (s->stop_user && *s->stop_user && s->stop_fwd)
+				*s->stop_fwd = 1;
+			if ((now = worker_now_ns()) >= until_ns)
+				return false;
+			if (until_ns - now < 10000000ull)
+				tick.tv_nsec = (long)(until_ns - now);
+			nanosleep(&tick, NULL);
+		}
+		trial_slot_finish(s);
+		return true;
+	}
+	/* A thread: joined the moment it ends (pthread_timedjoin_np counts in CLOCK_REALTIME). */
+	now = worker_now_ns();
+	clock_gettime(CLOCK_REALTIME, &at);
+	if (until_ns > now) {
+		uint64_t ns = (uint64_t)at.tv_nsec + (until_ns - now);
+		at.tv_sec += (time_t)(ns / 1000000000ull);
+		at.tv_nsec = (long)(ns % 1000000000ull);
+	}
+	if (pthread_timedjoin_np(s->thread, NULL, &at) != 0)
+		return false;
+	s->started = false;
+	return true;
+}
+
 void trial_slot_finish(struct slot *s)
 {
 	struct timespec tick = {0, 10 * 1000 * 1000};

@@ -23,6 +23,7 @@ struct shared {
 	atomic_int done;       /* the worker has returned (the coordinator polls it) */
 	struct worker_out top; /* a wear_out top-up's figures, until folded into `out` */
 	int top_ret;
+	struct worker_tally tally; /* its figures so far, for the progress line */
 };
 
 struct inst_run;
@@ -92,6 +93,15 @@ int trial_slots_start(struct inst_run *runs, size_t n, struct sync_area *sync, b
 
 /* Destroy what trial_slots_start set up in `sync`. */
 void trial_slots_release(struct sync_area *sync);
+
+/* Has the worker returned? A worker process that died never says so: look, without reaping
+ * it (trial_slot_finish does that). */
+bool trial_slot_done(const struct slot *s);
+
+/* Wait for a started worker to end, as trial_slot_finish does, but no later than
+ * `until_ns` (CLOCK_MONOTONIC): true once it has ended and been waited for, false when it
+ * was still running at `until_ns`. */
+bool trial_slot_wait(struct slot *s, uint64_t until_ns);
 
 /* Wait for a started worker to end (a dead worker process fails its slot). */
 void trial_slot_finish(struct slot *s);

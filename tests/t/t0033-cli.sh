@@ -258,6 +258,23 @@ if command -v script >/dev/null 2>&1; then
 		test -s pty/results.json
 	'
 
+	# One trial of 1.5 s: the line moves during it, at most 4 times a second.
+	test_expect_success 'on a terminal: the status line is redrawn during a trial, with its rate so far' '
+		t0=$(date +%s%N)
+		script -qfc "$IOTRIAL run live.yaml -o live" /dev/null >live.out
+		t1=$(date +%s%N)
+		tr "$CR" "\n" <live.out >lines
+		grep "^${ESC}\[Klive trial 0 (1 of 1, [0-9]*%): now [0-9.]* MB/s, [0-9]* IO/s, elapsed 0:0[0-9], ETA 0:0[0-9]\$" lines >now
+		test "$(wc -l <now)" -ge 3
+		# The share of the plan grows from one redraw to the next.
+		sed "s/.*(1 of 1, \([0-9]*\)%).*/\1/" now >pct
+		sort -n pct >sorted
+		diff -u pct sorted
+		test "$(head -1 pct)" -lt "$(tail -1 pct)"
+		# At most 4 redraws a second, plus one at the start and one at the end.
+		test "$(grep -c "^${ESC}\[K.*ETA" lines)" -le "$(( (t1 - t0) / 250000000 + 2 ))"
+	'
+
 	test_expect_success 'on a terminal, -q and --progress never show no progress' '
 		script -qfc "$IOTRIAL run -q slow.yaml -o q" /dev/null >q.out
 		script -qfc "$IOTRIAL run slow.yaml -o never --progress never" /dev/null >never.out
