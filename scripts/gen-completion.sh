@@ -67,6 +67,9 @@ cat <<TAIL
 		fi
 		return ;;
 	--progress) COMPREPLY=(\$(compgen -W "auto always never" -- "\$cur")); return ;;
+	--estimate-from)
+		COMPREPLY=(\$(compgen -d -- "\$cur") \$(compgen -f -X "!*.json" -- "\$cur"))
+		return ;;
 	--metric) COMPREPLY=(\$(compgen -W "seconds bw_bytes iops lat_mean_ns" -- "\$cur")); return ;;
 	--confidence) return ;;
 	--set)

@@ -176,15 +176,17 @@ test_expect_success 'completion: every job key after --set and keys, and an enum
 	expect_eq "$(echo $(cat got))" "true false"
 '
 
-test_expect_success 'completion: job files for run, results files for report' '
+test_expect_success 'completion: job files for run, results files for report and --estimate-from' '
 	mkdir -p files/sub
 	touch files/a.yaml files/b.yml files/c.json files/d.txt
 	cd files
 	bash -c ". ../iotrial.bash; COMP_WORDS=(iotrial run \"\"); COMP_CWORD=2; _iotrial; printf \"%s\n\" \"\${COMPREPLY[@]}\"" | sort >../got.run
 	bash -c ". ../iotrial.bash; COMP_WORDS=(iotrial report \"\"); COMP_CWORD=2; _iotrial; printf \"%s\n\" \"\${COMPREPLY[@]}\"" | sort >../got.report
+	bash -c ". ../iotrial.bash; COMP_WORDS=(iotrial validate a.yaml --estimate-from \"\"); COMP_CWORD=4; _iotrial; printf \"%s\n\" \"\${COMPREPLY[@]}\"" | sort >../got.from
 	cd ..
 	expect_eq "$(echo $(cat got.run))" "a.yaml b.yml sub"
 	expect_eq "$(echo $(cat got.report))" "c.json sub"
+	expect_eq "$(echo $(cat got.from))" "c.json sub"
 '
 
 # --- the man pages and make install ---
