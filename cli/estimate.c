@@ -96,15 +96,19 @@ void cli_estimate_text(char *buf, size_t len, const struct plan *p, const struct
 		    "unknown: %zu of %zu trial(s) are bound by size%s; the ETA is learned from the trials done",
 		    e->nunknown, p->ntrials,
 		    source ? " and not in the file of --estimate-from" : "");
-	else if (e->nunknown)
+	else if (e->nunknown) {
+		char timed[160] = "";
+		if (e->ntimed)
+			snprintf(timed, sizeof(timed), " (the %zu bound by time take %s)",
+				 e->ntimed, t);
 		n = snprintf(
 		    buf, len,
-		    "unknown: %zu of %zu trial(s) are bound by size (file_size, io_limit), not by runtime, and %s; give --estimate-from RESULTS.json of an earlier run, or --probe (the %zu bound by time take %s)",
+		    "unknown: %zu of %zu trial(s) are bound by size (file_size, io_limit), not by runtime, and %s; give --estimate-from RESULTS.json of an earlier run, or --probe%s",
 		    e->nunknown, p->ntrials,
 		    source ? "their job instances are not in the file of --estimate-from"
 			   : "how fast this target moves them is not known",
-		    e->ntimed, t);
-	else if (!e->nsized)
+		    timed);
+	} else if (!e->nsized)
 		n = snprintf(
 		    buf, len,
 		    "%s (%zu trial(s) bound by time: their ramp and runtime, %.0f ms of set-up each, %.1f s to start and end the run)",

@@ -30,15 +30,24 @@ test_expect_success 'a time-bound plan: the estimate adds runtime, ramp, warm-up
 	expect_eq "$(tail -1 plan2)" "estimated time: 1.9 s (4 trial(s) bound by time: their ramp and runtime, 10 ms of set-up each, 0.1 s to start and end the run)"
 '
 
+# The machine is shared (up to 10 runnable tasks on 2 cores): a run that another load slowed
+# past 10% gets a second try; both must be within 10% for the test to fail.
 test_expect_success 'a time-bound plan: the estimate is within 10% of the actual run' '
 	"$IOTRIAL" validate timed.yaml >plan
 	est=$(seconds plan)
-	t0=$(date +%s%N)
-	"$IOTRIAL" run -q timed.yaml -o timed
-	t1=$(date +%s%N)
-	actual=$(echo "($t1 - $t0) / 1000000000" | bc -l)
-	echo "estimated $est s, took $actual s" >&2
-	test "$(echo "e = $est - $actual; if (e < 0) e = -e; e <= 0.1 * $actual" | bc -l)" = 1
+	ok=0
+	for try in 1 2; do
+		t0=$(date +%s%N)
+		"$IOTRIAL" run -q timed.yaml -o timed$try
+		t1=$(date +%s%N)
+		actual=$(echo "($t1 - $t0) / 1000000000" | bc -l)
+		echo "estimated $est s, took $actual s" >&2
+		if [ "$(echo "e = $est - $actual; if (e < 0) e = -e; e <= 0.1 * $actual" | bc -l)" = 1 ]; then
+			ok=1
+			break
+		fi
+	done
+	expect_eq "$ok" 1 "the estimate within 10% of one of two runs"
 '
 
 test_expect_success 'the run starts with the same estimate' '
@@ -53,7 +62,10 @@ printf "jobs:\n  - {name: s, workload: read, backend: synthetic, file_size: 4MiB
 
 test_expect_success 'a size-bound plan without a source cannot be estimated, and says why' '
 	"$IOTRIAL" validate sized.yaml >plan
-	expect_eq "$(tail -1 plan)" "estimated time: unknown: 4 of 4 trial(s) are bound by size (file_size, io_limit), not by runtime, and how fast this target moves them is not known; give --estimate-from RESULTS.json of an earlier run, or --probe (the 0 bound by time take 0.10 s)"
+	expect_eq "$(tail -1 plan)" "estimated time: unknown: 4 of 4 trial(s) are bound by size (file_size, io_limit), not by runtime, and how fast this target moves them is not known; give --estimate-from RESULTS.json of an earlier run, or --probe"
+	# With time-bound trials beside them, what those take.
+	"$IOTRIAL" validate sized.yaml --set "s.matrix.runtime=[0s,1s]" >plan
+	expect_eq "$(tail -1 plan)" "estimated time: unknown: 4 of 8 trial(s) are bound by size (file_size, io_limit), not by runtime, and how fast this target moves them is not known; give --estimate-from RESULTS.json of an earlier run, or --probe (the 4 bound by time take 4.1 s)"
 '
 
 test_expect_success '--estimate-from: the earlier run rates, scaled to the bytes' '
