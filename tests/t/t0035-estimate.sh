@@ -30,8 +30,14 @@ test_expect_success 'a time-bound plan: the estimate adds runtime, ramp, warm-up
 	expect_eq "$(tail -1 plan2)" "estimated time: 1.9 s (4 trial(s) bound by time: their ramp and runtime, 10 ms of set-up each, 0.1 s to start and end the run)"
 '
 
-# The machine is shared (up to 10 runnable tasks on 2 cores): a run that another load slowed
-# past 10% gets a second try; both must be within 10% for the test to fail.
+# The machine is shared: a run that another load slowed past 10% gets a second try; both must
+# be off by more for the test to fail. Past a load of 4 runnable tasks per CPU (20 were seen on
+# 2 cores, with trials 30% over their runtime and 0.8 s between two) no estimate holds: the
+# check is skipped, saying so.
+load=$(cut -d" " -f1 /proc/loadavg)
+if [ "$(echo "$load > 4 * $(nproc)" | bc -l)" = 1 ]; then
+	test_skip "a time-bound plan: the estimate is within 10% of the actual run" "load average $load on $(nproc) CPUs"
+else
 test_expect_success 'a time-bound plan: the estimate is within 10% of the actual run' '
 	"$IOTRIAL" validate timed.yaml >plan
 	est=$(seconds plan)
@@ -49,6 +55,7 @@ test_expect_success 'a time-bound plan: the estimate is within 10% of the actual
 	done
 	expect_eq "$ok" 1 "the estimate within 10% of one of two runs"
 '
+fi
 
 test_expect_success 'the run starts with the same estimate' '
 	"$IOTRIAL" run -q timed.yaml -o again --progress always 2>err
