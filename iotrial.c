@@ -20,6 +20,7 @@
 #include "cli/outdir.h"
 #include "cli/estimate.h"
 #include "cli/progress.h"
+#include "cli/stream.h"
 
 const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json]\n"
@@ -39,8 +40,9 @@ const char iotrial_usage[] =
     "  keys       every job key with its type, default and meaning; NAME: that key in full;\n"
     "             BACKEND: its options\n"
     "\n"
-    "  -o DIR             where results go\n"
-    "  -f FORMATS         comma list of text, json, csv, html (default: text,json,csv)\n"
+    "  -o DIR             where results go; -o -: to stdout, no folder (ndjson or json)\n"
+    "  -f FORMATS         comma list of text, json, csv, html, ndjson (default: text,json,csv);\n"
+    "                     ndjson: the run's events on stdout as they happen\n"
     "  --set KEY=VALUE    override a key: block_size=8KiB (every job), JOB.block_size=8KiB,\n"
     "                     replication.runs=20, JOB.matrix.block_size=[4KiB,1MiB],\n"
     "                     experiment=NAME, seed=N; an empty VALUE unsets\n"
@@ -69,6 +71,10 @@ struct cli {
 	bool probe;		   /* validate --probe */
 	char **files;
 	int nfiles;
+	bool formats_given; /* -f was given */
+	/* -o - or -f ndjson: what stdout was, for the event stream or results.json; stdout
+	 * itself then points at stderr, so nothing else can reach the stream (cli/stream.c). */
+	struct cli_stream stream;
 };
 
 static void cli_release(struct cli *c)
@@ -155,6 +161,7 @@ static int parse_option(struct cli *c, int opt)
 		c->outdir = optarg;
 		return 0;
 	case 'f':
+		c->formats_given = true;
 		return parse_formats(c, optarg) < 0 ? -EINVAL : 0;
 	case 'q':
 		c->quiet = true;
@@ -231,7 +238,7 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 		fprintf(stderr, "iotrial: no job file given\n");
 		return -EINVAL;
 	}
-	return 0;
+	return allow_run_opts ? cli_stream_check(c->outdir, &c->formats, c->formats_given) : 0;
 }
 
 /* The exit status for a failed step below the command line: 1 when memory ran out (after
@@ -253,6 +260,8 @@ static int result_folder(const struct cli *c, const struct exp_spec *s, struct o
 	struct tm tm;
 	int ret;
 
+	if (cli_stream_only(c->outdir))
+		return 0; /* -o -: no folder, stdout has it all */
 	if (c->outdir && c->nfiles == 1)
 		return outdir_claim(od, c->outdir, c->force);
 	gmtime_r(&t, &tm);
@@ -266,7 +275,7 @@ static int result_folder(const struct cli *c, const struct exp_spec *s, struct o
 	return ret;
 }
 
-static int run_one(const char *file, const struct cli *c, const char *scratch)
+static int run_one(const char *file, struct cli *c, const char *scratch)
 {
 	struct exp_spec s;
 	struct plan p;
@@ -323,8 +332,12 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 	ro.dir = od.path;
 	ro.checkpoint = lead ? cli_checkpoint : NULL;
 	ro.checkpoint_arg = od.path;
-	if (!rep_list_has(&c->formats, "json"))
-		ro.checkpoint = NULL; /* results.json was not asked for */
+	if (!rep_list_has(&c->formats, "json") || !od.path)
+		ro.checkpoint = NULL; /* results.json was not asked for, or has no folder */
+	if (lead)
+		ro.observer = cli_stream_observer(&c->stream);
+	if (lead && !od.path)
+		cli_stream_warn_logs(&p);
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		cli_progress_end(&pg);
@@ -337,7 +350,10 @@ static int run_one(const char *file, const struct cli *c, const char *scratch)
 		diag_print(&d, stderr);
 	ret = st < 0 ? EXIT_RUN : 0;
 	if (lead) {
-		st = cli_write_results(&r, od.path, &c->formats, c->quiet);
+		st = od.path ? cli_write_results(&r, od.path, &c->formats, c->quiet || c->stream.on)
+			     : cli_stream_results(&c->stream, &r, &c->formats);
+		ret = st > ret ? st : ret;
+		st = cli_stream_status(&c->stream);
 		ret = st > ret ? st : ret;
 	}
 	if (cli_stop_signal)
@@ -444,6 +460,11 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_RUN;
 	}
 	cli_signals_install();
+	if (cli_stream_open(&c.stream, c.outdir, &c.formats) < 0) {
+		free(scratch);
+		cli_release(&c);
+		return EXIT_RUN;
+	}
 	/* Ranks interrupted at different moments still agree on the next job file. */
 	for (int i = 0; i < c.nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
 	     i++) {
@@ -451,6 +472,7 @@ static int cmd_run(int argc, char **argv)
 		if (ret > worst || ret >= 128)
 			worst = ret;
 	}
+	cli_stream_close(&c.stream);
 	free(scratch);
 	cli_release(&c);
 	return worst;

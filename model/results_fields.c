@@ -401,3 +401,9 @@ static const struct rfield results_rows[] = {
     R("confidence", RF_FRACTION, OPT, confidence),
 };
 TABLE(rf_results, results_rows, .after = rf_results_read);
+
+/* The objects an event stream repeats (reporters/ndjson.c): a trial, an instance's summary, a
+ * comparison, each as results.json has it. */
+const struct rf_table *const rf_trial = &trial_table;
+const struct rf_table *const rf_summary = &summary_table;
+const struct rf_table *const rf_comparison = &comparison_table;

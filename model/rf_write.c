@@ -140,6 +140,11 @@ static json_t *write_object(const struct rf_table *t, const void *base, const vo
 	return o;
 }
 
+json_t *rf_write_object(const struct rf_table *t, const void *base, const void *owner)
+{
+	return write_object(t, base, owner);
+}
+
 int rf_write(const struct results *r, json_t **out)
 {
 	*out = write_object(&rf_results, r, NULL);

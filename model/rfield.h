@@ -78,6 +78,18 @@ struct rf_table {
 /* The whole file: the table of the top-level object over struct results. */
 extern const struct rf_table rf_results;
 
+/* Parts of the file, for a writer of one object at a time (reporters/ndjson.c): a trial
+ * (base: a struct trial_result, owner: its struct instance_result), an instance's summary
+ * (base: the struct instance_result, owner: the struct results), a comparison (base: the
+ * struct comparison, owner: the struct results). */
+extern const struct rf_table *const rf_trial;
+extern const struct rf_table *const rf_summary;
+extern const struct rf_table *const rf_comparison;
+
+/* The object `t` describes, over `base` (held by `owner`), exactly as results.json has it: a
+ * new reference, or NULL when out of memory. */
+json_t *rf_write_object(const struct rf_table *t, const void *base, const void *owner);
+
 /* The schema this iotrial writes and reads. */
 #define RF_SCHEMA "iotrial.results/1"
 

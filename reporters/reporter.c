@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 /* Each reporter's ops, at the bottom of its own file (reporters/NAME.c). */
-extern const struct rep_ops rep_text, rep_json, rep_csv, rep_html;
+extern const struct rep_ops rep_text, rep_json, rep_csv, rep_html, rep_ndjson;
 
 /* The registry: a new reporter is its file, its name in the line above and its entry here. */
 const struct rep_ops *const rep_registry[] = {
-    &rep_text, &rep_json, &rep_csv, &rep_html, NULL,
+    &rep_text, &rep_json, &rep_csv, &rep_html, &rep_ndjson, NULL,
 };
 
 const struct rep_ops *rep_find_n(const char *name, size_t len)

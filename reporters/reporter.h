@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/events.h"
 #include "model/results.h"
 
 struct rep_ops {
@@ -15,6 +16,9 @@ struct rep_ops {
 	bool on_request;  /* written only when -f names it, not by default */
 	/* Write the whole report for `r` to `out`. Returns 0 or -errno. */
 	int (*write)(const struct results *r, FILE *out);
+	/* A reporter that streams (ndjson): write event `ev` to `out` as the run goes, whole,
+	 * and flush it. Returns 0 or -errno. NULL: the reporter writes files only. */
+	int (*event)(const struct run_event *ev, FILE *out);
 };
 
 /* Most reporters the registry may hold: the size of a list of them (struct rep_list). */

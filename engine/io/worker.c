@@ -171,6 +171,7 @@ void worker_job_alone(struct worker_job *w)
 	w->cancel = NULL;
 	w->rec_fd = w->int_fd = -1;
 	w->tally = NULL; /* the progress line counts the trial's part alone */
+	w->ivl_ring = NULL;
 }
 
 void worker_out_add(struct worker_out *o, const struct worker_out *more)
@@ -399,7 +400,8 @@ static int loop_init(struct loop *l, char **bufs)
 		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
 	if (w->rec_fd >= 0 && (l->rec = cacheline_zalloc(sizeof(*l->rec))))
 		reclog_init(l->rec, w->rec_fd, w->trial, w->worker, w->rank);
-	if (w->int_fd >= 0 && w->interval_ns && (l->ivl = cacheline_zalloc(sizeof(*l->ivl))))
+	if ((w->int_fd >= 0 || w->ivl_ring) && w->interval_ns &&
+	    (l->ivl = cacheline_zalloc(sizeof(*l->ivl))))
 		reclog_init(l->ivl, w->int_fd, w->trial, w->worker, w->rank);
 	/* rate: ns per MB (scaled by each I/O's size); rate_iops: ns per I/O. */
 	if (w->rate)

@@ -75,11 +75,14 @@ struct worker_job {
 	pthread_barrier_t *ready;
 	const atomic_int *cancel; /* raised before `barrier` opens: no I/O; may be NULL */
 	uint32_t stride_n,
-	    stride_i;		      /* strided file: chunk k of the region is chunk k * stride_n +
-					 stride_i of the file (the ranks interleave); 0: contiguous */
-	int rec_fd;		      /* per-record log, O_APPEND; -1: none */
-	int int_fd;		      /* per-interval log, O_APPEND; -1: none */
-	uint64_t interval_ns;	      /* the interval log's bucket */
+	    stride_i;	      /* strided file: chunk k of the region is chunk k * stride_n +
+				 stride_i of the file (the ranks interleave); 0: contiguous */
+	int rec_fd;	      /* per-record log, O_APPEND; -1: none */
+	int int_fd;	      /* per-interval log, O_APPEND; -1: none */
+	uint64_t interval_ns; /* the interval log's bucket */
+	/* Each closed interval is also put here for the coordinator to stream (an event
+	 * observer listens); NULL: none. Written once per interval, never per I/O. */
+	struct worker_ivl_ring *ivl_ring;
 	uint32_t trial, worker, rank; /* for the logs' lines */
 	uint64_t ramp_ns;	      /* run this long first, uncounted */
 	uint64_t rate;		      /* bytes per second; 0: unthrottled */
@@ -89,6 +92,29 @@ struct worker_job {
 };
 
 #define WORKER_PROGRESS 128
+
+/* The last WORKER_IVL_RING intervals a worker closed, for the coordinating thread to read
+ * while the worker runs (in shared memory for a worker process). The worker fills entry
+ * head % WORKER_IVL_RING, then raises head (release); the reader copies the entries it has
+ * not seen, then checks that head has not lapped them meanwhile. Relaxed atomics: a reader
+ * never sees a torn value, only a lapped entry, which it counts as dropped. */
+#define WORKER_IVL_RING 256
+struct worker_ivl_copy {
+	uint64_t start_ns, end_ns, bytes, ios, lat_sum_ns;
+};
+struct worker_ivl_ring {
+	atomic_uint_fast64_t head; /* intervals put so far */
+	struct worker_ivl {
+		atomic_uint_fast64_t start_ns, end_ns; /* from the worker's measured start */
+		atomic_uint_fast64_t bytes, ios, lat_sum_ns;
+	} e[WORKER_IVL_RING];
+};
+
+/* Copy the intervals put since `*seen` into `out` (room for WORKER_IVL_RING), oldest first,
+ * and move `*seen` on; `*dropped` grows by those lapped before they were read. Returns how
+ * many were copied. */
+unsigned worker_ivl_take(struct worker_ivl_ring *ring, uint64_t *seen, struct worker_ivl_copy *out,
+			 uint64_t *dropped);
 
 struct worker_extra {
 	/* mixed: the reads' [0] and the writes' [1] share of bytes, ios, hist and lat. */

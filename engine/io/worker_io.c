@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "engine/io/verify.h"
@@ -72,12 +73,65 @@ static void note(struct loop *l, uint64_t t)
 		l->note_next = l->tally_next;
 }
 
+/* One more closed interval into the ring the coordinator streams from, as a seqlock's
+ * writer: the release fence keeps head's last raise (which told readers this entry's
+ * previous lap may be overwritten) before the entry's new values. */
+static void ivl_put(struct worker_ivl_ring *ring, uint64_t start_ns, uint64_t end_ns,
+		    uint64_t bytes, uint64_t ios, double lat_sum_ns)
+{
+	uint64_t h = atomic_load_explicit(&ring->head, memory_order_relaxed);
+	struct worker_ivl *e = &ring->e[h % WORKER_IVL_RING];
+
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&e->start_ns, start_ns, memory_order_relaxed);
+	atomic_store_explicit(&e->end_ns, end_ns, memory_order_relaxed);
+	atomic_store_explicit(&e->bytes, bytes, memory_order_relaxed);
+	atomic_store_explicit(&e->ios, ios, memory_order_relaxed);
+	atomic_store_explicit(&e->lat_sum_ns, (uint64_t)(lat_sum_ns + 0.5), memory_order_relaxed);
+	atomic_store_explicit(&ring->head, h + 1, memory_order_release);
+}
+
+unsigned worker_ivl_take(struct worker_ivl_ring *ring, uint64_t *seen, struct worker_ivl_copy *out,
+			 uint64_t *dropped)
+{
+	uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire), from = *seen;
+	uint64_t ok;
+	unsigned n = 0, lapped;
+
+	if (head - from > WORKER_IVL_RING) {
+		*dropped += head - from - WORKER_IVL_RING;
+		from = head - WORKER_IVL_RING;
+	}
+	for (uint64_t i = from; i < head; i++) {
+		struct worker_ivl *e = &ring->e[i % WORKER_IVL_RING];
+		out[n++] = (struct worker_ivl_copy){
+		    atomic_load_explicit(&e->start_ns, memory_order_relaxed),
+		    atomic_load_explicit(&e->end_ns, memory_order_relaxed),
+		    atomic_load_explicit(&e->bytes, memory_order_relaxed),
+		    atomic_load_explicit(&e->ios, memory_order_relaxed),
+		    atomic_load_explicit(&e->lat_sum_ns, memory_order_relaxed)};
+	}
+	/* The seqlock's reader: entries below `ok` may have been written again while they
+	 * were copied (the worker lapped the reader); they are dropped, never half read. */
+	atomic_thread_fence(memory_order_acquire);
+	ok = atomic_load_explicit(&ring->head, memory_order_relaxed);
+	ok = ok >= WORKER_IVL_RING ? ok - WORKER_IVL_RING + 1 : 0;
+	lapped = ok > from ? (unsigned)(ok - from < n ? ok - from : n) : 0;
+	memmove(out, out + lapped, (n - lapped) * sizeof(*out));
+	*dropped += lapped;
+	*seen = head;
+	return n - lapped;
+}
+
 void worker_interval_close(struct loop *l)
 {
 	uint64_t t0 = l->o->start_ns;
 
 	reclog_interval(l->ivl, l->ivl_start - t0, l->ivl_end - t0, l->ivl_bytes, l->ivl_ios,
 			l->ivl_lat);
+	if (l->w->ivl_ring)
+		ivl_put(l->w->ivl_ring, l->ivl_start - t0, l->ivl_end - t0, l->ivl_bytes,
+			l->ivl_ios, l->ivl_lat);
 	l->ivl_start = l->ivl_end;
 	l->ivl_end += l->w->interval_ns;
 	l->ivl_bytes = l->ivl_ios = 0;
@@ -121,7 +175,8 @@ static void push(struct loop *l)
 }
 
 /* Handle a finished submission that was seen complete at `now` (CLOCK_MONOTONIC ns):
- * retry a short transfer, move a copy on to its write, or count the I/O and free its slot. */
+ * retry a short transfer, move a copy on to its write, or count the I/O and free its slot.
+ */
 static void complete(struct loop *l, struct be_io *io, uint64_t now)
 {
 	struct worker_out *o = l->o;
@@ -168,8 +223,8 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 		return;
 	}
 	if (l->vclock) {
-		/* Simulated time, counted from the trial's start: the backend says how long the
-		 * I/O took. */
+		/* Simulated time, counted from the trial's start: the backend says how long
+		 * the I/O took. */
 		t = o->start_ns + (*l->vclock += io->sim_ns);
 		io->start_ns = t - io->sim_ns;
 	} else {

@@ -102,6 +102,48 @@ static void tick(const struct trial_tick *tk, void *arg)
 	rn->o->progress(&ev, rn->o->progress_arg);
 }
 
+/* Tell the observer, if one listens, of event `ev` (its clock and results filled in here). */
+static void publish(struct runner *rn, struct run_event ev)
+{
+	const struct run_observer *obs = rn->o->observer;
+
+	if (!obs || !obs->event)
+		return;
+	ev.r = rn->r;
+	ev.elapsed_ns = worker_now_ns() - rn->t0;
+	obs->event(&ev, obs->arg);
+}
+
+/* A trial's start or end, once per measured instance of trial `pt`, the k-th of the run. */
+static void publish_trial(struct runner *rn, size_t k, const struct plan_trial *pt,
+			  enum run_event_kind kind)
+{
+	const struct plan_unit *u = &rn->p->units[pt->unit];
+
+	for (size_t i = 0; rn->o->observer && i < u->nmeasured; i++) {
+		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
+		/* Before the trial its result may not exist yet (a precision target's). */
+		bool end = kind == RUN_EV_TRIAL_END && pt->index < ir->ntrials;
+		publish(rn, (struct run_event){.kind = kind,
+					       .ir = ir,
+					       .tr = end ? &ir->trials[pt->index] : NULL,
+					       .index = pt->index,
+					       .warmup = pt->warmup,
+					       .k = k,
+					       .ntrials = rn->p->ntrials});
+	}
+}
+
+/* After the run: each instance's summary, each comparison, then the end. */
+static void publish_end(struct runner *rn, int status)
+{
+	for (size_t i = 0; i < rn->r->ninst; i++)
+		publish(rn, (struct run_event){.kind = RUN_EV_SUMMARY, .ir = &rn->r->inst[i]});
+	for (size_t i = 0; i < rn->r->ncmp; i++)
+		publish(rn, (struct run_event){.kind = RUN_EV_COMPARISON, .cmp = &rn->r->cmp[i]});
+	publish(rn, (struct run_event){.kind = RUN_EV_RUN_END, .status = status});
+}
+
 /* target.estimate: pilot. After the pilot, the needed runs once, from the pilot's runs
  * before the outlier policy (as the copy experiment estimated 186 from an untrimmed pilot
  * of 20), rounded up to a multiple of target.round (186 -> 200): the runs still missing. */
@@ -361,11 +403,13 @@ static void run_trials(struct runner *rn)
 		if (k == p->ntrials)
 			break;
 		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_START);
+		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_START);
 		if (trial_run(&rn->env, &p->order[k]) < 0) {
 			say_failed(rn, &p->order[k]);
 			rn->failed++;
 		}
 		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_END);
+		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_END);
 		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
 		checkpoint(rn);
@@ -430,7 +474,9 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 				    .int_fd = rn.int_fd,
 				    .d = d,
 				    .tick = o->progress ? tick : NULL,
-				    .tick_arg = &rn};
+				    .tick_arg = &rn,
+				    .obs = o->observer};
+	publish(&rn, (struct run_event){.kind = RUN_EV_RUN_START, .ntrials = p->ntrials});
 	/* Every rank goes on, or none does. */
 	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {
 		if (ret == 0)
@@ -457,5 +503,11 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		ret = -EIO;
 	if (ret == 0 && !r->complete)
 		ret = -EINTR;
+	if (rn.env.ivl_dropped)
+		diag_add(
+		    d, NULL,
+		    "%llu interval(s) closed faster than they could be streamed: not in the event stream (the interval logs have them)",
+		    (unsigned long long)rn.env.ivl_dropped);
+	publish_end(&rn, ret);
 	return ret;
 }

@@ -9,6 +9,7 @@
 
 #include "lib/diag.h"
 #include "engine/plan/plan.h"
+#include "model/events.h"
 #include "model/results.h"
 
 /* What the runner tells the command line as it goes: it never formats progress itself.
@@ -46,6 +47,9 @@ struct run_opts {
 	void (*checkpoint)(const struct results *r, void *arg);
 	void *checkpoint_arg;
 	void *progress_arg;
+	/* Told of the run's events as they happen (model/events.h), from this thread, at trial
+	 * boundaries and interval ticks; NULL: nobody listens. */
+	const struct run_observer *observer;
 };
 
 /* Checks that need the machine's answer before any trial: that each backend asked for

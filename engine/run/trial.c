@@ -20,6 +20,7 @@
 #include "engine/run/files.h"
 #include "engine/run/stonewall.h"
 #include "engine/run/trial_files.h"
+#include "engine/run/trial_ivl.h"
 #include "engine/run/trial_merge.h"
 #include "engine/run/trial_slot.h"
 #include "engine/io/worker.h"
@@ -149,6 +150,7 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .rec_fd = e->rec_fd[inst],
 	    .int_fd = e->int_fd[inst],
 	    .interval_ns = j->log_interval_ns,
+	    .ivl_ring = e->obs && j->log_interval_ns && !r->background ? &s->sh->ivl : NULL,
 	    .trial = index,
 	    .worker = w,
 	    .rank = (uint32_t)dist_rank(),
@@ -360,6 +362,8 @@ static void watch_workers(struct unit_trial *t, const struct plan_trial *pt)
  * wear_out), then stop the load and wait for it. */
 static void wait_workers(struct unit_trial *t)
 {
+	if (t->go && !t->watch)
+		trial_stream_intervals(t->e, t->runs, t->u->n);
 	if (t->watch)
 		stonewall_watch(t->runs, t->u->n, t->sync);
 	for (size_t k = 0; t->go && k < t->u->n; k++)

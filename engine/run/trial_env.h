@@ -11,6 +11,7 @@
 #include "lib/diag.h"
 #include "engine/plan/plan.h"
 #include "engine/run/ledger.h"
+#include "model/events.h"
 #include "model/results.h"
 
 /* The measured workers of the trial under way, so far: what trial_env.tick is told. */
@@ -35,6 +36,8 @@ struct trial_env {
 	 * workers run, never by a worker; NULL: none. */
 	void (*tick)(const struct trial_tick *tk, void *arg);
 	void *tick_arg;
+	const struct run_observer *obs; /* told of each interval as it closes; NULL: nobody */
+	uint64_t ivl_dropped;		/* intervals the workers closed faster than streamed */
 };
 
 #define TRIAL_TICK_NS 250000000ull

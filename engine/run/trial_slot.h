@@ -23,7 +23,8 @@ struct shared {
 	atomic_int done;       /* the worker has returned (the coordinator polls it) */
 	struct worker_out top; /* a wear_out top-up's figures, until folded into `out` */
 	int top_ret;
-	struct worker_tally tally; /* its figures so far, for the progress line */
+	struct worker_tally tally;  /* its figures so far, for the progress line */
+	struct worker_ivl_ring ivl; /* its closed intervals, while an observer listens */
 };
 
 struct inst_run;
@@ -45,6 +46,7 @@ struct slot {
 	bool topup;		    /* this start is a wear_out top-up: into sh->top */
 	uint64_t stonewall_bytes;   /* its bytes before a top-up */
 	struct worker_extra *extra; /* mixed, sync_every: two, the run's and a top-up's */
+	uint64_t ivl_seen;	    /* the intervals of sh->ivl streamed so far */
 };
 
 struct inst_run {

@@ -40,7 +40,7 @@ test_expect_success '-o with an empty name is refused, exit 2, nothing made' '
 test_expect_success '-f naming no format (empty, only commas, an empty item) is refused, exit 2' '
 	for f in "" ",,," "text,,csv" "json,"; do
 		expect_code 2 "$IOTRIAL" run -q -f "$f" -o fmt a.yaml 2>err
-		grep "iotrial: -f takes a comma list of text, json, csv, html, not .$f. (an empty name)" err
+		grep "iotrial: -f takes a comma list of text, json, csv, html, ndjson, not .$f. (an empty name)" err
 	done
 	test ! -e fmt
 '

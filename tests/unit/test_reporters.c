@@ -182,14 +182,15 @@ static void test_registry(void **state)
 	assert_ptr_equal(rep_find_n("json,csv", 4), rep_find("json"));
 	assert_null(rep_find_n("jso", 3));
 	rep_names(names, sizeof(names));
-	assert_string_equal(names, "text, json, csv, html");
+	assert_string_equal(names, "text, json, csv, html, ndjson");
 
-	/* By default every reporter but the ones written on request (html). */
+	/* By default every reporter but the ones written on request (html, ndjson). */
 	rep_list_default(&l);
 	assert_true(rep_list_has(&l, "text"));
 	assert_true(rep_list_has(&l, "json"));
 	assert_true(rep_list_has(&l, "csv"));
 	assert_false(rep_list_has(&l, "html"));
+	assert_false(rep_list_has(&l, "ndjson"));
 	/* -f html,csv,csv: each once, in registry order. */
 	l.n = 0;
 	rep_list_add(&l, rep_find("html"));
