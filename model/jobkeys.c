@@ -192,6 +192,10 @@ const struct job_key job_keys[JK_NKEYS] =
 	    {"log_interval", KT_DURATION, OFF(log_interval_ns), NULL, 0, 3600 * SEC, NULL,
 	     "write records/<instance>.intervals.csv, bandwidth, IOPS and mean latency per interval (also log: {interval: 100ms})",
 	     "log_interval: 100ms"},
+	[JK_LOG_HISTOGRAM] =
+	    {"log_histogram", KT_BOOL, OFF(log_histogram), "false", 0, 1, NULL,
+	     "keep each trial's latency histogram (its non-empty buckets) in results.json (also log: {histogram: true})",
+	     "log_histogram: true"},
 	[JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
 		     "run the workload this long before the measured window, without counting it",
 		     "ramp: 5s"},

@@ -42,6 +42,7 @@ void results_release(struct results *r)
 			free(ir->trials[i].error);
 			free(ir->trials[i].workers);
 			free(ir->trials[i].sizes);
+			free(ir->trials[i].hist);
 
 			for (uint32_t n = 0; n < ir->trials[i].nranks; n++) {
 				free(ir->trials[i].ranks[n].host);

@@ -68,6 +68,11 @@ struct size_count {
 	uint64_t size, ios;
 };
 
+/* One bucket of a latency histogram: the values from `low` to `high` (ns, both inclusive). */
+struct lat_bucket {
+	uint64_t low, high, count;
+};
+
 struct trial_result {
 	uint32_t index;	  /* 0-based among the instance's measured trials; warm-ups count on */
 	bool warmup;	  /* a warm-up trial: never kept, never in the summary */
@@ -108,6 +113,10 @@ struct trial_result {
 	bool sync_on;
 	uint64_t syncs;
 	struct lat_summary sync_lat;
+	/* log_histogram: the non-empty buckets of its latency histogram, lowest first, from
+	 * which lat's percentiles come; NULL: not kept. Its min and max are lat's. */
+	struct lat_bucket *hist;
+	uint32_t nhist;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };

@@ -172,6 +172,9 @@ static const struct rfield trial_rows[] = {
 	.when = rf_trial_has_sizes),
 
     NOVAL("aggregate", RF_OBJ, OPT, .sub = &aggregate_table, .when = rf_trial_has_ranks),
+    /* log_histogram: the buckets its percentiles came from (rf_hist.c). */
+    NOVAL("lat_hist", RF_CUSTOM, OPT, .when = rf_trial_has_hist, .put = rf_put_hist,
+	  .get = rf_get_hist),
 };
 static TABLE(trial_table, trial_rows, .include = rf_trial_ran, .after = rf_trial_read);
 

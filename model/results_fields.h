@@ -18,6 +18,7 @@ bool rf_trial_has_sizes(const void *trial, const void *instance);
 bool rf_trial_has_sync(const void *trial, const void *instance);
 
 bool rf_trial_stonewalls(const void *trial, const void *instance);
+bool rf_trial_has_hist(const void *trial, const void *instance);
 bool rf_instance_records(const void *instance, const void *results);
 bool rf_rep_has_k(const void *rep, const void *results);
 bool rf_rep_has_target(const void *rep, const void *results);
@@ -47,6 +48,9 @@ void rf_get_overrides(struct rj *c, json_t *o, const char *where, void *results,
 json_t *rf_put_facts(const void *row, const void *owner, const struct rfield *f);
 void rf_get_facts(struct rj *c, json_t *o, const char *where, void *row, const struct rfield *f);
 json_t *rf_put_points(const void *series, const void *owner, const struct rfield *f);
+/* log_histogram: a trial's latency buckets with their scheme (rf_hist.c). */
+json_t *rf_put_hist(const void *trial, const void *owner, const struct rfield *f);
+void rf_get_hist(struct rj *c, json_t *o, const char *where, void *trial, const struct rfield *f);
 void rf_get_points(struct rj *c, json_t *o, const char *where, void *series,
 		   const struct rfield *f);
 

@@ -77,6 +77,7 @@ enum job_key_id {
 	JK_BACKGROUND,
 	JK_LOG_RECORDS,
 	JK_LOG_INTERVAL,
+	JK_LOG_HISTOGRAM,
 	JK_RAMP,
 	JK_RATE,
 	JK_RATE_IOPS,
@@ -198,6 +199,7 @@ struct job_spec {
 	bool background;	  /* load: loops until the jobs it runs with end; reported apart */
 	bool log_records;	  /* records/<instance>.csv: one line per I/O */
 	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
+	bool log_histogram;	  /* results.json: each trial's latency buckets */
 	uint64_t ramp_ns;	  /* run this long before the measured window, not counted */
 	uint64_t rate;		  /* bytes per second per worker; 0: unthrottled */
 	uint32_t fdatasync_every; /* fdatasync(2) after every this many writes; 0: never */

@@ -59,10 +59,12 @@ static void parse_after(struct yp *p, struct job_spec *j, const yaml_node_t *n)
 	}
 }
 
-/* log: {records: true, interval: 100ms} sets log_records and log_interval. */
+/* log: {records: true, interval: 100ms, histogram: true} sets log_records, log_interval and
+ * log_histogram. */
 static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 {
-	static const char *const keys[] = {"records", "interval", NULL};
+	static const char *const keys[] = {"records", "interval", "histogram", NULL};
+	static const enum job_key_id ids[] = {JK_LOG_RECORDS, JK_LOG_INTERVAL, JK_LOG_HISTOGRAM};
 
 	if (!yp_mapping_ok(p, m, "log", "log settings"))
 		return;
@@ -70,9 +72,11 @@ static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 	     pr++) {
 		yaml_node_t *kn = yp_node(p, pr->key), *vn = yp_node(p, pr->value);
 		int i = yp_key_index(p, kn, keys, " in log");
-		enum job_key_id id = i == 0 ? JK_LOG_RECORDS : JK_LOG_INTERVAL;
+		enum job_key_id id;
 		char err[512], *text;
 
+		if (i >= 0)
+			id = ids[i];
 		if (i < 0 || !(text = yp_text(p, vn, keys[i], "a value")))
 			continue;
 		if (yp_set_job_key(j, id, text, err, sizeof(err)) < 0)

@@ -204,6 +204,14 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 	tr->lat = (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 	if (tr->ios)
 		latency_summarize(&tr->lat, h, &w);
+	/* log_histogram: rank 0 kept its own buckets; the percentiles now come from every
+	 * rank's. */
+	if (tr->hist) {
+		free(tr->hist);
+		tr->hist = NULL;
+		if (tr->ios && latency_buckets(h, &tr->hist, &tr->nhist) < 0)
+			ret = -ENOMEM;
+	}
 	tr->agg.lat_samples = h->count;
 	merged_error(tr, all, n);
 	free(h);

@@ -222,6 +222,13 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	}
 	if (tr->ios)
 		latency_summarize(&tr->lat, r->hist, &r->lat);
+	/* log_histogram: the buckets the percentiles came from (the ranks' reduction, when
+	 * there is one, replaces them by the merged ones). */
+	if (tr->ios && r->in->job.log_histogram &&
+	    latency_buckets(r->hist, &tr->hist, &tr->nhist) < 0) {
+		trial_error(tr, "cannot keep its latency histogram: out of memory");
+		return -ENOMEM;
+	}
 	trial_merge_dirs(tr, r);
 	return 0;
 }

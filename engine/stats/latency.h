@@ -11,4 +11,8 @@
  * (within its bounded relative error). `h` must hold at least one value. */
 void latency_summarize(struct lat_summary *l, const struct hist *h, const struct welford *w);
 
+/* The non-empty buckets of `h`, lowest first, into a new array (*out, *n of them; freed with
+ * free): log_histogram's export. Returns 0 or -ENOMEM (then *out is NULL). */
+int latency_buckets(const struct hist *h, struct lat_bucket **out, uint32_t *n);
+
 #endif

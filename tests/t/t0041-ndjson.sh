@@ -1,7 +1,8 @@
 #!/bin/bash
 # -f ndjson: the run's events on stdout as they happen, one JSON object a line, nothing else on
 # stdout (messages, warnings, a command's output: stderr); their figures are results.json's;
-# -o - is stdout, not a folder; bad combinations are refused.
+# -o - is stdout, not a folder; bad combinations are refused. log_histogram: each trial's
+# latency buckets in results.json, from which its percentiles are rebuilt exactly.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -165,6 +166,40 @@ test_expect_success 'iotrial report -f ndjson replays a saved run' '
 	each_line_json replay.ndjson
 	expect_eq "$(jq -r .event replay.ndjson | sort | uniq -c | tr -s " " | tr "\n" ";")" " 1 comparison; 1 run_end; 1 run_start; 2 summary; 8 trial_end;"
 	cmp replay.ndjson out/events.ndjson
+'
+
+# The rebuild of docs/results.md, taken from the doc itself so that the two cannot drift.
+awk '/^def pct\(\$ppm\):/ { on = 1 } on && /^```/ { exit } on { print }' "$SRC/docs/results.md" >pct.jq
+
+cat >h.yaml <<JOB
+experiment: hist
+replication: {runs: 3}
+jobs:
+  - {name: r, workload: randread, target: "$PWD/", file_size: 2MiB, block_size: 4KiB, log: {histogram: true}}
+  - {name: w, workload: write, backend: null, target: "$PWD/", file_size: 1MiB, threads: 2, rate: 20MB}
+  - {name: plain, workload: write, backend: null, target: "$PWD/", file_size: 1MiB}
+JOB
+
+test_expect_success 'log_histogram: every percentile rebuilt from the buckets is the reported one' '
+	grep -q "def pct" pct.jq
+	"$IOTRIAL" run -q h.yaml --set w.log_histogram=true -o hist
+	jq -e "[.jobs[0, 1].trials[] | .lat_hist] | length == 6 and all(.count > 0)" hist/results.json
+	jq -e "[.jobs[2].trials[] | has(\"lat_hist\")] | any | not" hist/results.json
+	jq -e "all(.jobs[0, 1].trials[]; .lat_hist.count == .ios and (.lat_hist.buckets | map(.[2]) | add) == .ios)" hist/results.json
+	jq -L . -r "include \"pct\"; .jobs[0, 1].trials[] | [.lat_ns.p50, (.lat_hist | pct(500000)), .lat_ns.p90, (.lat_hist | pct(900000)), .lat_ns.p99, (.lat_hist | pct(990000)), .lat_ns.p99_9, (.lat_hist | pct(999000)), .lat_ns.p99_99, (.lat_hist | pct(999900))] | @tsv" hist/results.json >p.tsv
+	cat p.tsv
+	expect_eq "$(wc -l <p.tsv)" 6 "trials"
+	awk -F "\t" "{ for (i = 1; i < NF; i += 2) if (\$i != \$(i + 1)) exit 1 }" p.tsv
+	# Not all alike: the check would pass on a histogram of one bucket.
+	jq -e "[.jobs[0].trials[].lat_hist.buckets | length] | min > 3" hist/results.json
+'
+
+test_expect_success 'log_histogram survives iotrial report, and a bad bucket is named' '
+	"$IOTRIAL" report hist/results.json -f json >rt.json
+	cmp hist/results.json rt.json
+	jq ".jobs[0].trials[0].lat_hist.buckets[0] = [5, 4, 1]" hist/results.json >badh.json
+	expect_code 2 "$IOTRIAL" report badh.json 2>badh.err
+	grep -x "badh.json: jobs\[0\].trials\[0\].lat_hist.buckets\[0\]: expected \[low, high, count\]: non-negative integers, low <= high" badh.err
 '
 
 test_done
