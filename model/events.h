@@ -42,7 +42,7 @@ struct run_event {
 	bool warmup;			  /* trial events: a warm-up trial */
 	size_t k, ntrials;   /* trial events: its place in the run, from 0, of how many so far */
 	uint64_t elapsed_ns; /* since the run started (CLOCK_MONOTONIC) */
-	int status;	     /* RUN_EV_RUN_END: what run_plan returns (0 or -errno) */
+	int status; /* RUN_EV_RUN_END: 0, -EINTR when interrupted, else what run_plan returns */
 };
 
 /* Someone listening: `event` is called with each event in order, `arg` its second argument.

@@ -508,6 +508,8 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		    d, NULL,
 		    "%llu interval(s) closed faster than they could be streamed: not in the event stream (the interval logs have them)",
 		    (unsigned long long)rn.env.ivl_dropped);
-	publish_end(&rn, ret);
+	/* An interrupt ends the run as such, whatever the trial it cut short says (the exit
+	 * status says so too: 130). */
+	publish_end(&rn, *o->stop || (rn.env.agreed & DIST_STOP) ? -EINTR : ret);
 	return ret;
 }
