@@ -99,6 +99,9 @@ struct worker_job {
  * not seen, then checks that head has not lapped them meanwhile. Relaxed atomics: a reader
  * never sees a torn value, only a lapped entry, which it counts as dropped. */
 #define WORKER_IVL_RING 256
+/* A worker process shares the ring through a mapping: only a lock-free atomic is also
+ * address-free there. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the interval ring needs lock-free 64-bit atomics");
 struct worker_ivl_copy {
 	uint64_t start_ns, end_ns, bytes, ios, lat_sum_ns;
 };
