@@ -155,10 +155,12 @@ test_expect_success '-o - is stdout, not a folder: ndjson by default, or results
 	test ! -e ./-
 '
 
-test_expect_success '-o - with another format, or two, is refused: one line, exit 2, nothing run' '
+test_expect_success '-o - with another format, or two, is refused: one line and the help hint, exit 2, nothing run' '
 	for f in csv text html ndjson,json json,csv; do
 		expect_code 2 "$IOTRIAL" run long.yaml -o - -f "$f" >bad.out 2>bad.err
-		expect_eq "$(wc -l <bad.err)" 1 "lines on stderr for -f $f"
+		expect_eq "$(wc -l <bad.err)" 2 "lines on stderr for -f $f"
+		sed -n 2p bad.err >hint.txt
+		grep -x "iotrial: see .iotrial run --help." hint.txt
 		grep "^iotrial: -o - puts one format on stdout, ndjson (the default) or json; for " bad.err
 		test ! -s bad.out
 	done
