@@ -22,8 +22,11 @@
 #include "cli/progress.h"
 #include "cli/stream.h"
 
+#include "cli/batch.h"
+#include "cli/runlog.h"
+
 const char iotrial_usage[] =
-    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json]\n"
+    "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]\n"
     "       iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]\n"
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
@@ -31,7 +34,9 @@ const char iotrial_usage[] =
     "       iotrial keys [NAME | BACKEND | --json]\n"
     "       iotrial --help | --version\n"
     "\n"
-    "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/\n"
+    "  run        run the experiments; results go to DIR or results/<experiment>-<UTC time>/;\n"
+    "             several job files: DIR/<file name>/ each, or results/batch-<UTC time>/, and\n"
+    "             DIR/batch.json, the queue's state\n"
     "  validate   parse and plan, print the resolved plan and its estimated time; run nothing\n"
     "             (but the probe)\n"
     "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
@@ -53,6 +58,8 @@ const char iotrial_usage[] =
     "  --estimate-from RESULTS.json\n"
     "                     size-bound trials take as long as in this earlier run (its rates)\n"
     "  --probe            validate: time each size-bound job instance in three 0.3 s trials\n"
+    "  --keep-going       with several job files, run the rest after one fails\n"
+    "  --log FILE         append one line per trial (and per job file) to FILE\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
     "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
@@ -69,6 +76,8 @@ struct cli {
 	int progress;		   /* -1 auto, 0 never, 1 always */
 	const char *estimate_from; /* --estimate-from: an earlier run's results.json */
 	bool probe;		   /* validate --probe */
+	bool keep_going;
+	const char *log; /* --log FILE */
 	char **files;
 	int nfiles;
 	bool formats_given; /* -f was given */
@@ -179,6 +188,16 @@ static int parse_option(struct cli *c, int opt)
 	case 'P':
 		c->probe = true;
 		return 0;
+	case 'k':
+		c->keep_going = true;
+		return 0;
+	case 'L':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: --log takes a file name, not ''\n");
+			return -EINVAL;
+		}
+		c->log = optarg;
+		return 0;
 	case 's':
 		eq = strchr(optarg, '=');
 		if (!eq || eq == optarg) {
@@ -204,6 +223,8 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	    {"force", no_argument, NULL, 'F'},
 	    {"estimate-from", required_argument, NULL, 'E'},
 	    {"probe", no_argument, NULL, 'P'},
+	    {"keep-going", no_argument, NULL, 'k'},
+	    {"log", required_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -275,14 +296,18 @@ static int result_folder(const struct cli *c, const struct exp_spec *s, struct o
 	return ret;
 }
 
-static int run_one(const char *file, struct cli *c, const char *scratch)
+/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
+ * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
+ * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
+static int run_one(const char *file, struct cli *c, const char *scratch, struct outdir *claimed,
+		   struct runlog *log, char **where)
 {
 	struct exp_spec s;
 	struct plan p;
 	struct results r;
 	struct diag d = {0};
 	struct run_opts ro = {.stop = &cli_stop_signal, .checkpoint = cli_checkpoint};
-	struct outdir od = OUTDIR_INIT;
+	struct outdir own = OUTDIR_INIT, *od = claimed ? claimed : &own;
 	struct cli_progress pg = {0};
 	struct est_hint *hints = NULL;
 	bool lead = dist_rank() == 0;
@@ -306,10 +331,10 @@ static int run_one(const char *file, struct cli *c, const char *scratch)
 		return EXIT_RUN;
 	}
 	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
-	ret = lead ? result_folder(c, &s, &od) : 0;
+	ret = lead && !claimed ? result_folder(c, &s, &own) : 0;
 	if (load_agree_max(ret < 0 ? EXIT_RUN : 0)) {
 		free(hints);
-		outdir_release(&od);
+		outdir_release(&own);
 		plan_release(&p);
 		spec_release(&s);
 		return EXIT_RUN;
@@ -329,14 +354,20 @@ static int run_one(const char *file, struct cli *c, const char *scratch)
 	}
 	free(hints);
 	hints = NULL;
-	ro.dir = od.path;
+	if (lead)
+		*where = strdup(od->path ? od->path : "-");
+	ro.dir = od->path;
 	ro.checkpoint = lead ? cli_checkpoint : NULL;
-	ro.checkpoint_arg = od.path;
-	if (!rep_list_has(&c->formats, "json") || !od.path)
+	ro.checkpoint_arg = od->path;
+	if (!rep_list_has(&c->formats, "json") || !od->path)
 		ro.checkpoint = NULL; /* results.json was not asked for, or has no folder */
+	if (lead && log->fd >= 0) {
+		ro.trial_end = runlog_trial;
+		ro.trial_end_arg = log;
+	}
 	if (lead)
 		ro.observer = cli_stream_observer(&c->stream);
-	if (lead && !od.path)
+	if (lead && !od->path)
 		cli_stream_warn_logs(&p);
 	if (run_results_init(&p, &r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
@@ -350,8 +381,9 @@ static int run_one(const char *file, struct cli *c, const char *scratch)
 		diag_print(&d, stderr);
 	ret = st < 0 ? EXIT_RUN : 0;
 	if (lead) {
-		st = od.path ? cli_write_results(&r, od.path, &c->formats, c->quiet || c->stream.on)
-			     : cli_stream_results(&c->stream, &r, &c->formats);
+		st = od->path
+			 ? cli_write_results(&r, od->path, &c->formats, c->quiet || c->stream.on)
+			 : cli_stream_results(&c->stream, &r, &c->formats);
 		ret = st > ret ? st : ret;
 		st = cli_stream_status(&c->stream);
 		ret = st > ret ? st : ret;
@@ -361,7 +393,7 @@ static int run_one(const char *file, struct cli *c, const char *scratch)
 out:
 	results_release(&r);
 	diag_release(&d);
-	outdir_release(&od);
+	outdir_release(&own);
 	plan_release(&p);
 	spec_release(&s);
 	return ret;
@@ -439,9 +471,83 @@ static int cmd_validate(int argc, char **argv)
 	return worst;
 }
 
+/* Every job file of a queue is read and planned before any runs: a mistake in the third file
+ * of a queue left overnight is found now, not after the first two have run for hours. A plan
+ * the machine refuses as it stands (a file that would be written over, too little space)
+ * stops the queue too, though an earlier file might have changed that: such a file belongs
+ * in a queue of its own. Returns 0 or the worst exit status, after a line saying so. */
+static int check_all(const struct cli *c, const char *scratch)
+{
+	int worst = 0, bad = 0;
+
+	for (int i = 0; i < c->nfiles; i++) {
+		struct exp_spec s;
+		struct plan p;
+		int ret = load_job(c->files[i], c->ov, c->nov, scratch, &s, &p);
+		if (ret) {
+			worst = ret > worst ? ret : worst;
+			bad++;
+			continue;
+		}
+		plan_release(&p);
+		spec_release(&s);
+	}
+	if (bad && dist_rank() == 0)
+		fprintf(stderr, "iotrial: %d of %d job files cannot run: nothing was run\n", bad,
+			c->nfiles);
+	return worst;
+}
+
+/* Take the batch folder and every job file's result folder (several job files, rank 0):
+ * an exit status. */
+static int batch_start(struct batch *b, const struct cli *c, const char *scratch)
+{
+	int st = dist_rank() == 0 ? batch_init(b, c->files, (size_t)c->nfiles) : 0;
+
+	if ((st = load_agree_max(st == -ENOMEM ? EXIT_RUN : st < 0 ? EXIT_USAGE : 0)))
+		return st;
+	if ((st = check_all(c, scratch)))
+		return st;
+	b->keep_going = c->keep_going;
+	b->log = c->log;
+	st = dist_rank() == 0 ? batch_open(b, c->outdir, c->force) : 0;
+	return load_agree_max(st < 0 ? EXIT_RUN : 0);
+}
+
+/* Run the job files in turn: after one fails, the rest only with --keep-going. */
+static int run_files(struct cli *c, const char *scratch, struct batch *b, struct runlog *log)
+{
+	bool lead = dist_rank() == 0, queue = c->nfiles > 1;
+	int worst = 0;
+
+	/* Ranks interrupted at different moments still agree on the next job file. */
+	for (int i = 0; i < c->nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
+	     i++) {
+		char *where = NULL;
+		int ret;
+		if (lead && queue)
+			batch_begin(b, (size_t)i);
+		runlog_file(log, "file-start", c->files[i], NULL, -1);
+		log->file = c->files[i];
+		ret = run_one(c->files[i], c, scratch, lead && queue ? &b->e[i].od : NULL, log,
+			      &where);
+		runlog_file(log, "file-end", c->files[i], where, ret);
+		free(where);
+		if (lead && queue)
+			batch_end(b, (size_t)i, ret);
+		if (ret > worst || ret >= 128)
+			worst = ret;
+		if (load_agree_max(ret && !c->keep_going))
+			break;
+	}
+	return worst;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct cli c = {0};
+	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
+	struct runlog log = RUNLOG_INIT;
 	char *scratch;
 	int worst = 0, err;
 
@@ -460,18 +566,37 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_RUN;
 	}
 	cli_signals_install();
+	if (c.nfiles > 1 && c.outdir && !strcmp(c.outdir, "-")) {
+		fprintf(stderr,
+			"iotrial: -o - streams one job file; run the files one at a time\n");
+		cli_usage_hint("run");
+		free(scratch);
+		cli_release(&c);
+		return EXIT_USAGE;
+	}
 	if (cli_stream_open(&c.stream, c.outdir, &c.formats) < 0) {
 		free(scratch);
 		cli_release(&c);
 		return EXIT_RUN;
 	}
-	/* Ranks interrupted at different moments still agree on the next job file. */
-	for (int i = 0; i < c.nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
-	     i++) {
-		int ret = run_one(c.files[i], &c, scratch);
-		if (ret > worst || ret >= 128)
-			worst = ret;
+	err = dist_rank() == 0 && c.log ? runlog_open(&log, c.log) : 0;
+	if ((worst = load_agree_max(err < 0 ? EXIT_RUN : 0)))
+		goto out;
+	if (c.nfiles > 1 && (worst = batch_start(&b, &c, scratch)))
+		goto out;
+	worst = run_files(&c, scratch, &b, &log);
+	if (cli_stop_signal && worst < 128)
+		worst = 128 + cli_stop_signal;
+	if ((log.failed || b.write_failed) && !worst)
+		worst = EXIT_RUN;
+	if (b.dir_fd >= 0) {
+		batch_finish(&b, worst);
+		if (b.write_failed && !worst)
+			worst = EXIT_RUN;
 	}
+out:
+	batch_release(&b);
+	runlog_close(&log);
 	cli_stream_close(&c.stream);
 	free(scratch);
 	cli_release(&c);

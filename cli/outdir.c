@@ -17,8 +17,7 @@
 
 #define PROBE_PREFIX ".iotrial-probe."
 
-/* Make PATH and its missing parents. Returns 0 or -errno. */
-static int mkdir_p(const char *path)
+int outdir_mkdirs(const char *path)
 {
 	char *dup = strdup(path);
 	int ret = 0;
@@ -285,7 +284,7 @@ int outdir_new(struct outdir *o, const char *parent, const char *base)
 		}
 		if (n == 1 && (slash = strrchr(path, '/'))) {
 			*slash = 0; /* the parent, and BASE's own folders if it has a '/' */
-			ret = mkdir_p(path);
+			ret = outdir_mkdirs(path);
 			*slash = '/';
 			if (ret < 0)
 				break;
@@ -344,7 +343,7 @@ int outdir_claim(struct outdir *o, const char *path, bool force)
 	int ret;
 
 	*o = (struct outdir){NULL, -1, -1};
-	if ((ret = mkdir_p(path)) < 0 || (ret = open_folder(o, path)) < 0) {
+	if ((ret = outdir_mkdirs(path)) < 0 || (ret = open_folder(o, path)) < 0) {
 		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", path,
 			strerror(-ret));
 		return ret;

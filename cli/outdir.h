@@ -36,6 +36,10 @@ int outdir_new(struct outdir *o, const char *parent, const char *base);
  * -errno. */
 int outdir_claim(struct outdir *o, const char *path, bool force);
 
+/* Make folder PATH and its missing parents (an existing folder is fine). Returns 0 or
+ * -errno (-ENOTDIR: a part of PATH is a file). */
+int outdir_mkdirs(const char *path);
+
 /* Let go of the folder: remove the lock file, unlock, close. Safe on OUTDIR_INIT and twice. */
 void outdir_release(struct outdir *o);
 

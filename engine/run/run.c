@@ -51,6 +51,15 @@ static void utc_now(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The trial_end hook for each measured instance of the trial just run. */
+static void trial_end_hook(struct runner *rn, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &rn->p->units[pt->unit];
+
+	for (size_t i = 0; rn->o->trial_end && i < u->nmeasured; i++)
+		rn->o->trial_end(rn->r, u->inst[i], pt->index, rn->o->trial_end_arg);
+}
+
 /* Tell the command line where the run is, once per measured instance of trial `pt`. */
 static void progress(struct runner *rn, size_t k, const struct plan_trial *pt,
 		     enum run_progress_kind kind)
@@ -410,6 +419,7 @@ static void run_trials(struct runner *rn)
 		}
 		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_END);
 		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_END);
+		trial_end_hook(rn, &p->order[k]);
 		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
 		checkpoint(rn);

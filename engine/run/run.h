@@ -50,6 +50,11 @@ struct run_opts {
 	/* Told of the run's events as they happen (model/events.h), from this thread, at trial
 	 * boundaries and interval ticks; NULL: nobody listens. */
 	const struct run_observer *observer;
+	/* Called once per measured instance of each trial when its figures are final (merged
+	 * over the ranks), failed or not: results `r`, instance `inst`, its trial `index`. For
+	 * a log of the run (--log); may be NULL. The engine never formats the line itself. */
+	void (*trial_end)(const struct results *r, size_t inst, uint32_t index, void *arg);
+	void *trial_end_arg;
 };
 
 /* Checks that need the machine's answer before any trial: that each backend asked for

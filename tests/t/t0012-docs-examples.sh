@@ -57,7 +57,7 @@ make WITH_LIBURING=yes WITH_LIBAIO=yes # insist on both	the test "make: the back
 make WITH_LIBAIO=no                    # leave libaio out	the test "make: the backends line" dry-runs it
 mpirun -np 4 build-mpi/iotrial run job.yaml -o results/job	several processes under Open MPI: t0011-mpi.sh runs mpirun -np 2 and 4
 srun -n 64 --mpi=pmix build-mpi/iotrial run job.yaml -o results/job	no Slurm here: t0011-mpi.sh runs the same build under mpirun
-iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
+iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
 iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]	a synopsis: found in iotrial --help
 iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
 iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]	a synopsis: found in iotrial --help

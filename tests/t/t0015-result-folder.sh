@@ -133,12 +133,12 @@ test_expect_success 'runs of the same experiment started in the same second get 
 	grep -E "^same-[0-9]{8}T[0-9]{6}Z-2$" names.txt
 '
 
-test_expect_success 'several job files with -o DIR: each gets a new folder in DIR' '
+test_expect_success 'several job files with -o DIR: each gets a folder of its name in DIR' '
 	mkdir multi
 	echo keep >multi/notes.txt
-	"$IOTRIAL" run -q -o multi a.yaml a.yaml 2>/dev/null
-	expect_eq "$(ls -d multi/e1-* | wc -l)" 2
-	for d in multi/e1-*; do whole_run "$d"; done
+	"$IOTRIAL" run -q -o multi a.yaml b.yaml 2>/dev/null
+	expect_eq "$(ls multi | tr "\n" " ")" "a b batch.json notes.txt "
+	for d in multi/a multi/b; do whole_run "$d"; done
 '
 
 # A folder that cannot be written: a read-only bind mount (mode 555 stops no root).
@@ -229,8 +229,8 @@ test_expect_success 'stdout with no reader: the result folder is written, no fur
 	exec 6>&-
 	expect_eq "$rc" 141
 	grep "iotrial: stdout was closed by its reader (Broken pipe): no further job file runs" err
-	expect_eq "$(ls closed | cut -d- -f1)" e1
-	whole_run closed/e1-*
+	expect_eq "$(jq -c "[.files[].status]" closed/batch.json)" "[\"failed\",\"skipped\"]"
+	whole_run closed/a
 '
 
 test_expect_success 'run a b c | head -c1: what ran is written whole, then exit 141 with a message' '
@@ -239,8 +239,8 @@ test_expect_success 'run a b c | head -c1: what ran is written whole, then exit 
 	"$IOTRIAL" run -o head a.yaml slow.yaml c.yaml 2>err > >(head -c1 >/dev/null) || rc=$?
 	expect_eq "$rc" 141
 	grep "no further job file runs" err
-	expect_eq "$(ls head | cut -d- -f1 | tr "\n" " ")" "e1 e2 "
-	for d in head/*; do whole_run "$d"; done
+	expect_eq "$(jq -c "[.files[].status]" head/batch.json)" "[\"ok\",\"failed\",\"skipped\"]"
+	for d in head/a head/slow; do whole_run "$d"; done
 '
 
 test_expect_success 'stdout on a full device: exit 1 naming ENOSPC, results written' '

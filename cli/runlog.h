@@ -1,0 +1,40 @@
+/* --log FILE: one line per trial (and per job file begun and ended) appended to a log that
+ * unattended runs leave behind, each line written whole with one write(2) on an O_APPEND
+ * descriptor, so two runs may share the file without mixing their lines. */
+#ifndef IOTRIAL_RUNLOG_H
+#define IOTRIAL_RUNLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct results;
+
+struct runlog {
+	int fd; /* the log, O_APPEND; -1: no log */
+	const char *path;
+	const char *file; /* the job file being run, for each line */
+	bool failed;	  /* a line could not be written (said once on stderr) */
+};
+
+#define RUNLOG_INIT                                                                                \
+	{                                                                                          \
+		-1, NULL, NULL, false                                                              \
+	}
+
+/* Open (create, mode 0644) PATH for appending. Prints one line on stderr when it cannot.
+ * Returns 0 or -errno. */
+int runlog_open(struct runlog *l, const char *path);
+
+/* The run_opts.trial_end hook: one line for trial `index` of instance `inst` of `r`. */
+void runlog_trial(const struct results *r, size_t inst, uint32_t index, void *log);
+
+/* One line for job file `file`: `event` (file-start, file-end) and, for file-end, its
+ * exit status `status` and result folder `dir` (either may be NULL / negative: left out). */
+void runlog_file(struct runlog *l, const char *event, const char *file, const char *dir,
+		 int status);
+
+/* Close the log. Safe on RUNLOG_INIT and twice. */
+void runlog_close(struct runlog *l);
+
+#endif
