@@ -17,7 +17,7 @@
 # Code blocks: fenced (```) or indented by 4 spaces or more after a blank line; an indented
 # block keeps the indentation of its first line, and is read without it.
 function is_command(t) {
-	return t ~ /^(\$ )?([A-Z_][A-Z0-9_]*=("[^"]*"|[^ ]*) )*(\.\/iotrial|iotrial|build-[a-z]+\/iotrial|bench\/[a-z-]+\.sh|make|mpirun|srun|sudo|jq)( |$)/
+	return t ~ /^(\$ )?([A-Z_][A-Z0-9_]*=("[^"]*"|[^ ]*) )*(\.\/iotrial|iotrial|build-[a-z]+\/iotrial|bench\/[a-z-]+\.sh|make|mpirun|srun|sbatch|sudo|jq)( |$)/
 }
 function flush_block(   i, t, kind) {
 	if (nb == 0)

@@ -57,6 +57,11 @@ make WITH_LIBURING=yes WITH_LIBAIO=yes # insist on both	the test "make: the back
 make WITH_LIBAIO=no                    # leave libaio out	the test "make: the backends line" dry-runs it
 mpirun -np 4 build-mpi/iotrial run job.yaml -o results/job	several processes under Open MPI: t0011-mpi.sh runs mpirun -np 2 and 4
 srun -n 64 --mpi=pmix build-mpi/iotrial run job.yaml -o results/job	no Slurm here: t0011-mpi.sh runs the same build under mpirun
+mpirun --hostfile examples/cluster/hostfile -np 4 build-mpi/iotrial run examples/cluster/job.yaml -o results/cluster	needs the MPI build and examples/: t0038-cluster.sh reads this line from the doc and runs it as written, over TCP on loopback
+mpirun --hostfile examples/cluster/hostfile -np 4 build-mpi/iotrial run examples/cluster/job.yaml jobs/quickstart.yaml -o results/queue --log results/queue.log	needs the MPI build and examples/: t0038-cluster.sh reads this line from the doc and runs it as written (quickstart cut to one run)
+sbatch examples/cluster/slurm.sbatch	no Slurm here: t0038-cluster.sh reads this line from the doc and runs the script with bash, sbatch's variables and an srun that calls mpirun
+sbatch -N 16 --ntasks-per-node=8 examples/cluster/slurm.sbatch examples/cluster/job.yaml jobs/quickstart.yaml	no Slurm here: t0038-cluster.sh reads this line and runs the script as for the line above, on 2 ranks
+bench/dist-scaling.sh	a minute of mpirun at 1 to 8 ranks: t0038-cluster.sh runs it with RANKS="1 2" RUNS=20 and checks its table
 iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
 iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]	a synopsis: found in iotrial --help
 iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
