@@ -149,6 +149,38 @@ test_expect_success 'SIGINT stops the queue: exit 130, batch.json says what ran'
 	expect_eq "$(jq .complete i/slow/results.json)" false
 '
 
+test_expect_success 'SIGTERM: exit 143; SIGKILL: batch.json whole, the file under way running' '
+	"$IOTRIAL" run -q -o t a.yaml slow.yaml 2>err &
+	pid=$!
+	for n in $(seq 200); do
+		if [ -e t/batch.json ]; then
+			jq -r ".files[1].status" t/batch.json >st
+			if [ "$(cat st)" = running ]; then break; fi
+		fi
+		sleep 0.02
+	done
+	kill -TERM $pid
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 143
+	expect_eq "$(statuses t/batch.json)" "[[\"a\",\"ok\",0],[\"slow\",\"interrupted\",143]]"
+	"$IOTRIAL" run -q -o kill a.yaml slow.yaml b.yaml 2>err &
+	pid=$!
+	for n in $(seq 200); do
+		if [ -e kill/batch.json ]; then
+			jq -r ".files[1].status" kill/batch.json >st
+			if [ "$(cat st)" = running ]; then break; fi
+		fi
+		sleep 0.02
+	done
+	kill -KILL $pid
+	wait $pid || true
+	expect_eq "$(statuses kill/batch.json)" "[[\"a\",\"ok\",0],[\"slow\",\"running\",null],[\"b\",\"pending\",null]]"
+	expect_eq "$(jq -r "[.status, .exit_status, .finished_at] | @tsv" kill/batch.json)" "$(printf "running\t\t")"
+	ls -A kill >left
+	not grep "^\." left
+'
+
 test_expect_success 'an earlier batch is refused without --force, replaced with it' '
 	cp q/batch.json q.before
 	expect_code 1 "$IOTRIAL" run -q -o q a.yaml b.yaml c.yaml 2>err
