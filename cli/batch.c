@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "engine/dist/dist.h"
 #include "lib/version.h"
 
@@ -263,7 +264,9 @@ int batch_write(struct batch *b)
 	if (!(doc = batch_json(b)))
 		return -ENOMEM;
 	errno = 0;
+	cli_guard_begin();
 	ret = write_atomic(b, doc);
+	cli_guard_end();
 	json_decref(doc);
 	if (ret < 0 && !b->write_failed)
 		fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", b->dir, BATCH_FILE,

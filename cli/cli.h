@@ -26,6 +26,11 @@ void cli_std_fds_open(void);
  * written) and SIGPIPE (writes to a closed pipe fail with EPIPE instead). */
 void cli_signals_install(void);
 
+/* Around the writing of a file other than the results (batch.json): a second Ctrl-C waits
+ * for cli_guard_end, which then exits with 130, so no half-written or temporary file stays. */
+void cli_guard_begin(void);
+void cli_guard_end(void);
+
 /* The run's checkpoint hook: DIR/results.json as it stands (run_opts.checkpoint). */
 void cli_checkpoint(const struct results *r, void *dir);
 

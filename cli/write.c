@@ -79,6 +79,17 @@ static bool writing_done(void)
 	return atomic_load(&exit_pending);
 }
 
+void cli_guard_begin(void)
+{
+	writing_begin();
+}
+
+void cli_guard_end(void)
+{
+	if (writing_done())
+		_exit(130); /* the second Ctrl-C, held until the file was whole */
+}
+
 void cli_checkpoint(const struct results *r, void *dir)
 {
 	const struct rep_ops *json = rep_find("json");
