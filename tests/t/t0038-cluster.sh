@@ -95,6 +95,8 @@ exec mpirun -np "$SLURM_NTASKS" "$@"
 EOF2
 chmod +x bin/srun
 
+# The script reads IOTRIAL (its build) as the harness does (the build under test, serial):
+# it is given build-mpi/iotrial, the MPI build, explicitly.
 # Run sbatch command line $1 as sbatch would: the script under bash, its options dropped,
 # with what sbatch sets for the job ($2: its id).
 as_sbatch() {
@@ -111,7 +113,7 @@ as_sbatch() {
 	shift
 	args=("$@")
 	unset "args[${#args[@]}-1]"
-	SLURM_JOB_ID=$id SLURM_JOB_NAME=iotrial SLURM_NTASKS=2 SLURM_JOB_NUM_NODES=1 SLURM_JOB_NODELIST=localhost \
+	IOTRIAL=build-mpi/iotrial SLURM_JOB_ID=$id SLURM_JOB_NAME=iotrial SLURM_NTASKS=2 SLURM_JOB_NUM_NODES=1 SLURM_JOB_NODELIST=localhost \
 		SRUN_LOG="$TRASH/srun.log" PATH="$TRASH/bin:$PATH" bash "$script" "${args[@]}"
 }
 
@@ -134,7 +136,7 @@ test_expect_success 'the doc: sbatch with two job files: a queue in results/iotr
 
 test_expect_success 'slurm.sbatch with LAUNCHER=mpirun, and refused outside sbatch' '
 	cd top
-	LAUNCHER=mpirun OUT=results/by-mpirun SLURM_JOB_ID=43 SLURM_NTASKS=2 bash examples/cluster/slurm.sbatch >out 2>err
+	LAUNCHER=mpirun OUT=results/by-mpirun IOTRIAL=build-mpi/iotrial SLURM_JOB_ID=43 SLURM_NTASKS=2 bash examples/cluster/slurm.sbatch >out 2>err
 	expect_eq "$(jq .ranks results/by-mpirun/results.json)" 2
 	expect_code 1 env -u SLURM_JOB_ID bash examples/cluster/slurm.sbatch 2>err
 	grep "SLURM_JOB_ID: run this script with sbatch" err
