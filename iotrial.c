@@ -213,6 +213,22 @@ static int parse_option(struct cli *c, int opt)
 	}
 }
 
+/* The option getopt_long just took, as written: "--log x.log" and "-o DIR" leave optind past
+ * their value, so the option is the word before it; "--log=x.log" is cut at the '='. */
+static const char *opt_word(char **argv)
+{
+	const char *w = argv[optind - 1];
+
+	return w[0] != '-' && optind >= 3 ? argv[optind - 2] : w;
+}
+
+static int opt_len(char **argv)
+{
+	const char *w = opt_word(argv);
+
+	return (int)strcspn(w, "=");
+}
+
 /* The options and job files of run or validate into `c`: 0, -EINVAL after saying why, or
  * -ENOMEM (see exit_status_of). */
 static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
@@ -237,13 +253,13 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
 		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?' && opt != ':' &&
 		    opt != 'E' && opt != 'P') {
-			fprintf(stderr, "iotrial: option '%s' is for 'iotrial run'\n",
-				argv[optind - 1]);
+			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial run'\n",
+				opt_len(argv), opt_word(argv));
 			return -EINVAL;
 		}
 		if (allow_run_opts && opt == 'P') {
-			fprintf(stderr, "iotrial: option '%s' is for 'iotrial validate'\n",
-				argv[optind - 1]);
+			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial validate'\n",
+				opt_len(argv), opt_word(argv));
 			return -EINVAL;
 		}
 		if (opt == '?' || opt == ':') {

@@ -281,9 +281,9 @@ test_expect_success 'a log that cannot be written: said once, the run goes on, e
 
 test_expect_success 'validate takes neither --keep-going nor --log (exit 2)' '
 	expect_code 2 "$IOTRIAL" validate --keep-going a.yaml 2>err
-	grep "iotrial: option --keep-going is for .iotrial run." err
+	grep "iotrial: option .--keep-going. is for .iotrial run." err
 	expect_code 2 "$IOTRIAL" validate --log x.log a.yaml 2>err
-	grep "iotrial: option --log is for .iotrial run." err
+	grep "iotrial: option .--log. is for .iotrial run." err
 	test ! -e x.log
 '
 

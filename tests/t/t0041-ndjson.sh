@@ -178,7 +178,7 @@ test_expect_success 'a reader that goes away: the run ends, exit 141, no further
 	wait "$pid" || rc=$?
 	expect_eq "$rc" 141 "exit status"
 	grep -x "iotrial: stdout was closed by its reader (Broken pipe): no further job file runs" gone.err
-	expect_eq "$(ls gone | wc -l)" 1 "result folders"
+	expect_eq "$(ls gone/*/events.ndjson | wc -l)" 1 "folders with events (two job files: a batch folder, one folder each)"
 '
 
 test_expect_success 'iotrial report -f ndjson replays a saved run' '
