@@ -30,6 +30,7 @@ const char iotrial_usage[] =
     "       iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]\n"
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
+    "       iotrial import-fio FILE.fio\n"
     "       iotrial backends\n"
     "       iotrial keys [NAME | BACKEND | --json]\n"
     "       iotrial --help | --version\n"
@@ -41,6 +42,7 @@ const char iotrial_usage[] =
     "             (but the probe)\n"
     "  report     the report of a saved results.json (default text), on stdout or into FILE\n"
     "  compare    how B's runs differ from A's, for each job instance both files have\n"
+    "  import-fio a fio job file as an iotrial job file, on stdout (exit 3: some option not mapped)\n"
     "  backends   the compiled-in backends, and whether each works here\n"
     "  keys       every job key with its type, default and meaning; NAME: that key in full;\n"
     "             BACKEND: its options\n"
@@ -670,6 +672,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import-fio"))
+		return cmd_import_fio(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "backends"))
 		return cmd_backends();
 	if (!strcmp(argv[1], "keys"))

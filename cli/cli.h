@@ -64,6 +64,9 @@ struct plan;
 void cli_print_plan(const struct plan *p);
 void cli_print_stages(const struct plan *p);
 
+/* iotrial import-fio FILE.fio: exit status (0, 3 a partial import, 2, 1; cli/import_fio.c). */
+int cmd_import_fio(int argc, char **argv);
+
 /* iotrial backends: exit status. */
 int cmd_backends(void);
 

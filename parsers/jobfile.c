@@ -3,6 +3,7 @@
  * and reports every problem with its position. Defaults apply in layers: the key table,
  * then `defaults:`, then the job's own keys, then --set. */
 #include "parsers/jobfile.h"
+#include "parsers/fio_ini.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -523,6 +524,15 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		out->noverrides = i + 1;
 	}
 
+	if (fio_ini_sniff(name, text, len)) {
+		struct src_loc l = {name, 1, 1};
+		diag_add(
+		    d, &l,
+		    "this is a fio job file, not an iotrial one: convert it first, with 'iotrial import-fio %s > job.yaml'",
+		    name);
+		spec_release(out);
+		return -EINVAL;
+	}
 	if ((ret = yp_check_stream(name, text, len, d)) < 0) {
 		spec_release(out);
 		return ret;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "model/fio_names.h"
 #include "model/jobkeys.h"
 #include "parsers/yp.h"
 
@@ -32,6 +33,24 @@ static int file_size_percent(struct job_spec *j, const char *text, char *err, si
 	return 0;
 }
 
+/* A value that did not parse, written as fio would (4k, 1): name the iotrial spelling. */
+static void fio_hint(const struct job_key *k, const char *text, char *err, size_t errlen)
+{
+	char want[64];
+	size_t n = strlen(err);
+
+	if ((k->type != KT_SIZE && k->type != KT_BOOL) ||
+	    !fio_value_hint(k->name, text, want, sizeof(want)) || n >= errlen)
+		return;
+	if (k->type == KT_BOOL)
+		snprintf(err + n, errlen - n, " (did you mean '%s'? fio writes 1 and 0)", want);
+	else
+		snprintf(
+		    err + n, errlen - n,
+		    " (did you mean '%s'? fio's k, m and g are powers of 1024; iotrial's sizes say their unit: KiB is 1024, kB is 1000)",
+		    want);
+}
+
 int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
 		   size_t errlen)
 {
@@ -43,8 +62,9 @@ int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, cha
 	if (id == JK_FILE_SIZE && *text && text[strlen(text) - 1] == '%')
 		return file_size_percent(j, text, err, errlen);
 	r = job_key_parse(job_key_row(id), text, &v, err, errlen);
+	if (r == -EINVAL)
+		fio_hint(job_key_row(id), text, err, errlen);
 	if (r == 0)
-
 		r = job_key_put(j, &v);
 	if (r == -E2BIG)
 		snprintf(err, errlen, "a job sets at most %d backend options", JOB_OPTS_MAX);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "model/fio_names.h"
 #include "model/jobkeys.h"
 #include "parsers/yp.h"
 
@@ -96,6 +97,14 @@ static void unknown_key(struct yp *p, const char *where, const char *key, const 
 	for (int i = 0; i < 5; i++)
 		names[n++] = top[i];
 	names[n] = NULL;
+	/* A fio name (--set bs=4k): the iotrial key it stands for. */
+	if (fio_name_find(a->kname) && fio_name_find(a->kname)->key &&
+	    job_key_find(fio_name_find(a->kname)->key)) {
+		override_error(p, where,
+			       "unknown key '%s' (did you mean '%s'? '%s' is fio's name for it)",
+			       a->kname, fio_name_find(a->kname)->key, a->kname);
+		return;
+	}
 	near = job_key_suggest(a->kname, names);
 	override_error(p, where, "unknown key '%s'%s%s%s", a->kname, near ? " (did you mean '" : "",
 		       near ? near : "", near ? "'?)" : "");

@@ -1,5 +1,6 @@
 /* Helpers that walk libyaml's document for the job-file parser (see yp.h). */
 #include "parsers/yp.h"
+#include "model/fio_names.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -97,6 +98,45 @@ char *yp_text(struct yp *p, const yaml_node_t *n, const char *key, const char *w
 	return out;
 }
 
+static bool yp_in_keys(const char *name, const char *const *keys)
+{
+	for (int i = 0; name && keys[i]; i++)
+		if (!strcmp(keys[i], name))
+			return true;
+	return false;
+}
+
+/* A fio option name where iotrial wants a job key: name the iotrial key, or say why there
+ * is none (model/fio_names.h, the importer's table). false when `name` is no fio option, or
+ * `keys` are not job keys. */
+static bool yp_fio_key_hint(struct yp *p, const yaml_node_t *kn, const char *name,
+			    const char *const *keys, const char *where)
+{
+	const struct fio_name *fn = fio_name_find(name);
+
+	if (!fn || !yp_in_keys("block_size", keys))
+		return false;
+	if (yp_in_keys(fn->key, keys))
+		yp_err(p, kn, name, "unknown key%s (did you mean '%s'? '%s' is fio's name for it)",
+		       where, fn->key, name);
+	else if (fn->conv == FC_NOTE)
+		yp_err(p, kn, name,
+		       "unknown key%s ('%s' is a fio option that iotrial needs no key for: %s)",
+		       where, name, fn->why);
+	else
+		yp_err(
+		    p, kn, name,
+		    "unknown key%s ('%s' is a fio option that iotrial has no key for%s%s%s; see docs/fio.md)",
+		    where, name, fn->why || fn->pending ? ": " : "",
+		    fn->why	  ? fn->why
+		    : fn->pending ? "not yet, "
+				  : "",
+		    fn->why	  ? ""
+		    : fn->pending ? fn->pending
+				  : "");
+	return true;
+}
+
 /* Find `name` among the NULL-terminated `keys`; report an unknown key with a suggestion. */
 int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, const char *where)
 {
@@ -106,6 +146,8 @@ int yp_key_index(struct yp *p, const yaml_node_t *kn, const char *const *keys, c
 	for (int i = 0; keys[i]; i++)
 		if (!strcmp(keys[i], name))
 			return i;
+	if (yp_fio_key_hint(p, kn, name, keys, where))
+		return -1;
 	near = job_key_suggest(name, keys);
 	if (near)
 		yp_err(p, kn, name, "unknown key%s (did you mean '%s'?)", where, near);

@@ -66,6 +66,7 @@ iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force]
 iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]	a synopsis: found in iotrial --help
 iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
 iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]	a synopsis: found in iotrial --help
+iotrial import-fio FILE.fio	a synopsis: found in iotrial --help
 iotrial backends	a synopsis: found in iotrial --help
 iotrial keys [NAME | BACKEND | --json]	a synopsis: found in iotrial --help
 iotrial --help | --version	a synopsis: found in iotrial --help
@@ -310,7 +311,7 @@ done
 test_expect_success 'the synopsis is the usage: every synopsis line of cli.md is in iotrial --help' '
 	"$IOTRIAL" --help >help
 	echo "$EXEMPT" | awk -F"\t" "\$2 ~ /synopsis/ { print \$1 }" >synopsis
-	test "$(wc -l <synopsis)" -eq 7
+	test "$(wc -l <synopsis)" -eq 8
 	while read -r l; do
 		grep -F -- "$l" help
 	done <synopsis

@@ -1,0 +1,159 @@
+#!/bin/bash
+# iotrial import-fio: fio job files (one per group of options, and the shapes of fio's
+# examples/) become iotrial job files that validate, or that name each option they could not
+# map; bad fio files get one line and exit 2; a fio file handed to run or validate points at
+# import-fio; fio's names in a YAML job file get the iotrial name.
+. "$(dirname "$0")/lib.sh"
+
+FIO="$SRC/tests/fio"
+
+# import FILE STATUS: convert tests/fio/FILE.fio into FILE.yaml, expecting exit STATUS.
+import() {
+	expect_code "$2" "$IOTRIAL" import-fio "$FIO/$1.fio" >"$1.yaml" 2>"$1.err"
+}
+
+test_expect_success 'fio itself accepts every test file that should convert' '
+	if command -v fio >/dev/null; then
+		for f in "$FIO"/*.fio; do
+			SSD_DIR=. DATA_DIR=. SIZE=1m BS=4k fio --parse-only "$f" >/dev/null
+		done
+	else
+		echo "fio is not installed: the files are not checked against fio"
+	fi
+'
+
+# name, exit status of the import, what the result must say when it does not validate
+for case in "fixed-rate 3" "latency-profile 3" "seq-write 0" "ssd-test 3" "tiobench 3" \
+	"zipf 3" "opt-sizes 3" "opt-engines 0" "opt-graph 0" "opt-target 0" "opt-pending 3"; do
+	set -- $case
+	test_expect_success "$1.fio converts (exit $2) and the job file validates" "
+		import $1 $2
+		SSD_DIR=. DATA_DIR=. SIZE=1MiB BS=4KiB \"\$IOTRIAL\" validate $1.yaml >plan
+		grep -c ' run(s) ' plan
+		if [ $2 -eq 3 ]; then grep '^iotrial: .*not mapped' $1.err; else expect_eq \"\$(cat $1.err)\" ''; fi
+		n=\$(grep -c '# not mapped' $1.yaml || true)
+		if [ $2 -eq 3 ]; then test \"\$n\" -gt 0; else expect_eq \"\$n\" 0 'not-mapped lines'; fi
+	"
+done
+
+test_expect_success 'rand-rw.fio: randrw is the workload; its mix is named as not mapped yet' '
+	import rand-rw 3
+	grep "^  workload: randrw$" rand-rw.yaml
+	grep "# not mapped yet: rwmixread=60 (line 6)" rand-rw.yaml
+	grep "# not mapped yet: rwmixwrite=40 (line 7)" rand-rw.yaml
+'
+
+test_expect_success 'sizes, times and rates: the whole output' '
+	import opt-sizes 3
+	diff -u "$FIO/opt-sizes.want" opt-sizes.yaml
+'
+
+test_expect_success 'engines, durability and checks: the whole output' '
+	import opt-engines 0
+	diff -u "$FIO/opt-engines.want" opt-engines.yaml
+'
+
+test_expect_success 'stonewall, wait_for and groups: the whole output, and the stages' '
+	import opt-graph 0
+	diff -u "$FIO/opt-graph.want" opt-graph.yaml
+	"$IOTRIAL" validate opt-graph.yaml >plan
+	grep "^stage" plan >got
+	printf "stage 1: a, b\nstage 2: c, d\nstage 3: e\n" >want
+	diff -u want got
+'
+
+test_expect_success 'every pending option is named, one comment each' '
+	import opt-pending 3
+	expect_eq "$(grep -c "# not mapped yet: " opt-pending.yaml)" 12
+	grep "iotrial: .*opt-pending.fio: 12 fio option(s) not mapped" opt-pending.err
+'
+
+test_expect_success 'a variable stays a variable, and says which units it takes' '
+	import opt-target 0
+	grep "^  file_size: \"\${SIZE}\"$" opt-target.yaml
+	grep "^    target: \"\${DATA_DIR}/shared.dat\"$" opt-target.yaml
+	grep "^    file_per_thread: false$" opt-target.yaml
+	grep "note: size=\${SIZE} (line 4): kept as a variable" opt-target.yaml
+	expect_code 2 "$IOTRIAL" validate opt-target.yaml 2>err
+	grep "SIZE" err
+'
+
+test_expect_success 'a converted job runs' '
+	import zipf 3
+	"$IOTRIAL" run -q zipf.yaml -o res
+	expect_eq "$(jq ".jobs[0].trials[0].ios" res/results.json)" 16384
+'
+
+# file, line:col of the error, what it says
+for case in "include 3:1 does not follow include" "truncated 3:1 is not a section header" \
+	"section-garbage 3:1 is not a section header" "binary 3:1 holds a NUL byte" \
+	"no-section 2:1 comes before any" "unclosed-var 2:1 without its closing" \
+	"empty 1:1 no .section. in the file" "only-global 1:1 no job in the file"; do
+	set -- $case
+	f=$1 at=$2
+	shift 2
+	test_expect_success "bad input: $f.fio is one line at $at, exit 2, nothing on stdout" "
+		expect_code 2 \"\$IOTRIAL\" import-fio \"\$FIO/bad/$f.fio\" >out 2>err
+		expect_eq \"\$(wc -l <err)\" 1
+		grep '^$FIO/bad/$f.fio:$at: .*$*' err
+		expect_eq \"\$(wc -c <out)\" 0
+	"
+done
+
+test_expect_success 'a file that cannot be read, or no file: exit 2' '
+	expect_code 2 "$IOTRIAL" import-fio nosuch.fio 2>err
+	grep "^nosuch.fio: cannot open job file: No such file or directory" err
+	mkdir dir.fio
+	expect_code 2 "$IOTRIAL" import-fio dir.fio 2>err
+	grep "it is a folder" err
+	expect_code 2 "$IOTRIAL" import-fio 2>err
+	grep "^usage: iotrial import-fio" err
+'
+
+test_expect_success 'a fio file given to run or validate points at import-fio' '
+	expect_code 2 "$IOTRIAL" validate "$FIO/zipf.fio" 2>err
+	expect_eq "$(cat err)" "$FIO/zipf.fio:1:1: this is a fio job file, not an iotrial one: convert it first, with '"'"'iotrial import-fio $FIO/zipf.fio > job.yaml'"'"'"
+	cp "$FIO/tiobench.fio" tio.txt
+	expect_code 2 "$IOTRIAL" run tio.txt -o never 2>err
+	expect_eq "$(wc -l <err)" 1
+	grep "tio.txt:1:1: this is a fio job file" err
+	test ! -e never
+'
+
+test_expect_success 'fio names in a job file get the iotrial name' '
+	cat >fio-names.yaml <<-\EOF
+	jobs:
+	  - {name: a, workload: read, bs: 4KiB, numjobs: 2, ioengine: libaio, iodepth_batch: 4}
+	  - {name: b, workload: read, rw: read, group_reporting: 1}
+	  - {name: c, workload: read, direct: 1, block_size: 4k, file_size: 10m}
+	EOF
+	expect_code 2 "$IOTRIAL" validate fio-names.yaml 2>err
+	cat >want <<-\EOF
+	fio-names.yaml:2:31: key '"'"'bs'"'"': unknown key (did you mean '"'"'block_size'"'"'? '"'"'bs'"'"' is fio'"'"'s name for it)
+	fio-names.yaml:2:41: key '"'"'numjobs'"'"': unknown key (did you mean '"'"'threads'"'"'? '"'"'numjobs'"'"' is fio'"'"'s name for it)
+	fio-names.yaml:2:53: key '"'"'ioengine'"'"': unknown key (did you mean '"'"'backend'"'"'? '"'"'ioengine'"'"' is fio'"'"'s name for it)
+	fio-names.yaml:2:71: key '"'"'iodepth_batch'"'"': unknown key ('"'"'iodepth_batch'"'"' is a fio option that iotrial has no key for: iotrial submits each I/O when it is issued and reaps each as it completes; it has no batching; see docs/fio.md)
+	fio-names.yaml:3:31: key '"'"'rw'"'"': unknown key (did you mean '"'"'workload'"'"'? '"'"'rw'"'"' is fio'"'"'s name for it)
+	fio-names.yaml:3:41: key '"'"'group_reporting'"'"': unknown key ('"'"'group_reporting'"'"' is a fio option that iotrial needs no key for: iotrial merges a job'"'"'s threads into one figure per trial, as group_reporting merges numjobs, and keeps a row per worker)
+	fio-names.yaml:4:39: key '"'"'direct'"'"': expected true or false, got '"'"'1'"'"' (did you mean '"'"'true'"'"'? fio writes 1 and 0)
+	fio-names.yaml:4:54: key '"'"'block_size'"'"': expected a size like 4KiB or 80MB, got '"'"'4k'"'"' (unknown unit '"'"'k'"'"' (sizes take B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB)) (did you mean '"'"'4KiB'"'"'? fio'"'"'s k, m and g are powers of 1024; iotrial'"'"'s sizes say their unit: KiB is 1024, kB is 1000)
+	fio-names.yaml:4:69: key '"'"'file_size'"'"': expected a size like 4KiB or 80MB, got '"'"'10m'"'"' (unknown unit '"'"'m'"'"' (sizes take B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB, PiB)) (did you mean '"'"'10MiB'"'"'? fio'"'"'s k, m and g are powers of 1024; iotrial'"'"'s sizes say their unit: KiB is 1024, kB is 1000)
+	EOF
+	diff -u want err
+	expect_code 2 "$IOTRIAL" validate fio-names.yaml --set bs=4k 2>err
+	grep "^--set '"'"'bs=4k'"'"': unknown key '"'"'bs'"'"' (did you mean '"'"'block_size'"'"'? '"'"'bs'"'"' is fio'"'"'s name for it)$" err
+'
+
+test_expect_success 'docs/fio.md lists every fio option of the table, and no other' '
+	"$IOTRIAL" import-fio --options | cut -f1 | sort >table
+	sed -n "s/^| \`\([a-z_]*\)\` |.*/\1/p" "$SRC/docs/fio.md" | sort >doc
+	diff -u table doc
+'
+
+test_expect_success 'docs/fio.md gives each option the state the table gives it' '
+	"$IOTRIAL" import-fio --options | while IFS="	" read -r name key state why; do
+		grep "^| \`$name\` | .* | $state" "$SRC/docs/fio.md" >/dev/null || { echo "docs/fio.md: $name is not shown as $state"; exit 1; }
+	done
+'
+
+test_done
