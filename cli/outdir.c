@@ -75,22 +75,35 @@ static bool own_dotfile(const char *name)
 	return result_file(name + 1, len - 8);
 }
 
-static bool is_csv(const char *name)
-{
-	size_t len = strlen(name);
+/* The folders iotrial makes in a result folder, and what it writes in them. */
+static const char *const own_subs[][2] = {{"records", ".csv"}, {"hooks", ".log"}};
 
-	return len > 4 && !strcmp(name + len - 4, ".csv");
+/* Is `name` one of them: the index, or -1. */
+static int own_sub(const char *name)
+{
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(name, own_subs[i][0]))
+			return i;
+	return -1;
 }
 
-/* Walk the folder open at `dfd` (records/ when `in_records`): each entry is iotrial's
+static bool has_ext(const char *name, const char *ext)
+{
+	size_t len = strlen(name), e = strlen(ext);
+
+	return len > e && !strcmp(name + len - e, ext);
+}
+
+/* Walk the folder open at `dfd` (records/ or hooks/ when `sub` >= 0): each entry is iotrial's
  * (counted in *own, the lock file aside) or not (its name into `foreign`, returns -EEXIST).
  * With `remove`, iotrial's entries are removed (the lock file is kept). Returns 0 or -errno,
  * with the entry it failed on in `foreign`. */
-static int walk(int dfd, bool in_records, bool remove, size_t *own, char *foreign, size_t n)
+static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_t n)
 {
 	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
+	const char *in = sub >= 0 ? own_subs[sub][0] : "", *slash = sub >= 0 ? "/" : "";
 	int ret = 0;
 
 	if (!d) {
@@ -110,32 +123,33 @@ static int walk(int dfd, bool in_records, bool remove, size_t *own, char *foreig
 			if (errno == ENOENT)
 				continue; /* gone since readdir: another run's probe */
 			ret = -errno;
-			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+			snprintf(foreign, n, "%s%s%s", in, slash, name);
 			break;
 		}
-		if (in_records)
-			ours = S_ISREG(st.st_mode) && is_csv(name);
-		else if (!strcmp(name, "records") && S_ISDIR(st.st_mode))
+		if (sub >= 0)
+			ours = S_ISREG(st.st_mode) && has_ext(name, own_subs[sub][1]);
+		else if (own_sub(name) >= 0 && S_ISDIR(st.st_mode))
 			ours = true; /* if everything in it is: looked at below */
 		else
 			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 &&
 			       (result_file(name, strlen(name)) || own_dotfile(name));
 		if (!ours) {
-			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+			snprintf(foreign, n, "%s%s%s", in, slash, name);
 			ret = -EEXIST;
 			break;
 		}
-		if (!in_records && !strcmp(name, "records")) {
+		if (sub < 0 && own_sub(name) >= 0) {
 			int rfd =
 			    openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			size_t in = 0;
-			ret = rfd < 0 ? -errno : walk(rfd, true, remove, &in, foreign, n);
+			size_t inner = 0;
+			ret =
+			    rfd < 0 ? -errno : walk(rfd, own_sub(name), remove, &inner, foreign, n);
 			if (rfd >= 0)
 				close(rfd);
 			if (ret == 0 && remove && unlinkat(dfd, name, AT_REMOVEDIR) < 0)
 				ret = -errno;
 			if (ret < 0 && !*foreign)
-				snprintf(foreign, n, "records");
+				snprintf(foreign, n, "%s", name);
 			(*own)++;
 			continue;
 		}
@@ -144,7 +158,7 @@ static int walk(int dfd, bool in_records, bool remove, size_t *own, char *foreig
 		(*own)++;
 		if (remove && unlinkat(dfd, name, 0) < 0) {
 			ret = -errno;
-			snprintf(foreign, n, "%s%s", in_records ? "records/" : "", name);
+			snprintf(foreign, n, "%s%s%s", in, slash, name);
 		}
 	}
 	if (ret == 0 && errno)
@@ -318,7 +332,7 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 {
 	char foreign[320] = "";
 	size_t own = 0;
-	int ret = walk(o->fd, false, remove, &own, foreign, sizeof(foreign));
+	int ret = walk(o->fd, -1, remove, &own, foreign, sizeof(foreign));
 
 	if (ret == -EEXIST)
 		fprintf(

@@ -216,6 +216,14 @@ const struct job_key job_keys[JK_NKEYS] =
 	[JK_TREE_FILES] = {"tree_files", KT_UINT, OFF(tree_files), "64", 1, 1000000, NULL,
 			   "copytree: files in the source tree iotrial lays out (file_size in all)",
 			   "tree_files: 200"},
+	[JK_PREPARE] =
+	    {"prepare", KT_STRING, OFF(prepare), NULL, 0, 0, NULL,
+	     "a command (/bin/sh -c) run before the first trial of the job's stage, outside every trial; its output goes to hooks/ in the result folder",
+	     "prepare: \"sync; echo 3 > /proc/sys/vm/drop_caches\""},
+	[JK_CLEANUP] =
+	    {"cleanup", KT_STRING, OFF(cleanup), NULL, 0, 0, NULL,
+	     "a command (/bin/sh -c) run after the last trial of the job's stage, also after a failure or an interrupt",
+	     "cleanup: \"rm -f /tmp/iotrial-marker\""},
 };
 #pragma GCC diagnostic pop
 
@@ -460,6 +468,8 @@ void spec_release(struct exp_spec *s)
 {
 	free(s->path);
 	free(s->experiment);
+	free(s->prepare);
+	free(s->cleanup);
 	free(s->description);
 	for (size_t i = 0; i < s->ndevices; i++) {
 		free(s->devices[i].name);

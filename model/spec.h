@@ -84,6 +84,8 @@ enum job_key_id {
 	JK_THINK_TIME,
 	JK_COMMAND,
 	JK_TREE_FILES,
+	JK_PREPARE,
+	JK_CLEANUP,
 	JK_NKEYS
 };
 
@@ -172,25 +174,28 @@ struct job_spec {
 	uint64_t buffer_size; /* copy: the chunk; 0 means block_size */
 	uint64_t runtime_ns;  /* 0: bounded by file_size */
 	uint64_t io_limit;    /* bytes a size-bound trial moves per worker; 0: its region's */
-	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
 	enum job_sync sync;
+	uint32_t fdatasync_every; /* fdatasync(2) after every this many writes; 0: never */
 
 	bool invalidate;
 	bool keep_files;
 	bool preallocate; /* write workloads: allocate the file once, or write a new one each trial
 			   */
 	bool allow_overwrite;
+	uint32_t fsync_every; /* fsync(2) after every this many writes; 0: never */
 	char *backend;
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
+	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
+	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	uint32_t threads;     /* workers in one instance */
 	int sched;	      /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
 	char *cpus;	      /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
 	char *nice;	      /* the workers' nice value, "-20" to "19"; NULL: unchanged */
 	char *ioprio;	      /* I/O priority class and level; NULL: unchanged */
-	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	enum job_worker_mode worker_mode;
+	uint32_t rate_iops; /* I/Os per second per worker; 0: unthrottled */
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
 	enum job_rank_layout layout;  /* distributed runs: the ranks' files */
 	enum job_stonewall stonewall; /* stop size-bound ranks early (see enum job_stonewall) */
@@ -198,17 +203,18 @@ struct job_spec {
 	char *with;		      /* runs alongside this job, starting on one barrier */
 	bool background;	  /* load: loops until the jobs it runs with end; reported apart */
 	bool log_records;	  /* records/<instance>.csv: one line per I/O */
+	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
 	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
 	bool log_histogram;	  /* results.json: each trial's latency buckets */
 	uint64_t ramp_ns;	  /* run this long before the measured window, not counted */
 	uint64_t rate;		  /* bytes per second per worker; 0: unthrottled */
-	uint32_t fdatasync_every; /* fdatasync(2) after every this many writes; 0: never */
-	uint32_t rate_iops;	  /* I/Os per second per worker; 0: unthrottled */
 	uint64_t think_time_ns;	  /* pause after each I/O completes */
 	char *command;		  /* workload command: the program run by /bin/sh -c */
-	uint32_t fsync_every;	  /* fsync(2) after every this many writes; 0: never */
-	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
-	struct job_opts opts;	  /* its backend options (see struct job_opts) */
+	/* hooks run before and after the job's stage (/bin/sh -c); the small fields above sit
+	 * in what would be padding, so that the two pointers leave a 100000-instance plan its
+	 * size (tests/t/t0023) */
+	char *prepare, *cleanup;
+	struct job_opts opts; /* its backend options (see struct job_opts) */
 	struct replication_spec rep;
 
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */
@@ -294,6 +300,7 @@ struct exp_spec {
 	size_t ncompares;
 	struct table_spec table; /* columns NULL: none */
 	bool stop_on_error;	 /* on_error: stop */
+	char *prepare, *cleanup; /* hooks run before the first trial and after the last */
 	struct spec_override *overrides;
 	size_t noverrides;
 	char *scratch; /* the value ${scratch} expanded to */

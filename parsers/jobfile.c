@@ -22,9 +22,9 @@
 #define MAX_DEVICES 256
 #define MAX_RUNS    1000000
 
-static const char *const top_keys[] = {"experiment", "description", "units",	   "seed",
-				       "devices",    "defaults",    "replication", "jobs",
-				       "compare",    "report",	    "on_error",	   NULL};
+static const char *const top_keys[] = {"experiment", "description", "units",   "seed",	  "devices",
+				       "defaults",   "replication", "jobs",    "compare", "report",
+				       "on_error",   "prepare",	    "cleanup", NULL};
 static const char *const device_keys[] = {"path", "about", NULL};
 
 /* after: [A, B] (or a single name): the jobs this one waits for. */
@@ -437,7 +437,7 @@ int yp_set_top(struct exp_spec *s, const char *key, const char *text, char *err,
 
 static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root)
 {
-	const yaml_node_t *by_key[11] = {0};
+	const yaml_node_t *by_key[13] = {0};
 	struct job_spec tmpl;
 
 	if (!yp_mapping_ok(p, root, NULL, "a job file"))
@@ -482,6 +482,14 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 		if (text && set_on_error(s, text, err, sizeof(err)) < 0)
 			yp_err(p, by_key[10], "on_error", "%s", err);
 		free(text);
+	}
+	/* The experiment's hooks (engine/run/hooks.h); an empty one is none. */
+	for (int i = 11; i <= 12; i++) {
+		char **hook = i == 11 ? &s->prepare : &s->cleanup;
+		if (!by_key[i] || yp_scalar_is_null(by_key[i]))
+			continue;
+		free(*hook);
+		*hook = yp_text(p, by_key[i], top_keys[i], "a command");
 	}
 }
 

@@ -17,6 +17,7 @@
 
 #include "engine/dist/dist.h"
 #include "engine/run/files.h"
+#include "engine/run/hooks.h"
 #include "engine/run/run_results.h"
 #include "engine/io/reclog.h"
 #include "engine/stats/series.h"
@@ -40,6 +41,9 @@ struct runner {
 	bool stopped;	/* the run stopped before its end (on_error: stop, a rank's set-up) */
 	int err;	/* the run could not go on (-errno); 0: none */
 	uint64_t last_checkpoint;
+	struct hook_ctx hk;
+	size_t open_stage;   /* the stage whose prepare hooks ran; SIZE_MAX: none */
+	size_t hooks_failed; /* cleanups that failed: the run's status, not a trial's */
 };
 
 static void utc_now(char buf[32])
@@ -387,6 +391,36 @@ static void checkpoint(struct runner *rn)
 	rn->last_checkpoint = worker_now_ns();
 }
 
+/* A prepare hook's outcome, the same on every rank: true when it failed on any. */
+static bool hooks_agree(int ret)
+{
+	if (dist_size() == 1)
+		return ret < 0;
+	return dist_agree(ret < 0 ? DIST_SETUP : 0) & DIST_SETUP;
+}
+
+/* A stage's hooks: its cleanups after its last trial, its prepares before its first,
+ * outside every trial. false when a prepare failed: the run stops. */
+static bool stage_hooks(struct runner *rn, size_t k)
+{
+	struct plan *p = rn->p;
+
+	if (k > 0 && (k == p->ntrials || p->units[p->order[k].unit].stage != rn->open_stage)) {
+		rn->hooks_failed += hook_stage(&rn->hk, p, rn->open_stage, false) < 0;
+		rn->open_stage = SIZE_MAX;
+	}
+	if (k == p->ntrials || rn->open_stage != SIZE_MAX)
+		return true;
+	rn->open_stage = p->units[p->order[k].unit].stage;
+	if (!hooks_agree(hook_stage(&rn->hk, p, rn->open_stage, true)))
+		return true;
+	if (!*rn->o->stop)
+		diag_add(rn->d, NULL, "stopping the run: a prepare hook failed");
+	rn->failed++;
+	rn->stopped = true;
+	return false;
+}
+
 /* The trials in order, until the last, a stop, or the user's interrupt. In a distributed
  * run every rank runs the same trials: whether to stop is agreed (trial_run), how many more
  * runs a precision target needs is rank 0's decision. */
@@ -409,7 +443,7 @@ static void run_trials(struct runner *rn)
 			}
 			rn->err = 0;
 		}
-		if (k == p->ntrials)
+		if (!stage_hooks(rn, k) || k == p->ntrials)
 			break;
 		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_START);
 		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_START);
@@ -472,6 +506,8 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	int ret;
 
 	rn.last_checkpoint = rn.t0;
+	rn.hk = (struct hook_ctx){o->dir, o->stop, d};
+	rn.open_stage = SIZE_MAX;
 	files_stop = o->stop;
 	utc_now(r->started_at);
 	ret = run_open(&rn);
@@ -500,7 +536,20 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		/* The folders named in the job file, held from now on: a symlink swapped in
 		 * for one later is never followed. */
 		files_hold(&rn.ledger, p);
-		run_trials(&rn);
+		if (p->spec->prepare &&
+		    hooks_agree(hook_run(&rn.hk, "experiment", "prepare", p->spec->prepare))) {
+			diag_add(
+			    d, NULL,
+			    "stopping the run: the experiment's prepare hook failed; no trial ran");
+			rn.failed++;
+		} else {
+			run_trials(&rn);
+		}
+		if (rn.open_stage != SIZE_MAX) /* stopped within the stage */
+			rn.hooks_failed += hook_stage(&rn.hk, p, rn.open_stage, false) < 0;
+		if (p->spec->cleanup)
+			rn.hooks_failed +=
+			    hook_run(&rn.hk, "experiment", "cleanup", p->spec->cleanup) < 0;
 	}
 	run_close(&rn);
 	if (ret == 0)
@@ -509,7 +558,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		diag_add(d, NULL, "cannot compare the jobs: out of memory");
 		ret = -ENOMEM;
 	}
-	if (ret == 0 && (rn.failed || rn.stopped))
+	if (ret == 0 && (rn.failed || rn.stopped || rn.hooks_failed))
 		ret = -EIO;
 	if (ret == 0 && !r->complete)
 		ret = -EINTR;

@@ -1,0 +1,155 @@
+/* Running the prepare and cleanup hooks (see hooks.h), as the command workload runs its
+ * command: /bin/sh -c in a process group of its own, which dies with iotrial. */
+#include "engine/run/hooks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/io/worker.h"
+
+/* DIR/hooks/<who>.<what>.log, created anew (a name made safe for a file name), or /dev/null
+ * without a result folder. Returns the descriptor or -errno, with the path in `path`. */
+static int hook_log_open(const struct hook_ctx *h, const char *who, const char *what, char *path,
+			 size_t len)
+{
+	char name[256];
+	size_t i;
+
+	if (!h->dir) {
+		snprintf(path, len, "/dev/null");
+		return open(path, O_WRONLY | O_CLOEXEC);
+	}
+	for (i = 0; who[i] && i < 200; i++)
+		name[i] = (strchr("_-.", who[i]) || (who[i] >= 'a' && who[i] <= 'z') ||
+			   (who[i] >= 'A' && who[i] <= 'Z') || (who[i] >= '0' && who[i] <= '9'))
+			      ? who[i]
+			      : '_';
+	name[i] = 0;
+	snprintf(path, len, "%s/hooks", h->dir);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	/* job.NAME: a job named "experiment" has its own log. */
+	snprintf(path, len, "%s/hooks/%s%s.%s.log", h->dir, strcmp(who, "experiment") ? "job." : "",
+		 name, what);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd < 0 ? -errno : fd;
+}
+
+static pid_t hook_spawn(const char *cmd, int out)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	setpgid(0, 0);
+	/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
+	int in = open("/dev/null", O_RDONLY);
+	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+		_exit(127);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
+/* Wait for the hook; stop it on an interrupt when `stoppable`. Its status as the shell
+ * shows it (128 + N for signal N), or -errno. */
+static int hook_wait(pid_t pid, const struct hook_ctx *h, bool stoppable, bool *stopped)
+{
+	struct timespec tick = {0, 10 * 1000 * 1000};
+	uint64_t killed = 0;
+	int status = 0;
+
+	setpgid(pid, pid);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (stoppable && h->stop && atomic_load(h->stop)) {
+			if (!killed) {
+				kill(-pid, SIGTERM);
+				killed = worker_now_ns();
+			} else if (worker_now_ns() - killed > 1000000000ull) {
+				kill(-pid, SIGKILL);
+			}
+		}
+		nanosleep(&tick, NULL);
+	}
+	*stopped = killed != 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int hook_run(const struct hook_ctx *h, const char *who, const char *what, const char *cmd)
+{
+	bool prepare = !strcmp(what, "prepare"), stopped = false;
+	char path[4096], whom[256];
+	int fd = hook_log_open(h, who, what, path, sizeof(path)), st;
+	pid_t pid;
+
+	snprintf(whom, sizeof(whom), strcmp(who, "experiment") ? "job '%s'" : "%s", who);
+	if (fd < 0) {
+		diag_add(h->d, NULL, "%s: %s hook: cannot write its output to '%s': %s", whom, what,
+			 path, strerror(-fd));
+		return -1;
+	}
+	pid = hook_spawn(cmd, fd);
+	st = pid < 0 ? -errno : hook_wait(pid, h, prepare, &stopped);
+	close(fd);
+	if (st == 0)
+		return 0;
+	if (st < 0)
+		diag_add(h->d, NULL, "%s: %s hook: cannot run it: %s", whom, what, strerror(-st));
+	else if (stopped)
+		diag_add(h->d, NULL,
+			 "%s: %s hook stopped by the interrupt: %s (its output is in %s)", whom,
+			 what, cmd, path);
+	else
+		diag_add(h->d, NULL, "%s: %s hook exited with status %d: %s (its output is in %s)",
+			 whom, what, st, cmd, path);
+	return -1;
+}
+
+/* Has instance `i` come in a unit of this stage before unit `u` (load joins every unit)? */
+static bool seen_before(const struct plan *p, size_t u, size_t i)
+{
+	for (size_t v = 0; v < u; v++) {
+		if (p->units[v].stage != p->units[u].stage)
+			continue;
+		for (size_t k = 0; k < p->units[v].n; k++)
+			if (p->units[v].inst[k] == i)
+				return true;
+	}
+	return false;
+}
+
+int hook_stage(const struct hook_ctx *h, const struct plan *p, size_t stage, bool prepare)
+{
+	int ret = 0;
+
+	for (size_t u = 0; u < p->nunits; u++) {
+		if (p->units[u].stage != stage)
+			continue;
+		for (size_t k = 0; k < p->units[u].n; k++) {
+			const struct instance *in = &p->inst[p->units[u].inst[k]];
+			const char *cmd = prepare ? in->job.prepare : in->job.cleanup;
+			if (!cmd || seen_before(p, u, p->units[u].inst[k]))
+				continue;
+			if (hook_run(h, in->name, prepare ? "prepare" : "cleanup", cmd) < 0) {
+				ret = -1;
+				if (prepare)
+					return ret;
+			}
+		}
+	}
+	return ret;
+}
