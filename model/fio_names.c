@@ -80,6 +80,8 @@ const struct fio_name fio_names[] = {
     {"invalidate", "invalidate", FC_BOOL, NULL, NULL},
     {"thread", "worker_mode", FC_THREAD, NULL, NULL},
     {"kb_base", NULL, FC_KB_BASE, NULL, NULL},
+    {"exec_prerun", "prepare", FC_STRING, NULL, NULL},
+    {"exec_postrun", "cleanup", FC_STRING, NULL, NULL},
     {"iodepth_batch", NULL, FC_NONE, NO_BATCH, NULL},
     {"iodepth_batch_submit", NULL, FC_NONE, NO_BATCH, NULL},
     {"iodepth_batch_complete", NULL, FC_NONE, NO_BATCH, NULL},
