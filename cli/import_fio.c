@@ -13,7 +13,9 @@
 #include "model/fio_names.h"
 #include "parsers/jobfile.h"
 
-#define EXIT_PARTIAL 3 /* a partial import: some option could not be mapped */
+#define EXIT_PARTIAL 3	    /* a partial import: some option could not be mapped */
+#define IMP_MAX_JOBS 4096   /* as many as an iotrial job file takes */
+#define IMP_MAX_OPTS 100000 /* bounds the work: a real file has a few hundred */
 
 struct imp {
 	const char *file;
@@ -32,6 +34,7 @@ static void imp_job_release(struct imp_job *j)
 	free(j->e);
 	free(j->name);
 	free(j->fio_name);
+	free(j->base);
 	free(j->wait_for);
 }
 
@@ -45,23 +48,25 @@ static void imp_release(struct imp *im)
 	free(im->top_desc);
 }
 
-/* A job's name, unique among the jobs before it (fio allows two sections of one name). */
+/* A job's name, unique among the jobs before it (fio allows two sections of one name):
+ * `want`, else `want-K`, K one more than the earlier jobs that wanted the same name, so that
+ * many sections of one name cost one try each. */
 static char *imp_unique_name(const struct imp *im, size_t upto, const char *want)
 {
-	char *name = imp_safe_name(want);
+	unsigned k = 1;
+	char *name = strdup(want);
 
-	for (unsigned k = 2; name; k++) {
+	for (size_t i = 0; i < upto; i++)
+		k += !strcmp(im->jobs[i].base, want);
+	while (name) {
 		bool taken = false;
 		for (size_t i = 0; i < upto && !taken; i++)
 			taken = !strcmp(im->jobs[i].name, name);
 		if (!taken)
 			return name;
 		free(name);
-		name = NULL;
-		char *s = imp_safe_name(want);
-		if (s && asprintf(&name, "%s-%u", s, k) < 0)
+		if (asprintf(&name, "%s-%u", want, k++) < 0)
 			name = NULL;
-		free(s);
 	}
 	return NULL;
 }
@@ -70,7 +75,7 @@ static char *imp_unique_name(const struct imp *im, size_t upto, const char *want
 static int imp_build(struct imp *im, const struct fio_ini *f)
 {
 	struct imp_opt *opts = NULL;
-	size_t nglobal = 0;
+	size_t nglobal = 0, total = 0;
 	int ret = 0;
 
 	for (size_t s = 0; s < f->nsecs && ret >= 0; s++) {
@@ -83,6 +88,16 @@ static int imp_build(struct imp *im, const struct fio_ini *f)
 		if (!no)
 			return -ENOMEM;
 		opts = no;
+		total += global ? 0 : n;
+		if (!global && (im->njobs == IMP_MAX_JOBS || total > IMP_MAX_OPTS)) {
+			fprintf(
+			    stderr, "%s:%u:1: %s\n", im->file, sec->line,
+			    im->njobs == IMP_MAX_JOBS
+				? "more than 4096 jobs: an iotrial job file takes at most 4096"
+				: "more than 100000 options to import, counting each [global] option once per job below it");
+			ret = -E2BIG;
+			break;
+		}
 		for (size_t i = 0; i < sec->nopts; i++)
 			opts[nglobal + i] = (struct imp_opt){&sec->opts[i], global};
 		if (global) {
@@ -99,7 +114,8 @@ static int imp_build(struct imp *im, const struct fio_ini *f)
 		nj->leader = im->njobs == 1;
 		nj->fio_name = strdup(sec->name);
 		nj->name = imp_safe_name(sec->name);
-		if (!nj->fio_name || !nj->name) {
+		nj->base = nj->name ? strdup(nj->name) : NULL;
+		if (!nj->fio_name || !nj->name || !nj->base) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -117,48 +133,69 @@ static int imp_build(struct imp *im, const struct fio_ini *f)
 
 static bool imp_entry_eq(const struct imp_entry *a, const struct imp_entry *b)
 {
-	return a->global && b->global && !a->key == !b->key &&
+	return a->global && b->global && a->value && b->value && !a->key == !b->key &&
 	       (!a->key || !strcmp(a->key, b->key)) && !strcmp(a->value, b->value);
 }
 
-static const struct imp_entry *imp_find(const struct imp_job *j, const struct imp_entry *want)
+/* The entry of `j` equal to `want`, looked for from *cur on (what [global] gave every job
+ * comes in the same order in each, so the next one is found at once), then from the start. */
+static struct imp_entry *imp_find(const struct imp_job *j, const struct imp_entry *want,
+				  size_t *cur)
 {
-	for (size_t i = 0; i < j->n; i++)
-		if (imp_entry_eq(&j->e[i], want))
+	for (size_t k = 0; k < j->n; k++) {
+		size_t i = (*cur + k) % j->n;
+		if (imp_entry_eq(&j->e[i], want)) {
+			*cur = i;
 			return &j->e[i];
+		}
+	}
 	return NULL;
+}
+
+/* Drop the entries hoisted out of `j` (value NULL), in one pass. */
+static void imp_compact(struct imp_job *j)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < j->n; i++)
+		if (j->e[i].value)
+			j->e[w++] = j->e[i];
+	j->n = w;
 }
 
 /* What came from [global] and every job has alike goes into defaults:, once. */
 static int imp_hoist(struct imp *im)
 {
-	struct imp_job *first = &im->jobs[0];
+	size_t *cur = calloc(im->njobs, sizeof(*cur));
 
-	for (size_t i = 0; i < first->n;) {
-		struct imp_entry *e = &first->e[i];
+	if (!cur)
+		return -ENOMEM;
+	for (size_t i = 0; i < im->jobs[0].n; i++) {
+		struct imp_entry *e = &im->jobs[0].e[i];
 		bool everywhere = e->global;
 		for (size_t k = 1; k < im->njobs && everywhere; k++)
-			everywhere = imp_find(&im->jobs[k], e) != NULL;
-		if (!everywhere) {
-			i++;
+			everywhere = imp_find(&im->jobs[k], e, &cur[k]) != NULL;
+		if (!everywhere)
 			continue;
-		}
 		struct imp_entry *nd = realloc(im->defaults.e, (im->defaults.n + 1) * sizeof(*nd));
-		if (!nd)
+		if (!nd) {
+			free(cur);
 			return -ENOMEM;
+		}
 		im->defaults.e = nd;
 		nd[im->defaults.n++] = *e;
+		e->key = e->value = NULL;
 		for (size_t k = 1; k < im->njobs; k++) {
-			struct imp_job *j = &im->jobs[k];
-			struct imp_entry *x = (struct imp_entry *)imp_find(j, e);
+			struct imp_entry *x =
+			    imp_find(&im->jobs[k], nd + im->defaults.n - 1, &cur[k]);
 			free(x->key);
 			free(x->value);
-			memmove(x, x + 1, (size_t)(j->e + j->n - x - 1) * sizeof(*x));
-			j->n--;
+			x->key = x->value = NULL;
 		}
-		memmove(e, e + 1, (first->n - i - 1) * sizeof(*e));
-		first->n--;
 	}
+	for (size_t k = 0; k < im->njobs; k++)
+		imp_compact(&im->jobs[k]);
+	free(cur);
 	return 0;
 }
 
@@ -193,13 +230,23 @@ static int imp_graph(struct imp *im)
 	return ret;
 }
 
+/* A comment quotes the fio line: a control character in it would make the YAML invalid. */
+static void imp_emit_comment(const char *indent, const char *text, FILE *out)
+{
+	fputs(indent, out);
+	fputs("# ", out);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+	fputc('\n', out);
+}
+
 static void imp_emit_entries(const struct imp_job *j, const char *indent, FILE *out)
 {
 	for (size_t i = 0; i < j->n; i++) {
 		if (j->e[i].key)
 			fprintf(out, "%s%s: %s\n", indent, j->e[i].key, j->e[i].value);
 		else
-			fprintf(out, "%s# %s\n", indent, j->e[i].value);
+			imp_emit_comment(indent, j->e[i].value, out);
 	}
 }
 

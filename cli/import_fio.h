@@ -21,6 +21,7 @@ struct imp_entry {
 struct imp_job {
 	char *name;
 	char *fio_name; /* the section's name, for wait_for */
+	char *base;	/* the name made safe, before it was made unique */
 	struct imp_entry *e;
 	size_t n;
 	bool leader;	/* starts a group: the first job, or one after a stonewall */

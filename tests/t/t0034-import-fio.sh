@@ -100,6 +100,27 @@ for case in "include 3:1 does not follow include" "truncated 3:1 is not a sectio
 	"
 done
 
+test_expect_success 'odd names are made safe and unique; odd bytes do not break the YAML' '
+	printf "[a b]\n[a_b]\n[a b]\nfilename=q\"uo\\\\te\nweird\001=1\n" >odd.fio
+	expect_code 3 "$IOTRIAL" import-fio odd.fio >odd.yaml 2>err
+	grep "^  - name: " odd.yaml >got
+	printf "  - name: a_b\n  - name: a_b-2\n  - name: a_b-3\n" >want
+	diff -u want got
+	grep "not mapped: weird?=1 (line 5)" odd.yaml
+	"$IOTRIAL" validate odd.yaml >plan
+	grep "file q\"uo\\\\te (created by iotrial)" plan
+'
+
+test_expect_success 'more than 4096 jobs: one line, exit 2, quickly' '
+	for i in $(seq 4097); do printf "[j]\n"; done >many.fio
+	expect_code 2 "$IOTRIAL" import-fio many.fio >out 2>err
+	expect_eq "$(cat err)" "many.fio:4097:1: more than 4096 jobs: an iotrial job file takes at most 4096"
+	for i in $(seq 4096); do printf "[j]\n"; done >max.fio
+	"$IOTRIAL" import-fio max.fio >max.yaml
+	grep -c "^  - name: j" max.yaml
+	grep "^  - name: j-4096$" max.yaml
+'
+
 test_expect_success 'a file that cannot be read, or no file: exit 2' '
 	expect_code 2 "$IOTRIAL" import-fio nosuch.fio 2>err
 	grep "^nosuch.fio: cannot open job file: No such file or directory" err
@@ -118,6 +139,9 @@ test_expect_success 'a fio file given to run or validate points at import-fio' '
 	expect_eq "$(wc -l <err)" 1
 	grep "tio.txt:1:1: this is a fio job file" err
 	test ! -e never
+	printf "rw=read\n[job]\n" >old.ini
+	expect_code 2 "$IOTRIAL" validate old.ini 2>err
+	grep "^old.ini:1:1: this is a fio job file" err
 '
 
 test_expect_success 'fio names in a job file get the iotrial name' '
