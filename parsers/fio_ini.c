@@ -160,8 +160,6 @@ int fio_ini_parse(const char *name, const char *text, size_t len, struct fio_ini
 	for (char *s = buf, *nl; s && !ret; s = nl ? nl + 1 : NULL, line++) {
 		if ((nl = strchr(s, '\n')))
 			*nl = 0;
-		if (nl && nl > s && nl[-1] == '\r')
-			nl[-1] = 0;
 		ret = fio_line(&r, s, line);
 		if (!nl)
 			break;
