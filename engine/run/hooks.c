@@ -27,7 +27,7 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 		snprintf(path, len, "/dev/null");
 		return open(path, O_WRONLY | O_CLOEXEC);
 	}
-	for (i = 0; who[i] && i < 200; i++)
+	for (i = 0; i < 200 && who[i]; i++)
 		name[i] = (strchr("_-.", who[i]) || (who[i] >= 'a' && who[i] <= 'z') ||
 			   (who[i] >= 'A' && who[i] <= 'Z') || (who[i] >= '0' && who[i] <= '9'))
 			      ? who[i]
