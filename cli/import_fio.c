@@ -85,8 +85,10 @@ static int imp_build(struct imp *im, const struct fio_ini *f)
 		struct imp_opt *no = realloc(opts, (n ? n : 1) * sizeof(*no));
 		struct imp_job *nj;
 
-		if (!no)
-			return -ENOMEM;
+		if (!no) {
+			ret = -ENOMEM;
+			break;
+		}
 		opts = no;
 		total += global ? 0 : n;
 		if (!global && (im->njobs == IMP_MAX_JOBS || total > IMP_MAX_OPTS)) {
