@@ -330,6 +330,8 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 	if (strstr(v, "${") && r->key && r->conv != FC_STONEWALL && r->conv != FC_WAIT_FOR &&
 	    r->conv != FC_RUNTIME && r->conv != FC_FILENAME && r->conv != FC_DIRECTORY)
 		return map_variable(st, o, r);
+	if (!r->key) /* a row without a key: new_group, kb_base, ... */
+		return r->conv == FC_NOTE ? note(st, o, r->why) : 0;
 	switch (r->conv) {
 	case FC_NONE:
 	case FC_KB_BASE:

@@ -27,11 +27,14 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 		snprintf(path, len, "/dev/null");
 		return open(path, O_WRONLY | O_CLOEXEC);
 	}
-	for (i = 0; i < 200 && who[i]; i++)
-		name[i] = (strchr("_-.", who[i]) || (who[i] >= 'a' && who[i] <= 'z') ||
-			   (who[i] >= 'A' && who[i] <= 'Z') || (who[i] >= '0' && who[i] <= '9'))
-			      ? who[i]
-			      : '_';
+	for (i = 0; i < 200 && who[i]; i++) {
+		char c = who[i];
+		bool safe = strchr("_-.", c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9');
+		name[i] = c;
+		if (!safe)
+			name[i] = '_';
+	}
 	name[i] = 0;
 	snprintf(path, len, "%s/hooks", h->dir);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
