@@ -217,6 +217,15 @@ static const char *fio_engine_hint(const char *text)
 	return NULL;
 }
 
+/* `4k`, `10M`: a number and a bare unit prefix, as only fio writes sizes. `4kb` is left to
+ * iotrial's own answer (a lowercase b means bits), and `4KiB` is iotrial's already. */
+static bool fio_bare_prefix(const char *text)
+{
+	size_t n = fio_number_len(text);
+
+	return n && text[n] && strchr("kKmMgGtTpP", text[n]) && !text[n + 1];
+}
+
 const char *fio_value_hint(const char *key, const char *text, char *out, size_t len)
 {
 	const struct job_key *k = job_key_find(key);
@@ -225,8 +234,8 @@ const char *fio_value_hint(const char *key, const char *text, char *out, size_t 
 		return NULL;
 	if (k->type == KT_BOOL && (!strcmp(text, "1") || !strcmp(text, "0")))
 		snprintf(out, len, "%s", *text == '1' ? "true" : "false");
-	else if (k->type == KT_SIZE && fio_size_to_iotrial(text, false, out, len) == 0 &&
-		 strcmp(out, text))
+	else if (k->type == KT_SIZE && fio_bare_prefix(text) &&
+		 fio_size_to_iotrial(text, false, out, len) == 0)
 		;
 	else if (!strcmp(key, "backend") && fio_engine_hint(text))
 		snprintf(out, len, "%s", fio_engine_hint(text));

@@ -81,11 +81,13 @@ static void test_value_hints(void **state)
 	static const struct {
 		const char *key, *text, *want;
 	} cases[] = {
-	    {"direct", "1", "true"},	     {"verify", "0", "false"},
-	    {"direct", "yes", NULL},	     {"block_size", "4k", "4KiB"},
-	    {"file_size", "10m", "10MiB"},   {"file_size", "4096", NULL},
-	    {"backend", "psync", "sync"},    {"backend", "posixaio", NULL},
-	    {"workload", "rw", "readwrite"}, {"no_such_key", "1", NULL},
+	    {"direct", "1", "true"},	   {"verify", "0", "false"},
+	    {"direct", "yes", NULL},	   {"block_size", "4k", "4KiB"},
+	    {"file_size", "10m", "10MiB"}, {"file_size", "4096", NULL},
+	    {"file_size", "4kb", NULL},	   {"file_size", "4KiB", NULL},
+	    {"block_size", "1G", "1GiB"},  {"backend", "psync", "sync"},
+	    {"backend", "posixaio", NULL}, {"workload", "rw", "readwrite"},
+	    {"no_such_key", "1", NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
