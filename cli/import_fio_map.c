@@ -13,131 +13,6 @@
 #include "model/fio_names.h"
 #include "model/jobkeys.h"
 
-/* What the rules that span options need, gathered while the options are read. */
-struct imp_state {
-	struct imp_job *j;
-	bool kb1000;
-	const struct imp_opt *runtime, *time_based, *filename, *directory, *engine, *iodepth;
-	bool time_based_on;
-	int unmapped;
-};
-
-int imp_set(struct imp_job *j, const char *key, const char *value, bool global)
-{
-	struct imp_entry *e;
-	char *v = strdup(value);
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < j->n; i++)
-		if (j->e[i].key && !strcmp(j->e[i].key, key)) {
-			free(j->e[i].value);
-			j->e[i].value = v;
-			j->e[i].global = global;
-			return 0;
-		}
-	if (!(e = realloc(j->e, (j->n + 1) * sizeof(*e)))) {
-		free(v);
-		return -ENOMEM;
-	}
-	j->e = e;
-	e[j->n] = (struct imp_entry){strdup(key), v, global, false};
-	if (!e[j->n].key)
-		return -ENOMEM;
-	j->n++;
-	return 0;
-}
-
-int imp_comment(struct imp_job *j, bool global, bool unmapped, const char *fmt, ...)
-{
-	struct imp_entry *e;
-	char *text = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	if (!(e = realloc(j->e, (j->n + 1) * sizeof(*e)))) {
-		free(text);
-		return -ENOMEM;
-	}
-	j->e = e;
-	e[j->n++] = (struct imp_entry){NULL, text, global, unmapped};
-	return 0;
-}
-
-static bool imp_plain_char(char c)
-{
-	return isalnum((unsigned char)c) || strchr("_./+-%", c);
-}
-
-char *imp_yaml_scalar(const char *s)
-{
-	bool plain = *s && (isalnum((unsigned char)*s) || strchr("/._", *s));
-	char *out, *o;
-
-	for (const char *p = s; plain && *p; p++)
-		plain = imp_plain_char(*p);
-	if (plain)
-		return strdup(s);
-	if (!(out = malloc(4 * strlen(s) + 3)))
-		return NULL;
-	o = out;
-	*o++ = '"';
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			*o++ = '\\';
-		if (*p < 0x20)
-			o += sprintf(o, "\\x%02x", *p);
-		else
-			*o++ = (char)*p;
-	}
-	*o++ = '"';
-	*o = 0;
-	return out;
-}
-
-char *imp_safe_name(const char *s)
-{
-	char *out = strdup(*s ? s : "job");
-
-	for (char *c = out; c && *c; c++)
-		if (!isalnum((unsigned char)*c) && !strchr("_-.", *c))
-			*c = '_';
-	return out;
-}
-
-static const char *opt_value(const struct imp_opt *o)
-{
-	return o->o->value ? o->o->value : "1";
-}
-
-static int not_mapped(struct imp_state *st, const struct imp_opt *o, const char *why)
-{
-	st->unmapped++;
-	return imp_comment(st->j, o->global, true, "not mapped: %s=%s (line %u): %s", o->o->key,
-			   opt_value(o), o->o->line, why);
-}
-
-static int note(struct imp_state *st, const struct imp_opt *o, const char *why)
-{
-	return imp_comment(st->j, o->global, false, "note: %s=%s (line %u): %s", o->o->key,
-			   opt_value(o), o->o->line, why);
-}
-
-static int set_scalar(struct imp_state *st, const struct imp_opt *o, const char *key,
-		      const char *text)
-{
-	char *y = imp_yaml_scalar(text);
-	int ret = y ? imp_set(st->j, key, y, o->global) : -ENOMEM;
-
-	free(y);
-	return ret;
-}
-
 static bool all_digits(const char *s)
 {
 	return *s && strspn(s, "0123456789") == strlen(s);
@@ -156,55 +31,68 @@ static char *one_of_pair(const char *v)
 	return strndup(v, (size_t)(comma - v));
 }
 
+/* file_size: N% is a part of the target, as fio's size=N%; no other size is relative. */
 static int map_size(struct imp_state *st, const struct imp_opt *o, const char *key, const char *v)
 {
 	char out[64];
 
+	if (strchr(v, '%') && !strcmp(key, "file_size"))
+		return imp_set_scalar(st, o, key, v);
 	if (strchr(v, '%'))
-		return not_mapped(
-		    st, o, "iotrial has no size relative to the target yet (issue 14 item 5)");
+		return imp_not_mapped(
+		    st, o,
+		    "a percentage of the file: iotrial's offset, offset_increment and io_limit are sizes");
 	if (fio_size_to_iotrial(v, st->kb1000, out, sizeof(out)) < 0)
-		return not_mapped(st, o, "not a size iotrial can read");
-	return set_scalar(st, o, key, out);
+		return imp_not_mapped(st, o, "not a size iotrial can read");
+	return imp_set_scalar(st, o, key, out);
+}
+
+/* size, offset, offset_increment, io_size: a size; the last three are weighed against the
+ * workload later (import_fio_wl.c), and 0 is iotrial's default for them. */
+static int map_placement(struct imp_state *st, const struct imp_opt *o, const char *key,
+			 const char *v)
+{
+	static const struct {
+		const char *key;
+		enum imp_wl wl;
+	} placed[] = {{"offset", IMP_WL_OFFSET},
+		      {"offset_increment", IMP_WL_OFFSET_INC},
+		      {"io_limit", IMP_WL_IO_LIMIT}};
+
+	for (size_t i = 0; i < sizeof(placed) / sizeof(placed[0]); i++) {
+		if (strcmp(key, placed[i].key))
+			continue;
+		st->wl[placed[i].wl] = NULL;
+		if (strspn(v, "0") == strlen(v))
+			return 0;
+		st->wl[placed[i].wl] = o;
+	}
+	return map_size(st, o, key, v);
 }
 
 static int map_pair(struct imp_state *st, const struct imp_opt *o, const char *key, bool size)
 {
-	char *one = one_of_pair(opt_value(o));
+	char *one = one_of_pair(imp_opt_value(o));
 	int ret;
 
 	if (!one)
-		return not_mapped(st, o, "iotrial has one value for reads and writes");
+		return imp_not_mapped(st, o, "iotrial has one value for reads and writes");
 	if (size)
 		ret = map_size(st, o, key, one);
 	else if (all_digits(one))
-		ret = set_scalar(st, o, key, one);
+		ret = imp_set_scalar(st, o, key, one);
 	else
-		ret = not_mapped(st, o, "not a whole number");
+		ret = imp_not_mapped(st, o, "not a whole number");
 	free(one);
 	return ret;
 }
 
-static int map_bsrange(struct imp_state *st, const struct imp_opt *o, const char *key)
-{
-	const char *v = opt_value(o);
-	size_t n = strcspn(v, "-:");
-
-	if (v[n] && strlen(v + n + 1) == n && !strncmp(v, v + n + 1, n)) {
-		char *one = strndup(v, n);
-		int ret = one ? map_size(st, o, key, one) : -ENOMEM;
-		free(one);
-		return ret;
-	}
-	return not_mapped(st, o, "iotrial has no block-size range yet (issue 14 item 2)");
-}
-
 static int map_bool(struct imp_state *st, const struct imp_opt *o, const char *key, bool invert)
 {
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 
 	if (strcmp(v, "0") && strcmp(v, "1"))
-		return not_mapped(st, o, "fio takes 0 or 1 here");
+		return imp_not_mapped(st, o, "fio takes 0 or 1 here");
 	return imp_set(st->j, key, (*v == '1') != invert ? "true" : "false", o->global);
 }
 
@@ -215,24 +103,20 @@ static int map_rw(struct imp_state *st, const struct imp_opt *o)
 					      {"rw", "readwrite"},	{"readwrite", "readwrite"},
 					      {"randrw", "randrw"},	{NULL, NULL}};
 	const struct job_key *k = job_key_find("workload");
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 
 	if (strchr(v, ':'))
-		return not_mapped(st, o,
-				  "iotrial does not skip holes between I/Os (fio's rw=...:N)");
+		return imp_not_mapped(st, o,
+				      "iotrial does not skip holes between I/Os (fio's rw=...:N)");
 	for (size_t i = 0; same[i][0]; i++) {
 		if (strcmp(v, same[i][0]))
 			continue;
 		for (size_t e = 0; k->enums[e]; e++)
 			if (!strcmp(k->enums[e], same[i][1]))
 				return imp_set(st->j, "workload", same[i][1], o->global);
-		st->unmapped++;
-		return imp_comment(
-		    st->j, o->global, true,
-		    "not mapped yet: %s=%s (line %u): iotrial has no '%s' workload yet (issue 14 item 1: mixed reads and writes)",
-		    o->o->key, v, o->o->line, same[i][1]);
+		return imp_not_mapped(st, o, "this build has no such workload");
 	}
-	return not_mapped(st, o, "iotrial reads and writes; it does not trim");
+	return imp_not_mapped(st, o, "iotrial reads and writes; it does not trim");
 }
 
 static int map_engine(struct imp_state *st, const struct imp_opt *o)
@@ -240,7 +124,7 @@ static int map_engine(struct imp_state *st, const struct imp_opt *o)
 	static const char *const as_is[] = {"libaio", "io_uring", "null", NULL};
 	static const char *const sync_like[] = {"psync", "pvsync", "pvsync2",
 						"vsync", "sync",   NULL};
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 
 	st->engine = o;
 	for (size_t i = 0; as_is[i]; i++)
@@ -249,12 +133,12 @@ static int map_engine(struct imp_state *st, const struct imp_opt *o)
 	for (size_t i = 0; sync_like[i]; i++)
 		if (!strcmp(v, sync_like[i]))
 			return imp_set(st->j, "backend", "sync", o->global);
-	return not_mapped(st, o, "iotrial has no such backend (iotrial backends lists them)");
+	return imp_not_mapped(st, o, "iotrial has no such backend (iotrial backends lists them)");
 }
 
 static int map_sync(struct imp_state *st, const struct imp_opt *o)
 {
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 
 	if (!strcmp(v, "0") || !strcmp(v, "none"))
 		return imp_set(st->j, "sync", "none", o->global);
@@ -262,13 +146,13 @@ static int map_sync(struct imp_state *st, const struct imp_opt *o)
 		return imp_set(st->j, "sync", "osync", o->global);
 	if (!strcmp(v, "dsync"))
 		return imp_set(st->j, "sync", "odsync", o->global);
-	return not_mapped(st, o, "fio's sync takes none, sync, dsync, 0 or 1");
+	return imp_not_mapped(st, o, "fio's sync takes none, sync, dsync, 0 or 1");
 }
 
 /* fio's `a:b:c` as the YAML list [a, b, c]. */
 static int map_list(struct imp_state *st, const struct imp_opt *o, const char *key)
 {
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 	char *out = malloc(2 * strlen(v) + 3), *w = out;
 
 	if (!out)
@@ -286,20 +170,20 @@ static int map_time(struct imp_state *st, const struct imp_opt *o, const char *k
 {
 	char out[64];
 
-	if (fio_time_to_iotrial(opt_value(o), us, out, sizeof(out)) < 0)
-		return not_mapped(st, o, "not a time iotrial can read");
-	return set_scalar(st, o, key, out);
+	if (fio_time_to_iotrial(imp_opt_value(o), us, out, sizeof(out)) < 0)
+		return imp_not_mapped(st, o, "not a time iotrial can read");
+	return imp_set_scalar(st, o, key, out);
 }
 
 /* A value that holds ${VAR} is kept as it is: iotrial expands it when it reads the file. */
 static int map_variable(struct imp_state *st, const struct imp_opt *o, const struct fio_name *r)
 {
 	const struct job_key *k = job_key_find(r->key);
-	int ret = set_scalar(st, o, r->key, opt_value(o));
+	int ret = imp_set_scalar(st, o, r->key, imp_opt_value(o));
 
 	if (ret < 0 || !k || k->type == KT_STRING)
 		return ret;
-	return note(
+	return imp_note(
 	    st, o,
 	    "kept as a variable: give it in iotrial's units (4KiB, not 4k; 10s; true, not 1), and set it: iotrial stops on an unset variable where fio reads it as empty");
 }
@@ -307,15 +191,15 @@ static int map_variable(struct imp_state *st, const struct imp_opt *o, const str
 static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_name, char **top_desc)
 {
 	const struct fio_name *r = fio_name_find(o->o->key);
-	const char *v = opt_value(o);
+	const char *v = imp_opt_value(o);
 	char msg[256];
 
 	if (!r) {
 		snprintf(msg, sizeof(msg), "iotrial has no equivalent of fio's '%s'", o->o->key);
-		return not_mapped(st, o, msg);
+		return imp_not_mapped(st, o, msg);
 	}
 	if (r->conv == FC_NONE)
-		return not_mapped(st, o, r->why);
+		return imp_not_mapped(st, o, r->why);
 	if (!fio_name_mapped(r)) {
 		snprintf(msg, sizeof(msg),
 			 job_key_find(r->key) ? "iotrial's '%s' does not take this yet (%s)"
@@ -326,34 +210,53 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 				   o->o->key, v, o->o->line, msg);
 	}
 	if (strstr(v, "$pagesize") || strstr(v, "$mb_memory") || strstr(v, "$ncpus") || *v == '(')
-		return not_mapped(st, o, "fio computes this value when it runs; write the number");
+		return imp_not_mapped(st, o,
+				      "fio computes this value when it runs; write the number");
 	if (strstr(v, "${") && r->key && r->conv != FC_STONEWALL && r->conv != FC_WAIT_FOR &&
 	    r->conv != FC_RUNTIME && r->conv != FC_FILENAME && r->conv != FC_DIRECTORY)
 		return map_variable(st, o, r);
 	if (!r->key) /* a row without a key: new_group, kb_base, ... */
-		return r->conv == FC_NOTE ? note(st, o, r->why) : 0;
+		return r->conv == FC_NOTE ? imp_note(st, o, r->why) : 0;
 	switch (r->conv) {
 	case FC_NONE:
 	case FC_KB_BASE:
 		return 0;
 	case FC_NOTE:
-		return note(st, o, r->why);
+		return imp_note(st, o, r->why);
 	case FC_COUNT:
 		if (!strcmp(r->key, "iodepth"))
 			st->iodepth = o;
 		if (!all_digits(v))
-			return not_mapped(st, o, "not a whole number");
-		return set_scalar(st, o, r->key, v);
+			return imp_not_mapped(st, o, "not a whole number");
+		return imp_set_scalar(st, o, r->key, v);
 	case FC_SIZE:
-		return map_size(st, o, r->key, v);
+		return map_placement(st, o, r->key, v);
 	case FC_BS:
+		st->bs = o;
 		return map_pair(st, o, r->key, true);
 	case FC_RATE:
 		return map_pair(st, o, r->key, true);
 	case FC_RATE_IOPS:
 		return map_pair(st, o, r->key, false);
 	case FC_BSRANGE:
-		return map_bsrange(st, o, r->key);
+		return imp_map_bsrange(st, o);
+	case FC_BSSPLIT:
+		return imp_map_bssplit(st, o);
+	case FC_DIST:
+		return imp_map_dist(st, o);
+	case FC_SYNC_EVERY:
+		return imp_map_sync_every(st, o, r->key);
+	case FC_NICE:
+		return imp_map_nice(st, o);
+	case FC_PRIO:
+	case FC_PRIOCLASS:
+		return imp_map_prio(st, o, r->conv == FC_PRIOCLASS);
+	case FC_CPUS_POLICY:
+		if (!strcmp(v, "shared"))
+			return imp_note(st, o, r->why);
+		return imp_not_mapped(
+		    st, o,
+		    "iotrial lets every worker run on every CPU of cpus (fio's shared policy)");
 	case FC_TIME_S:
 		return map_time(st, o, r->key, false);
 	case FC_TIME_US:
@@ -371,12 +274,9 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 		return map_bool(st, o, r->key, true);
 	case FC_RW:
 		return map_rw(st, o);
-	case FC_PERCENT:
-	case FC_PERCENT_INV:
-		if (!all_digits(v) || atoi(v) > 100)
-			return not_mapped(st, o, "fio takes a percentage from 0 to 100 here");
-		snprintf(msg, sizeof(msg), "%d%%", r->conv == FC_PERCENT ? atoi(v) : 100 - atoi(v));
-		return set_scalar(st, o, r->key, msg);
+	case FC_MIX_READ:
+	case FC_MIX_WRITE:
+		return imp_map_mix(st, o, r->conv == FC_MIX_WRITE);
 	case FC_ENGINE:
 		return map_engine(st, o);
 	case FC_SYNC:
@@ -393,10 +293,8 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 		return 0;
 	case FC_LIST:
 		return map_list(st, o, r->key);
-	case FC_DIST:
 	case FC_STRING:
-	case FC_BSSPLIT:
-		return set_scalar(st, o, r->key, v);
+		return imp_set_scalar(st, o, r->key, v);
 	case FC_STONEWALL:
 		st->j->leader |= strcmp(v, "0") != 0;
 		return 0;
@@ -417,12 +315,12 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 			free(*top_desc);
 			return (*top_desc = strdup(v)) ? 0 : -ENOMEM;
 		}
-		return note(st, o, "an iotrial job has no description of its own");
+		return imp_note(st, o, "an iotrial job has no description of its own");
 	case FC_VERIFY:
 		if (!strcmp(v, "0") || !strcmp(v, "none"))
 			return imp_set(st->j, "verify", "false", o->global);
 		if (strcmp(v, "1") &&
-		    note(
+		    imp_note(
 			st, o,
 			"iotrial checks its own pattern (the offset, a seed and a CRC-32 in every 512 bytes), whatever checksum fio names") <
 			0)
@@ -443,21 +341,21 @@ static int resolve_runtime(struct imp_state *st)
 	char out[64];
 
 	if (rt && st->time_based_on) {
-		if (strstr(opt_value(rt), "${"))
-			snprintf(out, sizeof(out), "%s", opt_value(rt));
-		else if (fio_time_to_iotrial(opt_value(rt), false, out, sizeof(out)) < 0)
-			return not_mapped(st, rt, "not a time iotrial can read");
+		if (strstr(imp_opt_value(rt), "${"))
+			snprintf(out, sizeof(out), "%s", imp_opt_value(rt));
+		else if (fio_time_to_iotrial(imp_opt_value(rt), false, out, sizeof(out)) < 0)
+			return imp_not_mapped(st, rt, "not a time iotrial can read");
 		char *y = imp_yaml_scalar(out);
 		int ret = y ? imp_set(st->j, "runtime", y, rt->global && tb->global) : -ENOMEM;
 		free(y);
 		return ret;
 	}
-	if (rt && strcmp(opt_value(rt), "0"))
-		return not_mapped(
+	if (rt && strcmp(imp_opt_value(rt), "0"))
+		return imp_not_mapped(
 		    st, rt,
 		    "without time_based fio stops at size or runtime, whichever comes first; iotrial bounds a trial by one of them (add time_based for a time bound, or drop runtime for a size bound)");
 	if (tb && st->time_based_on)
-		return not_mapped(
+		return imp_not_mapped(
 		    st, tb,
 		    "time_based without runtime: fio runs until it is stopped; set runtime");
 	return 0;
@@ -472,20 +370,20 @@ static int resolve_target(struct imp_state *st)
 	char *path = NULL, *y;
 	int ret;
 
-	if (fn && strchr(opt_value(fn), ':'))
-		return not_mapped(st, fn,
-				  "iotrial's target is one file; fio's ':' list names several");
-	if (dir && strchr(opt_value(dir), ':'))
-		return not_mapped(st, dir,
-				  "iotrial's target is one folder; fio's ':' list names several");
+	if (fn && strchr(imp_opt_value(fn), ':'))
+		return imp_not_mapped(st, fn,
+				      "iotrial's target is one file; fio's ':' list names several");
+	if (dir && strchr(imp_opt_value(dir), ':'))
+		return imp_not_mapped(
+		    st, dir, "iotrial's target is one folder; fio's ':' list names several");
 	if (!fn && !dir)
 		return 0;
 	if (fn && dir && fn->o->value[0] != '/')
-		ret = asprintf(&path, "%s/%s", opt_value(dir), opt_value(fn));
+		ret = asprintf(&path, "%s/%s", imp_opt_value(dir), imp_opt_value(fn));
 	else if (fn)
-		ret = asprintf(&path, "%s", opt_value(fn));
+		ret = asprintf(&path, "%s", imp_opt_value(fn));
 	else
-		ret = asprintf(&path, "%s/", opt_value(dir));
+		ret = asprintf(&path, "%s/", imp_opt_value(dir));
 	if (ret < 0)
 		return -ENOMEM;
 	y = imp_yaml_scalar(path);
@@ -494,8 +392,8 @@ static int resolve_target(struct imp_state *st)
 	free(path);
 	if (!ret && fn)
 		ret = imp_set(st->j, "file_per_thread", "false", fn->global);
-	if (!ret && fn && !strncmp(opt_value(fn), "/dev/", 5))
-		ret = note(
+	if (!ret && fn && !strncmp(imp_opt_value(fn), "/dev/", 5))
+		ret = imp_note(
 		    st, fn,
 		    "iotrial writes to an existing file or device only with allow_overwrite: true (or --force), and never to a mounted one");
 	return ret;
@@ -504,7 +402,7 @@ static int resolve_target(struct imp_state *st)
 /* fio's synchronous engines (psync, its default) ignore iodepth; iotrial's sync refuses it. */
 static int resolve_iodepth(struct imp_state *st)
 {
-	const char *eng = st->engine ? opt_value(st->engine) : "psync";
+	const char *eng = st->engine ? imp_opt_value(st->engine) : "psync";
 
 	if (!strcmp(eng, "libaio") || !strcmp(eng, "io_uring") || !strcmp(eng, "null"))
 		return 0;
@@ -584,5 +482,9 @@ int imp_map_job(struct imp_job *j, const struct imp_opt *opts, size_t n, char **
 		ret = resolve_iodepth(&st);
 	if (ret >= 0)
 		ret = resolve_rates(&st);
+	if (ret >= 0)
+		ret = imp_resolve_workload(&st);
+	if (ret >= 0)
+		ret = imp_resolve_sizes(&st);
 	return ret < 0 ? ret : st.unmapped;
 }

@@ -1,6 +1,6 @@
-/* fio's option names and values in iotrial's terms (see fio_names.h). A row whose key the
- * `workloads` work of issue 14 is still adding carries `pending`; when the key lands, taking
- * that field out of the row is the whole change. */
+/* fio's option names and values in iotrial's terms (see fio_names.h). A row whose key other
+ * work is still adding carries `pending`; when the key lands, taking that field out of the
+ * row is the whole change. */
 #include "model/fio_names.h"
 
 #include <ctype.h>
@@ -12,12 +12,6 @@
 
 #include "model/jobkeys.h"
 
-#define W1 "issue 14 item 1: mixed reads and writes"
-#define W2 "issue 14 item 2: block-size mixes"
-#define W3 "issue 14 item 3: access distributions"
-#define W4 "issue 14 item 4: fsync cadence"
-#define W5 "issue 14 item 5: placement and size"
-#define W6 "issue 14 item 6: scheduling"
 #define W7 "issue 14 item 7: percentiles"
 
 #define NO_BATCH                                                                                   \
@@ -28,19 +22,19 @@
 const struct fio_name fio_names[] = {
     {"rw", "workload", FC_RW, NULL, NULL},
     {"readwrite", "workload", FC_RW, NULL, NULL},
-    {"rwmixread", "read_fraction", FC_PERCENT, NULL, W1},
-    {"rwmixwrite", "read_fraction", FC_PERCENT_INV, NULL, W1},
+    {"rwmixread", "mix", FC_MIX_READ, NULL, NULL},
+    {"rwmixwrite", "mix", FC_MIX_WRITE, NULL, NULL},
     {"bs", "block_size", FC_BS, NULL, NULL},
     {"blocksize", "block_size", FC_BS, NULL, NULL},
-    {"bsrange", "block_size", FC_BSRANGE, NULL, NULL},
-    {"blocksize_range", "block_size", FC_BSRANGE, NULL, NULL},
-    {"bssplit", "block_size", FC_BSSPLIT, NULL, W2},
+    {"bsrange", "block_split", FC_BSRANGE, NULL, NULL},
+    {"blocksize_range", "block_split", FC_BSRANGE, NULL, NULL},
+    {"bssplit", "block_split", FC_BSSPLIT, NULL, NULL},
     {"size", "file_size", FC_SIZE, NULL, NULL},
     {"filesize", "file_size", FC_SIZE, NULL, NULL},
-    {"io_size", "io_limit", FC_SIZE, NULL, W5},
-    {"io_limit", "io_limit", FC_SIZE, NULL, W5},
-    {"offset", "offset", FC_SIZE, NULL, W5},
-    {"offset_increment", "offset_increment", FC_SIZE, NULL, W5},
+    {"io_size", "io_limit", FC_SIZE, NULL, NULL},
+    {"io_limit", "io_limit", FC_SIZE, NULL, NULL},
+    {"offset", "offset", FC_SIZE, NULL, NULL},
+    {"offset_increment", "offset_increment", FC_SIZE, NULL, NULL},
     {"runtime", "runtime", FC_RUNTIME, NULL, NULL},
     {"timeout", "runtime", FC_RUNTIME, NULL, NULL},
     {"time_based", "runtime", FC_TIME_BASED, NULL, NULL},
@@ -50,13 +44,13 @@ const struct fio_name fio_names[] = {
     {"direct", "direct", FC_BOOL, NULL, NULL},
     {"buffered", "direct", FC_BOOL_NOT, NULL, NULL},
     {"numjobs", "threads", FC_COUNT, NULL, NULL},
-    {"fsync", "fsync_every", FC_COUNT, NULL, W4},
-    {"fdatasync", "fsync_every", FC_COUNT, NULL, W4},
+    {"fsync", "fsync_every", FC_SYNC_EVERY, NULL, NULL},
+    {"fdatasync", "fdatasync_every", FC_SYNC_EVERY, NULL, NULL},
     {"end_fsync", "sync", FC_END_FSYNC, NULL, NULL},
     {"sync", "sync", FC_SYNC, NULL, NULL},
     {"filename", "target", FC_FILENAME, NULL, NULL},
     {"directory", "target", FC_DIRECTORY, NULL, NULL},
-    {"random_distribution", "distribution", FC_DIST, NULL, W3},
+    {"random_distribution", "distribution", FC_DIST, NULL, NULL},
     {"norandommap", "random_map", FC_BOOL_NOT, NULL, NULL},
     {"rate", "rate", FC_RATE, NULL, NULL},
     {"rate_iops", "rate_iops", FC_RATE_IOPS, NULL, NULL},
@@ -69,10 +63,12 @@ const struct fio_name fio_names[] = {
     {"group_reporting", NULL, FC_NOTE,
      "iotrial merges a job's threads into one figure per trial, as group_reporting merges numjobs, and keeps a row per worker",
      NULL},
-    {"cpus_allowed", "cpus", FC_STRING, NULL, W6},
-    {"prio", "ioprio", FC_COUNT, NULL, W6},
-    {"prioclass", "ioprio", FC_COUNT, NULL, W6},
-    {"nice", "nice", FC_COUNT, NULL, W6},
+    {"cpus_allowed", "cpus", FC_STRING, NULL, NULL},
+    {"cpus_allowed_policy", "cpus", FC_CPUS_POLICY,
+     "iotrial lets every worker run on every CPU of cpus, as fio's shared policy does", NULL},
+    {"prio", "ioprio", FC_PRIO, NULL, NULL},
+    {"prioclass", "ioprio", FC_PRIOCLASS, NULL, NULL},
+    {"nice", "nice", FC_NICE, NULL, NULL},
     {"percentile_list", "percentiles", FC_LIST, NULL, W7},
     {"verify", "verify", FC_VERIFY, NULL, NULL},
     {"name", "name", FC_NAME, NULL, NULL},

@@ -24,8 +24,8 @@ enum fio_conv {
 	FC_BOOL,	/* 0 or 1 (bare: 1) as false or true */
 	FC_BOOL_NOT,	/* the same, inverted (norandommap is random_map: false) */
 	FC_RW,		/* rw: the workload */
-	FC_PERCENT,	/* N as N% */
-	FC_PERCENT_INV, /* N as (100 - N)% */
+	FC_MIX_READ,	/* rwmixread=N: mix: {read: N, write: 100 - N} */
+	FC_MIX_WRITE,	/* rwmixwrite=N: mix: {read: 100 - N, write: N} */
 	FC_ENGINE,	/* ioengine: the backend */
 	FC_SYNC,	/* sync: none, sync, dsync, 0, 1 */
 	FC_END_FSYNC,	/* end_fsync=1: sync: fsync_end */
@@ -34,6 +34,11 @@ enum fio_conv {
 	FC_RATE,	/* rate: bytes per second, one value for reads and writes */
 	FC_RATE_IOPS,	/* rate_iops: the same, in I/Os */
 	FC_DIST,	/* random_distribution: zipf:1.2, pareto:0.9, normal:5, ... */
+	FC_SYNC_EVERY,	/* fsync=N, fdatasync=N: a sync after every N writes (0: none) */
+	FC_NICE,	/* nice: -20 to 19 */
+	FC_PRIO,	/* prio: ioprio's level, with prioclass */
+	FC_PRIOCLASS,	/* prioclass: ioprio's class, with prio */
+	FC_CPUS_POLICY, /* cpus_allowed_policy: shared is iotrial's; split is not */
 	FC_LIST,	/* a fio `a:b:c` list as a YAML list (percentile_list) */
 	FC_STRING,	/* text as it is (cpus_allowed) */
 	FC_STONEWALL,	/* stonewall: the job starts after the ones before it */
