@@ -17,12 +17,18 @@
 #define IMP_MAX_JOBS 4096   /* as many as an iotrial job file takes */
 #define IMP_MAX_OPTS 100000 /* bounds the work: a real file has a few hundred */
 
+struct imp_device {
+	char *name, *path;
+};
+
 struct imp {
 	const char *file;
 	struct imp_job *jobs;
 	size_t njobs;
 	struct imp_job defaults;
 	char *top_name, *top_desc;
+	struct imp_device *devs; /* the targets under /dev, one device each */
+	size_t ndevs;
 };
 
 static void imp_job_release(struct imp_job *j)
@@ -36,6 +42,7 @@ static void imp_job_release(struct imp_job *j)
 	free(j->fio_name);
 	free(j->base);
 	free(j->wait_for);
+	free(j->dev_path);
 }
 
 static void imp_release(struct imp *im)
@@ -46,6 +53,11 @@ static void imp_release(struct imp *im)
 	imp_job_release(&im->defaults);
 	free(im->top_name);
 	free(im->top_desc);
+	for (size_t i = 0; i < im->ndevs; i++) {
+		free(im->devs[i].name);
+		free(im->devs[i].path);
+	}
+	free(im->devs);
 }
 
 /* A job's name, unique among the jobs before it (fio allows two sections of one name):
@@ -232,6 +244,63 @@ static int imp_graph(struct imp *im)
 	return ret;
 }
 
+static bool imp_device_named(const struct imp *im, const char *name)
+{
+	for (size_t i = 0; i < im->ndevs; i++)
+		if (!strcmp(im->devs[i].name, name))
+			return true;
+	return false;
+}
+
+/* The device of `path`: one per path, named after its last part (sdb, then sdb-2 for another
+ * path of that name). NULL when out of memory. */
+static const char *imp_device_of(struct imp *im, const char *path, const char *want)
+{
+	struct imp_device *nd, dev = {strdup(want), strdup(path)};
+	unsigned k = 1;
+
+	for (size_t i = 0; i < im->ndevs; i++)
+		if (!strcmp(im->devs[i].path, path)) {
+			free(dev.name);
+			free(dev.path);
+			return im->devs[i].name;
+		}
+	while (dev.name && imp_device_named(im, dev.name)) {
+		free(dev.name);
+		if (asprintf(&dev.name, "%s-%u", want, ++k) < 0)
+			dev.name = NULL;
+	}
+	nd = dev.name && dev.path ? realloc(im->devs, (im->ndevs + 1) * sizeof(*nd)) : NULL;
+	if (!nd) {
+		free(dev.name);
+		free(dev.path);
+		return NULL;
+	}
+	im->devs = nd;
+	nd[im->ndevs] = dev;
+	return nd[im->ndevs++].name;
+}
+
+/* Each job's device: its name, unique among the devices, into its `device` line. */
+static int imp_devices(struct imp *im)
+{
+	for (size_t i = 0; i < im->njobs; i++) {
+		struct imp_job *j = &im->jobs[i];
+		for (size_t k = 0; j->dev_path && k < j->n; k++) {
+			const char *name;
+			char *copy;
+			if (!j->e[k].key || strcmp(j->e[k].key, "device"))
+				continue;
+			if (!(name = imp_device_of(im, j->dev_path, j->e[k].value)) ||
+			    !(copy = strdup(name)))
+				return -ENOMEM;
+			free(j->e[k].value);
+			j->e[k].value = copy;
+		}
+	}
+	return 0;
+}
+
 /* A comment quotes the fio line: a control character in it would make the YAML invalid. */
 static void imp_emit_comment(const char *indent, const char *text, FILE *out)
 {
@@ -290,6 +359,14 @@ static int imp_emit(const struct imp *im, FILE *out)
 		if (!(y = imp_yaml_scalar(im->top_desc)))
 			return -ENOMEM;
 		fprintf(out, "description: %s\n", y);
+		free(y);
+	}
+	if (im->ndevs)
+		fprintf(out, "devices:\n");
+	for (size_t i = 0; i < im->ndevs; i++) {
+		if (!(y = imp_yaml_scalar(im->devs[i].path)))
+			return -ENOMEM;
+		fprintf(out, "  %s: {path: %s}\n", im->devs[i].name, y);
 		free(y);
 	}
 	if (im->defaults.n) {
@@ -352,6 +429,8 @@ int cmd_import_fio(int argc, char **argv)
 	}
 	if (ret >= 0)
 		ret = imp_graph(&im);
+	if (ret >= 0)
+		ret = imp_devices(&im);
 	if (ret >= 0)
 		ret = imp_hoist(&im);
 	if (ret >= 0)

@@ -27,6 +27,7 @@ struct imp_job {
 	bool leader;	/* starts a group: the first job, or one after a stonewall */
 	char *wait_for; /* fio's wait_for, resolved by import_fio.c */
 	unsigned wait_line;
+	char *dev_path; /* a target under /dev: the device's path (import_fio.c names it) */
 };
 
 /* An option with where it came from. */

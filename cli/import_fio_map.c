@@ -361,6 +361,31 @@ static int resolve_runtime(struct imp_state *st)
 	return 0;
 }
 
+/* A file under /dev is a device, never a file to make: a target that is a device's path
+ * must exist (a block device, used as it is, written only with allow_overwrite and never
+ * mounted), where a plain missing path would be created. import_fio.c names the devices. */
+static int device_target(struct imp_state *st, const struct imp_opt *fn, char *path, bool global)
+{
+	const char *base = strrchr(path, '/') + 1;
+	char *name = imp_safe_name(*base ? base : "dev");
+	int ret = name ? 0 : -ENOMEM;
+
+	if (!ret)
+		ret = imp_set(st->j, "device", name, global);
+	if (!ret)
+		ret = imp_set(st->j, "target", "\"{device}\"", global);
+	if (!ret)
+		ret = imp_set(st->j, "file_per_thread", "false", fn->global);
+	free(name);
+	free(st->j->dev_path);
+	st->j->dev_path = path;
+	if (!ret)
+		ret = imp_note(
+		    st, fn,
+		    "a device (devices:), which must exist: iotrial never makes a file under /dev; it writes to a device only with allow_overwrite: true (or --force), and never to a mounted one");
+	return ret;
+}
+
 /* filename and directory make one target; a shared file is file_per_thread: false, as fio's
  * numjobs share a filename. */
 static int resolve_target(struct imp_state *st)
@@ -386,16 +411,14 @@ static int resolve_target(struct imp_state *st)
 		ret = asprintf(&path, "%s/", imp_opt_value(dir));
 	if (ret < 0)
 		return -ENOMEM;
+	if (fn && !strncmp(path, "/dev/", 5))
+		return device_target(st, fn, path, global);
 	y = imp_yaml_scalar(path);
 	ret = y ? imp_set(st->j, "target", y, global) : -ENOMEM;
 	free(y);
 	free(path);
 	if (!ret && fn)
 		ret = imp_set(st->j, "file_per_thread", "false", fn->global);
-	if (!ret && fn && !strncmp(imp_opt_value(fn), "/dev/", 5))
-		ret = imp_note(
-		    st, fn,
-		    "iotrial writes to an existing file or device only with allow_overwrite: true (or --force), and never to a mounted one");
 	return ret;
 }
 

@@ -23,7 +23,7 @@ test_expect_success 'fio itself accepts every test file that should convert' '
 '
 
 # name, exit status of the import, what the result must say when it does not validate
-for case in "fixed-rate 3" "latency-profile 3" "seq-write 0" "ssd-test 3" "tiobench 3" "zipf 0" "opt-sizes 3" \
+for case in "fixed-rate 3" "seq-write 0" "ssd-test 3" "tiobench 3" "zipf 0" "opt-sizes 3" \
 	"opt-engines 0" "opt-graph 0" "opt-target 0" "opt-pending 3" "opt-workloads 0" \
 	"opt-wl-refused 3" "rand-rw 0"; do
 	set -- $case
@@ -84,6 +84,43 @@ test_expect_success 'size=50% is half of the existing target, measured when plan
 	"$IOTRIAL" validate half.yaml >plan
 	grep "read on sync, 4.2 MB in 4.1 kB I/Os" plan
 '
+
+test_expect_success 'a filename under /dev is a device that must exist, never a file made there' '
+	import latency-profile 3
+	grep "^  sda: {path: /dev/sda}$" latency-profile.yaml
+	grep "^    target: \"{device}\"$" latency-profile.yaml
+	grep "^    device: sda$" latency-profile.yaml
+	printf "[a]\nrw=write\nsize=1m\nfilename=/dev/iotrial-t0034-none\n[b]\nrw=read\nsize=1m\ndirectory=/dev\nfilename=iotrial-t0034-none\n" >dev.fio
+	"$IOTRIAL" import-fio dev.fio >dev.yaml
+	expect_eq "$(grep -c "^  iotrial-t0034-none: {path: /dev/iotrial-t0034-none}$" dev.yaml)" 1
+	expect_eq "$(grep -c "^    device: iotrial-t0034-none$" dev.yaml)" 2
+	expect_code 1 "$IOTRIAL" validate dev.yaml 2>err
+	grep "dev.yaml:.*key .target.: .* ./dev/iotrial-t0034-none. of device .iotrial-t0034-none. does not exist" err
+	expect_code 1 "$IOTRIAL" run -q dev.yaml -o never 2>err
+	test ! -e /dev/iotrial-t0034-none
+	test ! -e never
+'
+
+# A loop device over a file of the test's own: the one block device a test may write.
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	test_expect_success 'a block device under /dev: read as it is; written only with allow_overwrite' '
+		truncate -s 8M loop.img
+		dev=$(losetup -f --show loop.img)
+		printf "[r]\nrw=randread\nsize=1m\nfilename=$dev\n[w]\nstonewall\nrw=write\nsize=1m\nfilename=$dev\n" >loop.fio
+		a=0 b=0 c=0 d=0
+		"$IOTRIAL" import-fio loop.fio >loop.yaml || a=$?
+		"$IOTRIAL" validate loop.yaml >plan 2>err || b=$?
+		"$IOTRIAL" validate loop.yaml --set w.allow_overwrite=true >plan2 || c=$?
+		"$IOTRIAL" run -q loop.yaml --set w.allow_overwrite=true -o res-loop || d=$?
+		losetup -d "$dev"
+		expect_eq "$a $b $c $d" "0 1 0 0" "import, validate, validate with allow_overwrite, run"
+		grep "exists and iotrial did not create it: refusing to write over it" err
+		grep "file $dev$" plan2
+		expect_eq "$(jq ".jobs[0].trials[0].read.ios, .jobs[1].trials[0].write.ios" res-loop/results.json | paste -sd" ")" "256 256"
+	'
+else
+	test_skip 'a block device under /dev: read as it is; written only with allow_overwrite' 'needs root and losetup'
+fi
 
 test_expect_success 'sizes, times and rates: the whole output' '
 	import opt-sizes 3
