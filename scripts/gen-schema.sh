@@ -31,7 +31,8 @@ def value(k):
 			{type: "string", pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff])$"},
 			var]}
 	elif k.type == "enum" then {anyOf: [{enum: k.values}, var]}
-	else scalar end;
+	# A YAML null is a string key unset (backend: null is the null backend, read as text).
+	else {type: ["string", "number", "integer", "boolean", "null"]} end;
 def described(k): value(k) + {description: k.help}
 	+ (if k.default then {default: k.default} else {} end)
 	+ {examples: [k.example | sub("^[a-z_]+: "; "") | sub("^\"|\"$"; ""; "g")]};
@@ -66,7 +67,9 @@ def mapping: {type: "object"};
 		jobs: {type: "array", minItems: 1, maxItems: 4096, items: {"$ref": "#/definitions/job"}},
 		compare: {type: "array", items: mapping},
 		report: mapping,
-		on_error: {enum: ["continue", "stop"], default: "continue"}
+		on_error: {enum: ["continue", "stop"], default: "continue"},
+		prepare: {type: "string", description: "a command run once before the first trial (docs/jobfile.md, hooks)"},
+		cleanup: {type: "string", description: "a command run once after the last trial, also after a failure or an interrupt"}
 	},
 	definitions: {
 		jobkeys: {type: "object", properties: $jobkeys},
