@@ -11,11 +11,20 @@
 
 #define RECLOG_BUF 65536
 
+/* The room a record line may take while it is built: eight numbers of up to 20 digits and
+ * their separators, and the whole fixed fields copied past their real end. */
+#define RECLOG_LINE_MAX 256
+
 struct reclog {
 	int fd; /* -1: not logging */
 	uint32_t trial, worker, rank;
 	int err; /* the first write error (-errno); logging stops there */
 	size_t len;
+	/* Record lines' fixed parts, formatted once: "trial,worker," and ",rank\n", and the
+	 * bytes field ("4096,") of the last size logged. */
+	char head[24], tail[16], bytes[24];
+	uint8_t head_len, tail_len, bytes_len;
+	uint64_t last_bytes;
 	char buf[RECLOG_BUF];
 };
 
