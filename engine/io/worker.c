@@ -398,8 +398,10 @@ static int loop_init(struct loop *l, char **bufs)
 	 * ignores it is not an error. */
 	if (l->nblocks && !(w->be->flags & BE_F_NOIO))
 		posix_fadvise(w->fd, 0, 0, POSIX_FADV_RANDOM);
-	if (w->rec_fd >= 0 && (l->rec = cacheline_zalloc(sizeof(*l->rec))))
-		reclog_init(l->rec, w->rec_fd, w->trial, w->worker, w->rank);
+	if (w->rec_fd >= 0 &&
+	    (!(l->rec = cacheline_zalloc(sizeof(*l->rec))) ||
+	     reclog_writer_start(l->rec, w->rec_fd, w->trial, w->worker, w->rank)))
+		return -ENOMEM;
 	if ((w->int_fd >= 0 || w->ivl_ring) && w->interval_ns &&
 	    (l->ivl = cacheline_zalloc(sizeof(*l->ivl))))
 		reclog_init(l->ivl, w->int_fd, w->trial, w->worker, w->rank);
@@ -427,12 +429,14 @@ static void loop_end(struct loop *l, const uint64_t *vclock)
 		}
 		o->log_err = reclog_flush(l->ivl);
 	}
-	if (l->rec && reclog_flush(l->rec) < 0 && !o->log_err)
-		o->log_err = l->rec->err;
+	if (l->rec && reclog_writer_finish(l->rec) < 0 && !o->log_err)
+		o->log_err = l->rec->text.err;
 }
 
 static void loop_free(struct loop *l, char *bufs)
 {
+	if (l->rec)
+		reclog_writer_release(l->rec);
 	free(l->rec);
 	free(l->ivl);
 	free(l->dist);
@@ -495,6 +499,11 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	cpu_now(&o->cpu_user_s, &o->cpu_sys_s);
 	o->cpu_user_s -= u0;
 	o->cpu_sys_s -= s0;
+	if (l.rec) {
+		/* The record log's thread works for this worker: its time counts too. */
+		o->cpu_user_s += l.rec->cpu_user_s;
+		o->cpu_sys_s += l.rec->cpu_sys_s;
+	}
 	if (ret == 0 && o->err)
 		ret = o->err;
 out:

@@ -10,6 +10,7 @@
 #include "engine/io/distrib.h"
 #include "engine/io/randmap.h"
 #include "engine/io/reclog.h"
+#include "engine/io/reclog_writer.h"
 #include "engine/io/worker.h"
 
 /* One worker's run of one trial. */
@@ -46,7 +47,8 @@ struct loop {
 	uint64_t pace_ns; /* rate, rate_iops: the time between two I/O starts (per byte for rate) */
 	uint64_t sched;	  /* when the next I/O is due to start (rate-limited) */
 	bool any_done;	  /* think_time: an I/O has completed, so pause before the next */
-	struct reclog *rec, *ivl;
+	struct reclog_writer *rec;			 /* log_records */
+	struct reclog *ivl;				 /* log_interval */
 	uint64_t ivl_start, ivl_end, ivl_bytes, ivl_ios; /* the current log interval */
 	uint64_t prog_next;				 /* when the next progress sample is due */
 	uint64_t tally_next;				 /* when the tally is next published */

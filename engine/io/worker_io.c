@@ -251,8 +251,8 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	}
 
 	if (l->rec)
-		reclog_record(l->rec, io->seq, io->base_offset, io->full_len,
-			      io->start_ns - o->start_ns, t - io->start_ns);
+		reclog_writer_add(l->rec, io->seq, io->base_offset, io->full_len,
+				  io->start_ns - o->start_ns, t - io->start_ns);
 	if (l->ivl) {
 		while (t >= l->ivl_end)
 			worker_interval_close(l);

@@ -1,0 +1,69 @@
+/* A worker's record log, formatted and written by a thread of its own: the worker only
+ * stores each I/O's numbers into blocks of a small ring, so turning them into text and
+ * write(2) into the page cache (which the kernel may also throttle when a log grows large)
+ * stay off its I/O path. A full ring makes the worker wait: no record is lost and memory
+ * stays constant. See docs/performance.md, "The record log". */
+#ifndef IOTRIAL_RECLOG_WRITER_H
+#define IOTRIAL_RECLOG_WRITER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/io/reclog.h"
+
+#define RECLOG_BLOCK  2048 /* records per block handed to the thread */
+#define RECLOG_BLOCKS 4	   /* blocks in the ring */
+
+struct reclog_entry {
+	uint64_t seq, offset, start_ns, latency_ns, bytes;
+};
+
+struct reclog_writer {
+	/* The worker's side, written per I/O. */
+	struct reclog_entry *cur; /* the block being filled */
+	unsigned n;		  /* records in it */
+	/* Shared, under mu: blocks [tail, head) (modulo RECLOG_BLOCKS) wait for the thread. */
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* the thread waits for a block, or the worker for a free one */
+	unsigned head, tail;
+	unsigned count[RECLOG_BLOCKS];
+	bool done, threaded, joined;
+	pthread_t thread;
+	struct reclog_entry *blocks;
+	/* The thread's: its CPU time, set when it ends. */
+	double cpu_user_s, cpu_sys_s;
+	struct reclog text;
+};
+
+/* Start logging to `fd` (see reclog_init). Starts the thread; without one (it could not be
+ * created) the worker formats and writes each full block itself. 0 or -ENOMEM. */
+int reclog_writer_start(struct reclog_writer *w, int fd, uint32_t trial, uint32_t worker,
+			uint32_t rank);
+
+/* Hand the full block to the thread and take the next free one (the worker's side). */
+void reclog_writer_hand(struct reclog_writer *w);
+
+/* One record (see reclog_record): a store into the current block. */
+static inline void reclog_writer_add(struct reclog_writer *w, uint64_t seq, uint64_t offset,
+				     uint64_t bytes, uint64_t start_ns, uint64_t latency_ns)
+{
+	struct reclog_entry *e = &w->cur[w->n];
+
+	e->seq = seq;
+	e->offset = offset;
+	e->bytes = bytes;
+	e->start_ns = start_ns;
+	e->latency_ns = latency_ns;
+	if (++w->n == RECLOG_BLOCK)
+		reclog_writer_hand(w);
+}
+
+/* Hand over what is left, wait until the thread has written everything and ended.
+ * Returns 0 or the first write error (-errno). Idempotent. */
+int reclog_writer_finish(struct reclog_writer *w);
+
+/* Finish if needed, and free the blocks (not `w` itself). */
+void reclog_writer_release(struct reclog_writer *w);
+
+#endif
