@@ -349,12 +349,14 @@ static int loop_run(struct loop *l)
 }
 
 /* Everything the loop needs before the clock starts: its slots and free list, the buffers
- * (filled with varied bytes), the bound, the random map, the logs, the pace. Returns 0 or
- * -ENOMEM; what was allocated is in `l` and `*bufs` either way, for loop_free. */
+ * (filled with varied bytes, and shown to the backend), the bound, the random map, the logs,
+ * the pace. Returns 0, -ENOMEM, or the backend's error for the buffers; what was allocated is in
+ * `l` and `*bufs` either way, for loop_free. */
 static int loop_init(struct loop *l, char **bufs)
 {
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
+	int r;
 
 	/* Written on every I/O: on cache lines of this worker's own. */
 	l->slots = cacheline_zalloc(depth * sizeof(*l->slots));
@@ -374,6 +376,8 @@ static int loop_init(struct loop *l, char **bufs)
 		l->slots[i].buf = l->slots[i].base_buf = *bufs + (size_t)i * w->chunk;
 		l->free_list[l->nfree++] = &l->slots[depth - 1 - i];
 	}
+	if (w->be->buffers && (r = w->be->buffers(w->priv, *bufs, depth * w->chunk)) < 0)
+		return r;
 	l->rng = w->seed;
 	l->total = w->region_len;
 	l->unit = w->sizes ? w->sizes->min : w->chunk;

@@ -177,7 +177,15 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 
 	if (e)
 		ledger_where(l, e, &dirfd, &name, &extra);
+	err[0] = 0;
 	fd = be->open(priv, dirfd, name, flags | extra, 0);
+	if (fd < 0 && err[0]) {
+		/* The backend said why (be_config.why is this buffer). */
+		char why[256];
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "cannot open '%s': %s", path, why);
+		return fd;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-fd));
 		return fd;

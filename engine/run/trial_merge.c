@@ -242,8 +242,8 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r)
 	bool copy = j->workload == WL_COPY;
 	struct worker_out *vo = malloc(sizeof(*vo));
 	void *priv = calloc(1, in->be->priv_size ? in->be->priv_size : 1);
-	struct be_config cfg = {j->iodepth, j->direct, j, 0};
 	char why[512];
+	struct be_config cfg = {.iodepth = j->iodepth, .direct = j->direct, .job = j};
 	int ret = -ENOMEM;
 
 	if (!vo || !priv || (in->be->init && (ret = in->be->init(priv, &cfg)) < 0))

@@ -103,7 +103,8 @@ static void *slot_main(void *arg)
 	const struct instance *in = s->run->in;
 	const struct job_spec *j = &in->job;
 	bool copy = j->workload == WL_COPY, writes = spec_workload_writes(j->workload);
-	struct be_config cfg = {j->iodepth, j->direct, j, s->job.seed};
+	struct be_config cfg = {j->iodepth,  j->direct,	 j,
+				s->job.seed, s->sh->err, sizeof(s->sh->err)};
 	void *priv;
 	int ret = -ENOMEM, fd = -1, src = -1;
 	struct worker_out *out = s->topup ? &s->sh->top : &s->sh->out;
@@ -128,9 +129,10 @@ static void *slot_main(void *arg)
 	    (ret = worker_sched_apply(s->job.sched, s->sh->err, sizeof(s->sh->err))) < 0)
 		goto fail;
 	if (in->be->init && (ret = in->be->init(priv, &cfg)) < 0) {
-
-		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %s",
-			 in->be->name, strerror(-ret));
+		char why[sizeof(s->sh->err)];
+		snprintf(why, sizeof(why), "%s", s->sh->err[0] ? s->sh->err : strerror(-ret));
+		snprintf(s->sh->err, sizeof(s->sh->err), "backend '%s': cannot start: %.900s",
+			 in->be->name, why);
 		goto fail;
 	}
 	/* iotrial's own files relative to the folder it holds, and only while still its own

@@ -126,7 +126,7 @@ static void set_opt(struct job_spec *j, const char *name, const char *text)
 static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint64_t stop_after,
 	       struct worker_out *o)
 {
-	struct be_config cfg = {depth, false, j, 42};
+	struct be_config cfg = {.iodepth = depth, .job = j, .seed = 42};
 	struct worker_job w = {0};
 	int ret;
 

@@ -55,6 +55,10 @@ struct be_config {
 	bool direct;
 	const struct job_spec *job; /* the whole job: be_opts_load() reads a backend's options */
 	uint64_t seed;		    /* this trial's seed, for backends that draw numbers */
+	/* Where init, open and buffers may explain a failure in one line (the trial's error
+	 * message, shown instead of strerror); NULL: nowhere. */
+	char *why;
+	size_t why_len;
 };
 
 struct be_ops {
@@ -73,6 +77,10 @@ struct be_ops {
 	 * flags; returns the fd to put in be_io.fd, or -errno. The core opens iotrial's own
 	 * files relative to a folder it holds, with O_NOFOLLOW, and checks the fd it gets. */
 	int (*open)(void *priv, int dirfd, const char *path, int flags, mode_t mode);
+	/* The worker's I/O buffers, one region of `len` bytes from `base` (every be_io.buf lies
+	 * in it), once per trial after init and the opens, before the clock starts: for a
+	 * backend that registers them with the kernel. 0 or -errno. Optional. */
+	int (*buffers)(void *priv, void *base, size_t len);
 	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
 	int (*queue)(void *priv, struct be_io *io);
 	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns 0 or -errno;

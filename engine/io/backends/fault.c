@@ -197,6 +197,13 @@ static int fault_reap(void *priv, unsigned min, unsigned max, struct be_io **out
 	return (int)n + r;
 }
 
+static int fault_buffers(void *priv, void *base, size_t len)
+{
+	struct fault *f = priv;
+
+	return f->inner->buffers ? f->inner->buffers(f->ipriv, base, len) : 0;
+}
+
 static int fault_close(void *priv, int fd)
 {
 	struct fault *f = priv;
@@ -222,6 +229,7 @@ const struct be_ops be_fault = {
     .priv_size = (sizeof(struct fault) + BE_PRIV_ALIGN - 1) / BE_PRIV_ALIGN * BE_PRIV_ALIGN,
     .init = fault_init,
     .open = fault_open,
+    .buffers = fault_buffers,
     .queue = fault_queue,
     .commit = fault_commit,
     .reap = fault_reap,

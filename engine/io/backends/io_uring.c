@@ -1,22 +1,86 @@
 /* The io_uring backend (liburing): one ring per worker, I/Os prepared by queue(), pushed to
  * the kernel by commit(), collected in batches by reap(), which hands over what is still
- * prepared in the same io_uring_enter as its wait.
+ * prepared in the same io_uring_enter as its wait. Its options are the knobs fio users
+ * tune: registered files, fixed buffers, SQPOLL, polled completions (IOPOLL), submit and
+ * complete batch sizes (docs/backends.md#io_uring).
  * Built only when the Makefile finds liburing (WITH_LIBURING). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <liburing.h>
 
 #include "engine/io/backends/backend.h"
+#include "model/jobkeys.h"
 
 #define URING_MAX_DEPTH 4096
+#define URING_FILES	4 /* registered file slots: a worker opens at most two files */
+#define MSEC		1000000ULL
+
+struct uring_opts {
+	bool register_files;
+	bool fixed_buffers;
+	bool sqpoll;
+	uint64_t sqpoll_idle_ns;
+	uint32_t sqpoll_cpu; /* only when set (be_opt_set) */
+	bool hipri;
+	uint32_t batch_submit;	     /* 0: the core's pairs */
+	uint32_t batch_complete_min; /* at least this many completions per wait */
+	uint32_t batch_complete_max; /* at most this many per reap; 0: iodepth */
+};
+
+#define OFF(f) offsetof(struct uring_opts, f)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const struct job_key uring_options[] = {
+    {"io_uring_register_files", KT_BOOL, OFF(register_files), "false", 0, 0, NULL,
+     "register the worker's files with the ring (fio registerfiles): the kernel skips taking and dropping a file reference per I/O",
+     "io_uring_register_files: true"},
+    {"io_uring_fixed_buffers", KT_BOOL, OFF(fixed_buffers), "false", 0, 0, NULL,
+     "register the worker's I/O buffers with the ring (fio fixedbufs): with direct I/O the kernel maps their pages once, not per I/O",
+     "io_uring_fixed_buffers: true"},
+    {"io_uring_sqpoll", KT_BOOL, OFF(sqpoll), "false", 0, 0, NULL,
+     "a kernel thread polls the submission ring (fio sqthread_poll): I/Os are handed over without a system call, at the cost of a CPU spinning",
+     "io_uring_sqpoll: true"},
+    {"io_uring_sqpoll_idle", KT_DURATION, OFF(sqpoll_idle_ns), "1s", 1 * MSEC, 60000 * MSEC, NULL,
+     "with io_uring_sqpoll: how long the polling thread spins without work before it sleeps (whole milliseconds)",
+     "io_uring_sqpoll_idle: 10ms"},
+    {"io_uring_sqpoll_cpu", KT_UINT, OFF(sqpoll_cpu), NULL, 0, 4095, NULL,
+     "with io_uring_sqpoll: the CPU the polling thread runs on (fio sqthread_poll_cpu); unset: where the scheduler puts it",
+     "io_uring_sqpoll_cpu: 1"},
+    {"io_uring_hipri", KT_BOOL, OFF(hipri), "false", 0, 0, NULL,
+     "polled completions (IORING_SETUP_IOPOLL, fio hipri): the worker polls the device instead of sleeping until an interrupt; needs direct: true and a device with poll queues",
+     "io_uring_hipri: true"},
+    {"io_uring_batch_submit", KT_UINT, OFF(batch_submit), "0", 0, URING_MAX_DEPTH, NULL,
+     "hand the kernel I/Os this many at a time as they are queued (fio iodepth_batch_submit); 0: two at a time, the last with the wait",
+     "io_uring_batch_submit: 1"},
+    {"io_uring_batch_complete_min", KT_UINT, OFF(batch_complete_min), "1", 1, URING_MAX_DEPTH, NULL,
+     "wait for at least this many completions (or all in flight, if fewer) before taking any (fio iodepth_batch_complete_min)",
+     "io_uring_batch_complete_min: 8"},
+    {"io_uring_batch_complete_max", KT_UINT, OFF(batch_complete_max), "0", 0, URING_MAX_DEPTH, NULL,
+     "take at most this many completions at a time (fio iodepth_batch_complete_max); 0: up to iodepth",
+     "io_uring_batch_complete_max: 4"},
+    {NULL},
+};
+#pragma GCC diagnostic pop
+
+extern const struct be_ops be_io_uring;
 
 struct uring {
 	struct io_uring ring;
+	struct uring_opts o;
+	char *why; /* where init and open explain a refusal (be_config.why) */
+	size_t why_len;
+	int files[URING_FILES]; /* registered files: the fd in each slot, -1: free */
+	bool files_on;
+	void *buf_base; /* the registered buffer (fixed buffers), NULL: none */
+	size_t buf_len;
 	unsigned depth;	   /* ring entries: the iodepth rounded up to a power of two */
 	unsigned pending;  /* SQEs prepared but not yet taken by the kernel */
 	unsigned inflight; /* queued and not yet reaped, so reap() never waits for nothing */
@@ -37,16 +101,41 @@ static unsigned uring_roundup(unsigned n)
 	return p;
 }
 
-/* The ring's setup flags. SQPOLL (IORING_SETUP_SQPOLL, sq_thread_idle, sq_thread_cpu) would
- * be chosen here, from an option of this backend: a row in an io_uring option table and a
- * field in the struct it types into, read in uring_init with be_opts_load() (skeleton.c
- * shows the pattern; docs/backends.md#writing-a-backend, step 4). */
-static void uring_params(const struct be_config *cfg, struct io_uring_params *p)
+/* The ring's setup flags, from the options. */
+static void uring_params(const struct uring_opts *o, struct io_uring_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	/* SUBMIT_ALL: one bad SQE must not strand the ones behind it in the SQ ring.
 	 * COOP_TASKRUN: completions need not interrupt the worker; it reaps when it is ready. */
 	p->flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN;
+	if (o->sqpoll) {
+		/* The kernel refuses COOP_TASKRUN with SQPOLL: its thread runs the task work. */
+		p->flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SQPOLL;
+		p->sq_thread_idle = (unsigned)(o->sqpoll_idle_ns / MSEC);
+	}
+	if (o->sqpoll && o->sqpoll_cpu != UINT32_MAX) {
+		p->flags |= IORING_SETUP_SQ_AFF;
+		p->sq_thread_cpu = o->sqpoll_cpu;
+	}
+	if (o->hipri)
+		p->flags |= IORING_SETUP_IOPOLL;
+}
+
+/* Registered files: a table of URING_FILES empty slots, filled by open. */
+static int uring_files_init(struct uring *u)
+{
+	int r;
+
+	for (int i = 0; i < URING_FILES; i++)
+		u->files[i] = -1;
+	if (!u->o.register_files)
+		return 0;
+	if ((r = io_uring_register_files(&u->ring, u->files, URING_FILES)) < 0) {
+		snprintf(u->why, u->why_len, "io_uring_register_files: %s", strerror(-r));
+		return r;
+	}
+	u->files_on = true;
+	return 0;
 }
 
 static int uring_init(void *priv, const struct be_config *cfg)
@@ -55,36 +144,148 @@ static int uring_init(void *priv, const struct be_config *cfg)
 	struct io_uring_params p;
 	int r;
 
+	be_opts_load(&be_io_uring, cfg->job, &u->o);
+	if (!be_opt_set(cfg->job, "io_uring_sqpoll_cpu"))
+		u->o.sqpoll_cpu = UINT32_MAX;
+	u->why = cfg->why;
+	u->why_len = cfg->why ? cfg->why_len : 0;
+	if (u->o.hipri && !cfg->direct) {
+		snprintf(
+		    u->why, u->why_len,
+		    "io_uring_hipri (polled completions) needs direct: true: the page cache is never polled");
+		return -EINVAL;
+	}
 	u->depth = uring_roundup(cfg->iodepth ? cfg->iodepth : 1);
 	if (u->depth > URING_MAX_DEPTH)
 		return -EINVAL;
 	u->cqes = calloc(u->depth, sizeof(*u->cqes));
 	if (!u->cqes)
 		return -ENOMEM;
-	uring_params(cfg, &p);
+	uring_params(&u->o, &p);
 	r = io_uring_queue_init_params(u->depth, &u->ring, &p);
 	if (r == -EINVAL) {
 		/* Kernels before 5.19 know neither flag; the ring works without them. */
-		uring_params(cfg, &p);
+		uring_params(&u->o, &p);
 		p.flags &= ~(IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN);
 		r = io_uring_queue_init_params(u->depth, &u->ring, &p);
 	}
-	if (r < 0)
+	if (r < 0) {
+		snprintf(u->why, u->why_len, "io_uring_setup%s: %s",
+			 u->o.sqpoll ? " with SQPOLL" : "", strerror(-r));
 		goto fail_ring;
-	/* Registered files (io_uring_register_files_sparse) and fixed buffers
-	 * (io_uring_register_buffers) would be set up here. */
+	}
+	if ((r = uring_files_init(u)) < 0)
+		goto fail_files;
 	return 0;
 
+fail_files:
+	io_uring_queue_exit(&u->ring);
 fail_ring:
 	free(u->cqes);
 	u->cqes = NULL;
 	return r;
 }
 
+/* The sysfs queue folder of the block device holding `fd`'s file ("" when there is none). */
+static void queue_dir(int fd, char *dir, size_t len)
+{
+	struct stat st;
+	char probe[128];
+
+	dir[0] = 0;
+	if (fstat(fd, &st) < 0)
+		return;
+	dev_t d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	/* A partition's queue is its disk's, one folder up. */
+	snprintf(dir, len, "/sys/dev/block/%u:%u/queue", major(d), minor(d));
+	if (access(dir, R_OK) == 0)
+		return;
+	snprintf(probe, sizeof(probe), "/sys/dev/block/%u:%u/../queue", major(d), minor(d));
+	snprintf(dir, len, "%s", access(probe, R_OK) == 0 ? probe : "");
+}
+
+/* Polled completions need a device with poll queues: its queue/io_poll says 1. A file on
+ * no block device (tmpfs, say) cannot be polled either. 0 or -EOPNOTSUPP (reason in why). */
+static int check_poll(struct uring *u, int fd)
+{
+	char dir[160], file[192], v = '0';
+	FILE *f;
+
+	queue_dir(fd, dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/io_poll", dir);
+	if (dir[0] && (f = fopen(file, "re"))) {
+		if (fread(&v, 1, 1, f) != 1)
+			v = '0';
+		fclose(f);
+	}
+	if (v == '1')
+		return 0;
+	snprintf(
+	    u->why, u->why_len,
+	    "io_uring_hipri: its device cannot poll for completions (%s%s%s; NVMe needs the nvme module's poll_queues)",
+	    dir[0] ? file : "on no block device", dir[0] ? " is " : "",
+	    dir[0] ? (v == '1' ? "1" : "0") : "");
+	return -EOPNOTSUPP;
+}
+
 static int uring_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
 {
-	/* With registered files, the fd would also go into a slot of the file table here. */
-	return be_plain_open(priv, dirfd, path, flags, mode);
+	struct uring *u = priv;
+	int fd = be_plain_open(priv, dirfd, path, flags, mode), r, i;
+
+	if (fd < 0)
+		return fd;
+	if (u->o.hipri && (r = check_poll(u, fd)) < 0)
+		goto fail;
+	if (!u->files_on)
+		return fd;
+	for (i = 0; i < URING_FILES && u->files[i] >= 0; i++)
+		;
+	r = i < URING_FILES ? io_uring_register_files_update(&u->ring, (unsigned)i, &fd, 1)
+			    : -EMFILE;
+	if (r < 0) {
+		snprintf(u->why, u->why_len, "io_uring_register_files_update: %s", strerror(-r));
+		goto fail;
+	}
+	u->files[i] = fd;
+	return fd;
+
+fail:
+	close(fd);
+	return r;
+}
+
+static int uring_close(void *priv, int fd)
+{
+	struct uring *u = priv;
+	int none = -1;
+
+	for (int i = 0; u->files_on && i < URING_FILES; i++)
+		if (u->files[i] == fd) {
+			io_uring_register_files_update(&u->ring, (unsigned)i, &none, 1);
+			u->files[i] = -1;
+		}
+	return be_plain_close(priv, fd);
+}
+
+/* The worker's I/O buffers, one region: registered as one fixed buffer, so that every
+ * I/O's buffer (a slot of it, or a short transfer's rest) lies inside buffer 0. */
+static int uring_buffers(void *priv, void *base, size_t len)
+{
+	struct uring *u = priv;
+	struct iovec iov = {base, len};
+	int r;
+
+	if (!u->o.fixed_buffers)
+		return 0;
+	if ((r = io_uring_register_buffers(&u->ring, &iov, 1)) < 0) {
+		snprintf(u->why, u->why_len, "io_uring_register_buffers (%zu bytes): %s", len,
+			 strerror(-r));
+		return r;
+	}
+	u->buf_base = base;
+	u->buf_len = len;
+	return 0;
 }
 
 /* Hand the kernel what is prepared; returns the count it took, or -errno. */
@@ -100,29 +301,57 @@ static int uring_submit(struct uring *u)
 	return r;
 }
 
-/* The one place an I/O becomes an SQE: fixed files (IOSQE_FIXED_FILE) and fixed buffers
- * (io_uring_prep_read_fixed) would be chosen here. */
-static void uring_prep(struct io_uring_sqe *sqe, struct be_io *io)
+/* The slot of a registered fd (URING_FILES is small: a scan is cheaper than a map). */
+static int file_slot(const struct uring *u, int fd)
 {
+	for (int i = 0; i < URING_FILES; i++)
+		if (u->files[i] == fd)
+			return i;
+	return -1;
+}
+
+/* The one place an I/O becomes an SQE: registered files by slot (IOSQE_FIXED_FILE), fixed
+ * buffers with the _fixed reads and writes. */
+static void uring_prep(struct uring *u, struct io_uring_sqe *sqe, struct be_io *io)
+{
+	int slot = u->files_on ? file_slot(u, io->fd) : -1;
+	int fd = slot >= 0 ? slot : io->fd;
+	bool fixed = u->buf_base && (char *)io->buf >= (char *)u->buf_base &&
+		     (char *)io->buf + io->len <= (char *)u->buf_base + u->buf_len;
+
 	switch (io->op) {
 	case BE_READ:
-		io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->offset);
+		if (fixed)
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len, io->offset, 0);
+		else
+			io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
 		break;
 	case BE_WRITE:
-		io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->offset);
+		if (fixed)
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->len, io->offset, 0);
+		else
+			io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
 		break;
 	default:
-		io_uring_prep_fsync(sqe, io->fd, 0);
+		io_uring_prep_fsync(sqe, fd, 0);
 		break;
 	}
+	if (slot >= 0)
+		io_uring_sqe_set_flags(sqe, IOSQE_FIXED_FILE);
 	io_uring_sqe_set_data(sqe, io);
 }
 
 static int uring_queue(void *priv, struct be_io *io)
 {
 	struct uring *u = priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_sqe *sqe;
 
+	if (io->op == BE_FSYNC && u->o.hipri) {
+		/* A polled ring takes reads and writes only: the sync is done here. */
+		io->result = fsync(io->fd) < 0 ? -errno : 0;
+		return BE_DONE;
+	}
+	sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe) {
 		int r = uring_submit(u);
 
@@ -135,9 +364,15 @@ static int uring_queue(void *priv, struct be_io *io)
 		if (!sqe)
 			return BE_BUSY;
 	}
-	uring_prep(sqe, io);
+	uring_prep(u, sqe, io);
 	u->pending++;
 	u->inflight++;
+	/* io_uring_batch_submit: a full batch goes now, whatever the core does. */
+	if (u->o.batch_submit && u->pending >= u->o.batch_submit) {
+		int r = uring_submit(u);
+		if (r < 0 && r != -EAGAIN && r != -EBUSY)
+			return r;
+	}
 	return BE_QUEUED;
 }
 
@@ -148,7 +383,9 @@ static int uring_commit(void *priv)
 	struct uring *u = priv;
 	int r;
 
-	if (!u->pending)
+	/* With io_uring_batch_submit, queue() hands over the full batches; the rest goes with
+	 * the next wait (a pause's too: its timed reap submits). */
+	if (!u->pending || u->o.batch_submit)
 		return 0;
 	r = uring_submit(u);
 	return r < 0 ? r : 0;
@@ -215,14 +452,23 @@ static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out
 	if (timeout) {
 		/* Without IORING_FEAT_EXT_ARG (kernels before 5.11), liburing would time the wait
 		 * with a timeout SQE, whose CQE the harvest would take for an I/O. */
-		if (!(u->ring.features & IORING_FEAT_EXT_ARG))
+		if (!(u->ring.features & IORING_FEAT_EXT_ARG)) {
+			if (u->pending)
+				uring_submit(
+				    u); /* the caller sleeps instead: nothing left behind */
 			return -EOPNOTSUPP;
+		}
 		kts.tv_sec = timeout->tv_sec;
 		kts.tv_nsec = timeout->tv_nsec;
 		ts = &kts;
 	}
 	if (max > u->depth)
 		max = u->depth;
+	if (u->o.batch_complete_max && max > u->o.batch_complete_max)
+		max = u->o.batch_complete_max;
+	/* io_uring_batch_complete_min: wait for more than asked, never for more than can come. */
+	if (min && min < u->o.batch_complete_min)
+		min = uring_min(u->o.batch_complete_min, u->inflight);
 	if (min > max)
 		min = max;
 	for (;;) {
@@ -245,6 +491,20 @@ static int uring_reap(void *priv, unsigned min, unsigned max, struct be_io **out
 		if (r < 0)
 			return got ? (int)got : r;
 	}
+}
+
+/* A rule the rows cannot state: the least batch of completions within the most. */
+static int uring_check(const void *opts, char *why, size_t len, const char **key)
+{
+	const struct uring_opts *o = opts;
+
+	if (!o->batch_complete_max || o->batch_complete_min <= o->batch_complete_max)
+		return 0;
+	*key = "io_uring_batch_complete_min";
+	snprintf(why, len,
+		 "io_uring_batch_complete_min (%u) is above io_uring_batch_complete_max (%u)",
+		 o->batch_complete_min, o->batch_complete_max);
+	return -EINVAL;
 }
 
 static void uring_cleanup(void *priv)
@@ -297,9 +557,13 @@ const struct be_ops be_io_uring = {
     .probe = uring_probe,
     .init = uring_init,
     .open = uring_open,
+    .buffers = uring_buffers,
     .queue = uring_queue,
     .commit = uring_commit,
     .reap = uring_reap,
-    .close = be_plain_close,
+    .close = uring_close,
     .cleanup = uring_cleanup,
+    .options = uring_options,
+    .opts_size = sizeof(struct uring_opts),
+    .check = uring_check,
 };
