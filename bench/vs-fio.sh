@@ -17,6 +17,7 @@
 # and each run's output go), IOTRIAL (./iotrial), PLACEMENT (irq: which CPUs both tools
 # run on, see below; a space-separated list compares several). Needs fio, jq, GNU time, and
 # perf for the context-switch columns (scripts/install-deps.sh bench installs them).
+# KNOBS=1 adds the io_uring options' rows (below).
 #
 # Placement. Where a tool's worker runs relative to the CPU that handles the target disk's
 # interrupts changes device-bound results by more than the tools differ (measured in
@@ -82,6 +83,26 @@ libaio-randrw70-4k-qd16-read|riops|libaio|--rw=randrw --rwmixread=70 --bs=4k --s
 libaio-randrw70-4k-qd16-write|wiops|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
 uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=BIGM --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: BIGMiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
 '
+
+# KNOBS=1 adds io_uring's options, each against fio's option of the same purpose
+# (docs/backends.md#io_uring), on the qd16 (qd1 for hipri) direct random reads; opt-in, as
+# they lengthen a full run by about two minutes. The hipri row runs only on a disk that polls.
+KNOB_PAIRS='
+uring-qd16-registerfiles|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT --registerfiles|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs, io_uring_register_files: true
+uring-qd16-fixedbufs|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT --fixedbufs|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs, io_uring_fixed_buffers: true
+uring-qd16-sqpoll|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT --sqthread_poll=1|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs, io_uring_sqpoll: true
+uring-qd16-batch1|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT --iodepth_batch_submit=1 --iodepth_batch_complete_min=1 --iodepth_batch_complete_max=16|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs, io_uring_batch_submit: 1
+uring-qd16-batch8|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=16 --direct=1 --time_based --runtime=RT --iodepth_batch_submit=8 --iodepth_batch_complete_min=4 --iodepth_batch_complete_max=16|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 16, direct: true, runtime: RTs, io_uring_batch_submit: 8, io_uring_batch_complete_min: 4
+uring-qd1-hipri|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=1 --direct=1 --time_based --runtime=RT --hipri|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 1, direct: true, runtime: RTs, io_uring_hipri: true
+'
+if [ "${KNOBS:-0}" = 1 ]; then
+	PAIRS="$PAIRS$KNOB_PAIRS"
+fi
+
+# Does the target's disk poll for completions (queue/io_poll)? The hipri row needs it.
+disk_polls() {
+	[ -n "$DISK" ] && [ "$(cat "/sys/block/$DISK/queue/io_poll" 2>/dev/null)" = 1 ]
+}
 
 have_backend() {
 	"$IOTRIAL" backends | awk -v b="$1" '$1 == b && $2 == "yes" {found = 1} END {exit !found}'
@@ -297,6 +318,10 @@ table() {
 	selected "$@" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
 		if ! have_backend "$backend"; then
 			echo "$name: skipped: backend $backend does not work here ($("$IOTRIAL" backends | awk -v b="$backend" '$1 == b' | cut -c19-))"
+			continue
+		fi
+		if [ "$name" = uring-qd1-hipri ] && ! disk_polls; then
+			echo "$name: skipped: the disk under $BENCH_DIR cannot poll for completions (queue/io_poll is not 1)"
 			continue
 		fi
 		pair "$name" "$metric" "$backend" "$fio_opts" "$iot_keys"
