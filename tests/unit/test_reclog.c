@@ -110,7 +110,7 @@ static void test_writer_keeps_every_record_in_order(void **state)
 	for (p = got; *p; lines++) {
 		char want[128];
 		int k = snprintf(want, sizeof(want), "1,2,%zu,%llu,%u,%llu,5,0\n", lines,
-				 (unsigned long long)lines * 4096, lines % 3 ? 4096 : 65536,
+				 (unsigned long long)lines * 4096, lines % 3 ? 4096u : 65536u,
 				 (unsigned long long)lines * 10);
 		if (strncmp(p, want, (size_t)k))
 			fail_msg("line %zu: got '%.*s', want '%s'", lines, k, p, want);
