@@ -25,8 +25,14 @@
 #include "cli/batch.h"
 #include "cli/runlog.h"
 
+#include "cli/resume.h"
+#include "engine/run/resume.h"
+#include "lib/units.h"
+#include "model/results_json.h"
+
 const char iotrial_usage[] =
     "usage: iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]\n"
+    "       iotrial run JOBFILE --resume DIR [--set KEY=VALUE]... [-f FORMATS] [-q] [--force]\n"
     "       iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]\n"
     "       iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]\n"
     "       iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]\n"
@@ -62,6 +68,8 @@ const char iotrial_usage[] =
     "  --probe            validate: time each size-bound job instance in three 0.3 s trials\n"
     "  --keep-going       with several job files, run the rest after one fails\n"
     "  --log FILE         append one line per trial (and per job file) to FILE\n"
+    "  --resume DIR       go on with the interrupted run whose checkpoint is in DIR\n"
+    "  --checkpoint-interval TIME  write results.json this often during a run (5s; 0: every trial)\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
     "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
@@ -86,6 +94,8 @@ struct cli {
 	/* -o - or -f ndjson: what stdout was, for the event stream or results.json; stdout
 	 * itself then points at stderr, so nothing else can reach the stream (cli/stream.c). */
 	struct cli_stream stream;
+	const char *resume;	/* --resume DIR */
+	uint64_t checkpoint_ns; /* --checkpoint-interval */
 };
 
 static void cli_release(struct cli *c)
@@ -157,6 +167,20 @@ static int parse_progress(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int parse_interval(struct cli *c, const char *arg)
+{
+	const char *why = NULL;
+
+	if (units_parse_duration(arg, &c->checkpoint_ns, &why) < 0) {
+		fprintf(
+		    stderr,
+		    "iotrial: --checkpoint-interval takes a duration (5s, 500ms, 0), not '%s'%s%s\n",
+		    arg, why ? ": " : "", why ? why : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
  * -ENOMEM. */
 static int parse_option(struct cli *c, int opt)
@@ -200,6 +224,15 @@ static int parse_option(struct cli *c, int opt)
 		}
 		c->log = optarg;
 		return 0;
+	case 'R':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: --resume takes a result folder, not ''\n");
+			return -EINVAL;
+		}
+		c->resume = optarg;
+		return 0;
+	case 'C':
+		return parse_interval(c, optarg);
 	case 's':
 		eq = strchr(optarg, '=');
 		if (!eq || eq == optarg) {
@@ -231,6 +264,27 @@ static int opt_len(char **argv)
 	return (int)strcspn(w, "=");
 }
 
+/* --resume DIR: one job file, its results into DIR, results.json among them (the
+ * checkpoint), on one rank. 0 or -EINVAL after saying why. */
+static int check_resume(const struct cli *c)
+{
+	const char *why = NULL;
+
+	if (!c->resume)
+		return 0;
+	if (c->nfiles != 1)
+		why = "--resume takes one job file";
+	else if (c->outdir)
+		why = "--resume DIR writes into DIR: -o is not for it";
+	else if (!rep_list_has(&c->formats, "json"))
+		why = "--resume needs json among -f's formats: results.json is the checkpoint";
+	else if (dist_size() > 1)
+		why = "--resume runs on one rank, not under mpirun";
+	if (why)
+		fprintf(stderr, "iotrial: %s\n", why);
+	return why ? -EINVAL : 0;
+}
+
 /* The options and job files of run or validate into `c`: 0, -EINVAL after saying why, or
  * -ENOMEM (see exit_status_of). */
 static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
@@ -243,12 +297,15 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 	    {"probe", no_argument, NULL, 'P'},
 	    {"keep-going", no_argument, NULL, 'k'},
 	    {"log", required_argument, NULL, 'L'},
+	    {"resume", required_argument, NULL, 'R'},
+	    {"checkpoint-interval", required_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	int opt, ret;
 
 	c->progress = -1;
+	c->checkpoint_ns = 5000000000ull;
 	rep_list_default(&c->formats);
 	optind = 1;
 	opterr = 0; /* cli_bad_option says it, naming the command's help */
@@ -277,7 +334,10 @@ static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
 		fprintf(stderr, "iotrial: no job file given\n");
 		return -EINVAL;
 	}
-	return allow_run_opts ? cli_stream_check(c->outdir, &c->formats, c->formats_given) : 0;
+	if (allow_run_opts &&
+	    (ret = cli_stream_check(c->outdir, &c->formats, c->formats_given)) < 0)
+		return ret;
+	return check_resume(c);
 }
 
 /* The exit status for a failed step below the command line: 1 when memory ran out (after
@@ -314,6 +374,62 @@ static int result_folder(const struct cli *c, const struct exp_spec *s, struct o
 	return ret;
 }
 
+/* --resume: the checkpoint's trials into `r` (fresh from run_results_init), matched to the
+ * plan; where the run goes on into `ro`, the kept trials that failed into *failed. Returns 0 or
+ * an exit status, after one line. */
+static int resume_into(const struct cli *c, struct plan *p, struct results *from, struct results *r,
+		       struct run_opts *ro, size_t *failed)
+{
+	struct resume_point at;
+	struct diag d = {0};
+	time_t t = time(NULL);
+	char now[32];
+	struct tm tm;
+	int ret;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ret = run_resume(p, r, from, now, &at, &d);
+	if (ret == -EINVAL)
+		fprintf(stderr, "iotrial: cannot resume from '%s': %s\n", c->resume,
+			d.n ? d.msgs[0] : "its checkpoint does not fit the plan");
+	else if (ret < 0)
+		fputs("iotrial: out of memory\n", stderr);
+	diag_release(&d);
+	if (ret < 0)
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_RUN;
+	ro->resumed = true;
+	ro->resume_done = at.done;
+	ro->resume_clock_ns = at.clock_ns;
+	*failed = at.failed;
+	return 0;
+}
+
+/* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`,
+ * plan with its seed, and check that the job file and the overrides are its. Returns 0 or an
+ * exit status (then nothing is left to release). */
+static int load_one(const char *file, const struct cli *c, const char *scratch,
+		    struct results *from, struct exp_spec *s, struct plan *p)
+{
+	int ret;
+
+	memset(from, 0, sizeof(*from));
+	if (!c->resume)
+		return load_job(file, c->ov, c->nov, scratch, s, p);
+	if ((ret = cli_resume_load(c->resume, from)))
+		return ret;
+	if ((ret = load_job_seeded(file, c->ov, c->nov, scratch, from->seed, s, p))) {
+		results_release(from);
+		return ret;
+	}
+	if ((ret = cli_resume_match(c->resume, from, s))) {
+		results_release(from);
+		plan_release(p);
+		spec_release(s);
+	}
+	return ret;
+}
+
 /* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
  * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
  * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
@@ -322,41 +438,47 @@ static int run_one(const char *file, struct cli *c, const char *scratch, struct 
 {
 	struct exp_spec s;
 	struct plan p;
-	struct results r;
+	struct results r = {0}, from;
 	struct diag d = {0};
-	struct run_opts ro = {.stop = &cli_stop_signal, .checkpoint = cli_checkpoint};
+	struct run_opts ro = {.stop = &cli_stop_signal,
+			      .checkpoint = cli_checkpoint,
+			      .checkpoint_ns = c->checkpoint_ns};
 	struct outdir own = OUTDIR_INIT, *od = claimed ? claimed : &own;
 	struct cli_progress pg = {0};
 	struct est_hint *hints = NULL;
 	bool lead = dist_rank() == 0;
+	size_t failed = 0;
 	int ret, st;
 
-	if ((ret = load_job(file, c->ov, c->nov, scratch, &s, &p)))
+	if ((ret = load_one(file, c, scratch, &from, &s, &p)))
 		return ret;
 	/* A results file that cannot be read is a usage error: nothing has run yet. */
 	if (lead && c->estimate_from)
 		ret = cli_hints_from(c->estimate_from, &p, &hints);
-	if ((ret = load_agree_max(ret))) {
-		free(hints);
-		plan_release(&p);
-		spec_release(&s);
-		return ret;
-	}
+	if ((ret = load_agree_max(ret)))
+		goto out;
 	if (load_settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
-		free(hints);
-		plan_release(&p);
-		spec_release(&s);
-		return EXIT_RUN;
+		ret = EXIT_RUN;
+		goto out;
 	}
+	if (run_results_init(&p, &r) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		ret = EXIT_RUN;
+		goto out;
+	}
+	/* Every check of --resume is done before its folder is taken: a refusal changes nothing
+	 * there. */
+	if (c->resume && (ret = resume_into(c, &p, &from, &r, &ro, &failed)))
+		goto out;
+	results_release(&from);
 	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
-	ret = lead && !claimed ? result_folder(c, &s, &own) : 0;
-	if (load_agree_max(ret < 0 ? EXIT_RUN : 0)) {
-		free(hints);
-		outdir_release(&own);
-		plan_release(&p);
-		spec_release(&s);
-		return EXIT_RUN;
-	}
+	ret = !lead || claimed ? 0
+	      : c->resume      ? outdir_resume(&own, c->resume)
+			       : result_folder(c, &s, &own);
+	if ((ret = load_agree_max(ret == -EBUSY && c->resume ? EXIT_USAGE
+				  : ret < 0		     ? EXIT_RUN
+							     : 0)))
+		goto out;
 	/* auto: on a terminal, unless -q; always: a line per trial where stderr is no terminal. */
 	if (lead &&
 	    (c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO)))) {
@@ -387,17 +509,11 @@ static int run_one(const char *file, struct cli *c, const char *scratch, struct 
 		ro.observer = cli_stream_observer(&c->stream);
 	if (lead && !od->path)
 		cli_stream_warn_logs(&p);
-	if (run_results_init(&p, &r) < 0) {
-		fprintf(stderr, "iotrial: out of memory\n");
-		cli_progress_end(&pg);
-		ret = EXIT_RUN;
-		goto out;
-	}
 	st = run_plan(&p, &r, &ro, &d);
 	cli_progress_end(&pg);
 	if (lead)
 		diag_print(&d, stderr);
-	ret = st < 0 ? EXIT_RUN : 0;
+	ret = st < 0 || failed ? EXIT_RUN : 0;
 	if (lead) {
 		st = od->path
 			 ? cli_write_results(&r, od->path, &c->formats, c->quiet || c->stream.on)
@@ -409,6 +525,8 @@ static int run_one(const char *file, struct cli *c, const char *scratch, struct 
 	if (cli_stop_signal)
 		ret = 128 + cli_stop_signal;
 out:
+	free(hints);
+	results_release(&from);
 	results_release(&r);
 	diag_release(&d);
 	outdir_release(&own);

@@ -122,6 +122,12 @@ static uint64_t fresh_seed(void)
 int load_job(const char *file, const struct spec_override *ov, size_t nov, const char *scratch,
 	     struct exp_spec *s, struct plan *p)
 {
+	return load_job_seeded(file, ov, nov, scratch, fresh_seed(), s, p);
+}
+
+int load_job_seeded(const char *file, const struct spec_override *ov, size_t nov,
+		    const char *scratch, uint64_t seed, struct exp_spec *s, struct plan *p)
+{
 	char rank[16], size[16], local[16], hash[65], why[768];
 	struct expand_var builtins[] = {{"scratch", scratch},
 					{"rank", rank},
@@ -132,7 +138,6 @@ int load_job(const char *file, const struct spec_override *ov, size_t nov, const
 	struct diag d = {0};
 	char *text = NULL;
 	size_t len = 0;
-	uint64_t seed = fresh_seed();
 	int ret, st, peers;
 
 	snprintf(rank, sizeof(rank), "%d", dist_rank());

@@ -5,6 +5,7 @@
 #define IOTRIAL_LOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/plan/plan.h"
 #include "lib/diag.h"
@@ -24,5 +25,10 @@ int load_settle(int st, struct diag *d);
  * Returns 0, or the exit status for the failure after its messages (nothing to release). */
 int load_job(const char *file, const struct spec_override *ov, size_t nov, const char *scratch,
 	     struct exp_spec *s, struct plan *p);
+
+/* load_job with the seed `seed` (a job file without one of its own is planned with it) instead
+ * of a fresh one: a resumed run's, from its checkpoint. */
+int load_job_seeded(const char *file, const struct spec_override *ov, size_t nov,
+		    const char *scratch, uint64_t seed, struct exp_spec *s, struct plan *p);
 
 #endif

@@ -374,6 +374,37 @@ int outdir_claim(struct outdir *o, const char *path, bool force)
 	return writable(o);
 }
 
+long outdir_holder(const char *path)
+{
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = dfd < 0 ? -1 : openat(dfd, OUTDIR_LOCK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	long holder = 0;
+
+	/* A lock taken and let go at once, on the file as it is: nothing is written. */
+	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+		holder = lock_holder(fd) > 0 ? lock_holder(fd) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return holder;
+}
+
+int outdir_resume(struct outdir *o, const char *path)
+{
+	int ret;
+
+	*o = (struct outdir){NULL, -1, -1};
+	if ((ret = open_folder(o, path)) < 0) {
+		fprintf(stderr, "iotrial: cannot open result folder '%s': %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	if ((ret = lock(o)) < 0)
+		return ret;
+	return writable(o);
+}
+
 void outdir_release(struct outdir *o)
 {
 	if (o->lock_fd >= 0) {

@@ -39,6 +39,14 @@ int outdir_claim(struct outdir *o, const char *path, bool force);
 /* Make folder PATH and its missing parents (an existing folder is fine). Returns 0 or
  * -errno (-ENOTDIR: a part of PATH is a file). */
 int outdir_mkdirs(const char *path);
+/* Is the folder PATH held by a running iotrial? Its pid (or -1 when unknown), or 0: not held
+ * (no lock file, or one nobody holds). Creates, changes and removes nothing. */
+long outdir_holder(const char *path);
+
+/* The existing folder PATH of an interrupted run, taken to go on with it (iotrial run
+ * --resume): locked as outdir_claim does, and probed, its files left in place. Prints one line
+ * on stderr when it fails. Returns 0, -EBUSY (another run holds it) or -errno. */
+int outdir_resume(struct outdir *o, const char *path);
 
 /* Let go of the folder: remove the lock file, unlock, close. Safe on OUTDIR_INIT and twice. */
 void outdir_release(struct outdir *o);

@@ -66,6 +66,15 @@ void results_release(struct results *r)
 	}
 	free(r->cmp);
 	free(r->order);
+	for (size_t i = 0; i < r->nresumptions; i++) {
+		for (size_t k = 0; k < r->resumptions[i].nchanges; k++) {
+			free(r->resumptions[i].changes[k].key);
+			free(r->resumptions[i].changes[k].before);
+			free(r->resumptions[i].changes[k].after);
+		}
+		free(r->resumptions[i].changes);
+	}
+	free(r->resumptions);
 	spec_table_release(&r->table);
 	for (size_t i = 0; i < r->nowned; i++)
 		free(r->owned[i]);

@@ -117,6 +117,9 @@ struct trial_result {
 	 * which lat's percentiles come; NULL: not kept. Its min and max are lat's. */
 	struct lat_bucket *hist;
 	uint32_t nhist;
+	/* Its place in the order the run went through, from 1, once it ran to its end (a
+	 * resumed run keeps such trials); 0: it was cut short by an interrupt, or has not run. */
+	uint64_t seq;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };
@@ -237,6 +240,21 @@ struct instance_result {
 	size_t ncps;
 };
 
+/* What differs in the environment of a resumed session from the run's `env`: a key (kernel,
+ * targets[PATH].device, ...) with its value before and after; NULL: unknown, or absent. */
+struct env_change {
+	char *key, *before, *after;
+};
+
+/* One resumption of an interrupted run (iotrial run --resume): when it stopped (its last
+ * checkpoint), when it went on, how many trials were kept, what changed around it. */
+struct resumption {
+	char stopped_at[32], resumed_at[32]; /* RFC 3339 UTC */
+	uint64_t trials_done;
+	struct env_change *changes;
+	size_t nchanges;
+};
+
 struct results {
 	char *tool_name, *tool_version;
 	char *experiment, *description;
@@ -259,6 +277,8 @@ struct results {
 	uint64_t max_rss_bytes;	 /* the run\'s peak resident memory; 0: unknown */
 	uint32_t nranks;	 /* the ranks of the run: 1 unless distributed */
 	uint64_t order_seed;
+	struct resumption *resumptions; /* in the order they happened; none: a run in one go */
+	size_t nresumptions;
 	/* Strings behind the const char * fields above (metrics, test, stopped_by) when the
 	 * results were read back from a file (model/results_json.c); a run leaves it empty. */
 	char **owned;

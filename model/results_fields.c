@@ -175,6 +175,8 @@ static const struct rfield trial_rows[] = {
     /* log_histogram: the buckets its percentiles came from (rf_hist.c). */
     NOVAL("lat_hist", RF_CUSTOM, OPT, .when = rf_trial_has_hist, .put = rf_put_hist,
 	  .get = rf_get_hist),
+    /* Its place in the run's order, from 1; null when an interrupt cut it short. */
+    T("seq", RF_U64, OPT | RF_ZERO_NULL, seq),
 };
 static TABLE(trial_table, trial_rows, .include = rf_trial_ran, .after = rf_trial_read);
 
@@ -339,6 +341,25 @@ static const struct rfield env_rows[] = {
 };
 static TABLE(env_table, env_rows);
 
+/* A resumed run: each time it went on, and what had changed around it. */
+#define EC(k, m) ROW(struct env_change, k, RF_STR, REQ | NULLABLE, m)
+static const struct rfield env_change_rows[] = {
+    EC("key", key),
+    EC("before", before),
+    EC("after", after),
+};
+static TABLE(env_change_table, env_change_rows);
+#define RS(k, ty, fl, m, ...) ROW(struct resumption, k, ty, fl, m, __VA_ARGS__)
+static const struct rfield resumption_rows[] = {
+    RS("stopped_at", RF_FIXED, REQ, stopped_at,
+       .size = sizeof(((struct resumption *)0)->stopped_at)),
+    RS("resumed_at", RF_FIXED, REQ, resumed_at,
+       .size = sizeof(((struct resumption *)0)->resumed_at)),
+    RS("trials_done", RF_U64, REQ, trials_done),
+    ARR(struct resumption, "env_changes", REQ, changes, nchanges, env_change_table),
+};
+static TABLE(resumption_table, resumption_rows);
+
 #define R(k, ty, fl, m, ...) ROW(struct results, k, ty, fl, m, __VA_ARGS__)
 static const struct rfield tool_rows[] = {
     R("name", RF_STR, REQ, tool_name),
@@ -402,6 +423,8 @@ static const struct rfield results_rows[] = {
     R("ranks", RF_U32, OPT, nranks, .put = rf_put_ranks),
     /* The level of the text summary's intervals, so a report read back says the same. */
     R("confidence", RF_FRACTION, OPT, confidence),
+    /* iotrial run --resume: [] for a run that went in one go. */
+    ARR(struct results, "resumptions", OPT, resumptions, nresumptions, resumption_table),
 };
 TABLE(rf_results, results_rows, .after = rf_results_read);
 

@@ -2,6 +2,7 @@
  * cache), open them through the backend, run the worker loop, record the figures; at the
  * end remove every file and folder it created. */
 #include "engine/run/run.h"
+#include "engine/run/run_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include "engine/dist/dist.h"
 #include "engine/run/files.h"
 #include "engine/run/hooks.h"
+#include "engine/run/logcut.h"
 #include "engine/run/run_results.h"
 #include "engine/io/reclog.h"
 #include "engine/stats/series.h"
@@ -230,7 +232,7 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_
 
 /* more_runs as rank 0 decides it, on every rank: the other ranks' results are theirs
  * alone, and every rank must run the same trials. */
-static size_t more_round(struct plan *p, struct results *r, uint32_t *more, size_t stage)
+size_t run_more_round(struct plan *p, struct results *r, uint32_t *more, size_t stage)
 {
 	size_t total = more_runs(p, r, more, stage);
 
@@ -244,15 +246,17 @@ static size_t more_round(struct plan *p, struct results *r, uint32_t *more, size
 	return total;
 }
 
-/* Rank 0's log of kind `k` (0 records, 1 intervals) for instance `name` in DIR/records/,
- * created with its header. Returns the fd, or -errno after a message in rn->d. */
-static int open_log(struct runner *rn, const char *dir, const char *name, int k)
+/* Rank 0's log of kind `k` (0 records, 1 intervals) for instance `ir` in DIR/records/,
+ * created with its header; a resumed run's cut back to the trials it keeps (logcut.h).
+ * Returns the fd, or -errno after a message in rn->d. */
+static int open_log(struct runner *rn, const char *dir, const struct instance_result *ir, int k)
 {
 	static const char *const suffix[2] = {"csv", "intervals.csv"};
 	static const char *const header[2] = {RECLOG_HEADER, INTLOG_HEADER};
 	size_t hlen = strlen(header[k]);
+	int mode = rn->o->resumed ? O_RDWR : O_WRONLY | O_TRUNC;
 	char *path = NULL, *file, *c;
-	int fd, err;
+	int fd, err, cut = 1;
 
 	if (asprintf(&path, "%s/records", dir) < 0)
 		return -ENOMEM;
@@ -263,15 +267,18 @@ static int open_log(struct runner *rn, const char *dir, const char *name, int k)
 		return -err;
 	}
 	free(path);
-	if (asprintf(&path, "%s/records/%s.%s", dir, name, suffix[k]) < 0)
+	if (asprintf(&path, "%s/records/%s.%s", dir, ir->name, suffix[k]) < 0)
 		return -ENOMEM;
 	/* An instance name may hold a '/' (a path in a matrix value): not in a file name. */
 	file = path + strlen(dir) + strlen("/records/");
-	for (c = file; *c && c < file + strlen(name); c++)
+	for (c = file; *c && c < file + strlen(ir->name); c++)
 		if (*c == '/')
 			*c = '_';
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, header[k], hlen) != (ssize_t)hlen) {
+	errno = 0;
+	fd = open(path, mode | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0 && rn->o->resumed && (cut = logcut_keep(fd, ir)) < 0)
+		errno = -cut;
+	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;
 		diag_add(rn->d, NULL, "cannot write the record log '%s': %s", path, strerror(err));
 		if (fd >= 0)
@@ -312,7 +319,7 @@ static int open_logs(struct runner *rn, const char *dir)
 		for (int k = 0; k < 2; k++) {
 			if (!want[k] || (!spool && !dir))
 				continue;
-			*fds[k] = spool ? open_spool() : open_log(rn, dir, rn->r->inst[i].name, k);
+			*fds[k] = spool ? open_spool() : open_log(rn, dir, &rn->r->inst[i], k);
 			if (*fds[k] < 0)
 				return *fds[k];
 			if (k == 0 && !spool)
@@ -383,7 +390,7 @@ static void checkpoint(struct runner *rn)
 {
 	const struct run_opts *o = rn->o;
 
-	if (!o->checkpoint || worker_now_ns() - rn->last_checkpoint <= 5000000000ull)
+	if (!o->checkpoint || worker_now_ns() - rn->last_checkpoint < o->checkpoint_ns)
 		return;
 	results_summarize(rn->r);
 	utc_now(rn->r->finished_at);
@@ -421,6 +428,22 @@ static bool stage_hooks(struct runner *rn, size_t k)
 	return false;
 }
 
+/* Trial `pt` at position k of the order ran to its end, unless an interrupt cut it short:
+ * its place, on each instance's trial (a load's latest), is what a resumed run keeps. */
+static void mark_done(struct runner *rn, size_t k, const struct plan_trial *pt)
+{
+	const struct plan_unit *u = &rn->p->units[pt->unit];
+
+	if (*rn->o->stop || (rn->env.agreed & DIST_STOP))
+		return;
+	for (size_t i = 0; i < u->n; i++) {
+		struct instance_result *ir = &rn->r->inst[u->inst[i]];
+		size_t t = i < u->nmeasured ? pt->index : ir->ntrials - 1;
+		if (t < ir->ntrials)
+			ir->trials[t].seq = k + 1;
+	}
+}
+
 /* The trials in order, until the last, a stop, or the user's interrupt. In a distributed
  * run every rank runs the same trials: whether to stop is agreed (trial_run), how many more
  * runs a precision target needs is rank 0's decision. */
@@ -429,13 +452,14 @@ static void run_trials(struct runner *rn)
 	struct plan *p = rn->p;
 	bool dist = dist_size() > 1;
 
-	for (rn->k = 0; dist ? !(rn->env.agreed & DIST_STOP) : !*rn->o->stop; rn->k++) {
+	for (rn->k = rn->o->resume_done; dist ? !(rn->env.agreed & DIST_STOP) : !*rn->o->stop;
+	     rn->k++) {
 		size_t k = rn->k;
 		/* Where a stage's trials end, a precision target may ask for more of them. */
 		if (k > 0 && (k == p->ntrials || p->units[p->order[k].unit].stage !=
 						     p->units[p->order[k - 1].unit].stage)) {
 			size_t st = p->units[p->order[k - 1].unit].stage;
-			if (more_round(p, rn->r, rn->more, st) > 0 &&
+			if (run_more_round(p, rn->r, rn->more, st) > 0 &&
 			    (rn->err = (int)plan_add_round(p, rn->more, st, k)) < 0) {
 				diag_add(rn->d, NULL, "cannot plan more runs: %s",
 					 strerror(-rn->err));
@@ -451,6 +475,7 @@ static void run_trials(struct runner *rn)
 			say_failed(rn, &p->order[k]);
 			rn->failed++;
 		}
+		mark_done(rn, k, &p->order[k]);
 		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_END);
 		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_END);
 		trial_end_hook(rn, &p->order[k]);
@@ -508,8 +533,13 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	rn.last_checkpoint = rn.t0;
 	rn.hk = (struct hook_ctx){o->dir, o->stop, d};
 	rn.open_stage = SIZE_MAX;
+	/* Resumed: trials go on from the last one's end, whatever the time it was down; the
+	 * subtraction wraps after a reboot (a smaller clock), and so does every "now - t0". */
+	if (o->resumed)
+		rn.t0 -= o->resume_clock_ns;
 	files_stop = o->stop;
-	utc_now(r->started_at);
+	if (!o->resumed)
+		utc_now(r->started_at);
 	ret = run_open(&rn);
 	rn.env = (struct trial_env){.p = p,
 				    .r = r,

@@ -55,6 +55,13 @@ struct run_opts {
 	 * a log of the run (--log); may be NULL. The engine never formats the line itself. */
 	void (*trial_end)(const struct results *r, size_t inst, uint32_t index, void *arg);
 	void *trial_end_arg;
+	uint64_t checkpoint_ns; /* the least time between two checkpoints; 0: after each trial */
+	/* A resumed run (engine/run/resume.h): the trials of the order's first `resume_done`
+	 * positions are in the results already, and its clock goes on from `resume_clock_ns`
+	 * (the last one's end); started_at is kept. */
+	bool resumed;
+	size_t resume_done;
+	uint64_t resume_clock_ns;
 };
 
 /* Checks that need the machine's answer before any trial: that each backend asked for

@@ -64,6 +64,7 @@ sbatch -N 16 --ntasks-per-node=8 examples/cluster/slurm.sbatch examples/cluster/
 bench/dist-scaling.sh	a minute of mpirun at 1 to 8 ranks: t0038-cluster.sh runs it with RANKS="1 2" RUNS=20 and checks its table
 iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
 iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]	a synopsis: found in iotrial --help
+iotrial run JOBFILE --resume DIR [--set KEY=VALUE]... [-f FORMATS] [-q] [--force]	a synopsis: found in iotrial --help; t0036-resume.sh runs it
 iotrial report RESULTS.json [-f text|csv|json|html] [-o FILE]	a synopsis: found in iotrial --help
 iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]	a synopsis: found in iotrial --help
 iotrial import-fio FILE.fio	a synopsis: found in iotrial --help

@@ -1,0 +1,114 @@
+/* The checks of iotrial run --resume DIR (see resume.h): nothing in DIR is created, changed or
+ * removed until they all pass. */
+#include "cli/resume.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/outdir.h"
+#include "lib/version.h"
+#include "model/results_json.h"
+
+static int refuse(const char *dir, const char *why)
+{
+	fprintf(stderr, "iotrial: cannot resume from '%s': %s\n", dir, why);
+	return EXIT_USAGE;
+}
+
+int cli_resume_load(const char *dir, struct results *from)
+{
+	struct diag d = {0};
+	struct stat st;
+	char *path = NULL, why[160];
+	long holder;
+	int ret;
+
+	memset(from, 0, sizeof(*from));
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return refuse(dir, "no such folder");
+	if ((holder = outdir_holder(dir)) != 0) {
+		snprintf(why, sizeof(why), "it is in use by another iotrial run (pid %ld)", holder);
+		return refuse(dir, why);
+	}
+	if (asprintf(&path, "%s/results.json", dir) < 0) {
+		fputs("iotrial: out of memory\n", stderr);
+		return EXIT_RUN;
+	}
+	if (stat(path, &st) < 0) {
+		free(path);
+		return refuse(dir, "no checkpoint in it (results.json)");
+	}
+	ret = rj_load(path, from, &d);
+	free(path);
+	/* A file cut short is a syntax error: refused whole, never half read. One line: the
+	 * first problem. */
+	if (ret < 0) {
+		ret = ret == -ENOMEM ? EXIT_RUN : refuse(dir, d.n ? d.msgs[0] : strerror(-ret));
+		diag_release(&d);
+		return ret;
+	}
+	diag_release(&d);
+	if (from->complete)
+		ret = refuse(dir, "its run is complete: there is nothing to resume");
+	else if (strcmp(from->tool_version, IOTRIAL_VERSION)) {
+		snprintf(
+		    why, sizeof(why),
+		    "its checkpoint was written by iotrial %.40s; this is iotrial %s, and a run goes on with the version that began it",
+		    from->tool_version, IOTRIAL_VERSION);
+		ret = refuse(dir, why);
+	}
+	if (ret)
+		results_release(from);
+	return ret;
+}
+
+static const struct spec_override *find(const struct spec_override *ov, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ov[i].key, key))
+			return &ov[i];
+	return NULL;
+}
+
+int cli_resume_match(const char *dir, const struct results *from, const struct exp_spec *s)
+{
+	char why[512];
+
+	if (strcmp(from->job_sha256, s->sha256)) {
+		snprintf(
+		    why, sizeof(why),
+		    "job file '%.200s' is not the one its run began with (sha256 %.12s..., the checkpoint's %.12s...)",
+		    s->path, s->sha256, from->job_sha256);
+		return refuse(dir, why);
+	}
+	for (size_t i = 0; i < from->noverrides; i++) {
+		const struct spec_override *now =
+		    find(s->overrides, s->noverrides, from->overrides[i].key);
+		if (!now)
+			snprintf(
+			    why, sizeof(why),
+			    "its run began with --set %.100s=%.100s; this one has no --set %.100s",
+			    from->overrides[i].key, from->overrides[i].value,
+			    from->overrides[i].key);
+		else if (strcmp(now->value, from->overrides[i].value))
+			snprintf(
+			    why, sizeof(why),
+			    "its run began with --set %.100s=%.100s; this one has --set %.100s=%.100s",
+			    from->overrides[i].key, from->overrides[i].value, now->key, now->value);
+		if (!now || strcmp(now->value, from->overrides[i].value))
+			return refuse(dir, why);
+	}
+	for (size_t i = 0; i < s->noverrides; i++)
+		if (!find(from->overrides, from->noverrides, s->overrides[i].key)) {
+			snprintf(
+			    why, sizeof(why),
+			    "this run has --set %.100s=%.100s; the one it would resume had no such option",
+			    s->overrides[i].key, s->overrides[i].value);
+			return refuse(dir, why);
+		}
+	return 0;
+}

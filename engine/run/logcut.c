@@ -1,0 +1,64 @@
+/* Record and interval logs cut back for a resumed run (see logcut.h): read line by line from
+ * the front, cut at the first line that is not a kept trial's. */
+#include "engine/run/logcut.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHUNK 65536
+
+/* Is `line` (its first field the trial's index) a line of a trial `ir` keeps? */
+static bool kept_line(const char *line, size_t len, const struct instance_result *ir)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < len && line[i] >= '0' && line[i] <= '9' && t < UINT32_MAX; i++)
+		t = t * 10 + (uint64_t)(line[i] - '0');
+	return i > 0 && i < len && line[i] == ',' && t < ir->ntrials && ir->trials[t].seq;
+}
+
+int logcut_keep(int fd, const struct instance_result *ir)
+{
+	char *buf = malloc(CHUNK), *nl;
+	off_t base = 0, cut = 0; /* the file offsets of buf[0] and of the cut */
+	size_t start = 0, have = 0;
+	bool header = true;
+	ssize_t n;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (!(nl = memchr(buf + start, '\n', have - start))) {
+			memmove(buf, buf + start, have - start);
+			base += (off_t)start;
+			have -= start;
+			start = 0;
+			/* A line longer than the buffer is no line of iotrial's: cut there. */
+			if (have == CHUNK)
+				break;
+			do
+				n = pread(fd, buf + have, CHUNK - have, base + (off_t)have);
+			while (n < 0 && errno == EINTR);
+			if (n < 0)
+				err = -errno;
+			if (n <= 0)
+				break;
+			have += (size_t)n;
+			continue;
+		}
+		if (!header && !kept_line(buf + start, (size_t)(nl - buf) - start, ir))
+			break;
+		header = false;
+		start = (size_t)(nl - buf) + 1;
+		cut = base + (off_t)start;
+	}
+	free(buf);
+	if (err == 0 && ftruncate(fd, cut) < 0)
+		err = -errno;
+	return err ? err : cut == 0;
+}
