@@ -390,6 +390,29 @@ long outdir_holder(const char *path)
 	return holder;
 }
 
+/* What a killed run leaves besides its files: a reporter's temporary file (a checkpoint cut
+ * short) or a probe, removed so that the folder ends as a run in one go leaves it. */
+static int remove_leftovers(const struct outdir *o)
+{
+	int fd = openat(o->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, OUTDIR_LOCK) && own_dotfile(e->d_name) &&
+		    unlinkat(o->fd, e->d_name, 0) < 0 && errno != ENOENT && ret == 0)
+			ret = -errno;
+	closedir(d);
+	return ret;
+}
+
 int outdir_resume(struct outdir *o, const char *path)
 {
 	int ret;
@@ -402,6 +425,12 @@ int outdir_resume(struct outdir *o, const char *path)
 	}
 	if ((ret = lock(o)) < 0)
 		return ret;
+	if ((ret = remove_leftovers(o)) < 0) {
+		fprintf(stderr,
+			"iotrial: cannot remove a temporary file from result folder '%s': %s\n",
+			o->path, strerror(-ret));
+		return ret;
+	}
 	return writable(o);
 }
 

@@ -44,7 +44,8 @@ int outdir_mkdirs(const char *path);
 long outdir_holder(const char *path);
 
 /* The existing folder PATH of an interrupted run, taken to go on with it (iotrial run
- * --resume): locked as outdir_claim does, and probed, its files left in place. Prints one line
+ * --resume): locked as outdir_claim does, rid of the temporary files a killed run leaves (a
+ * checkpoint cut short), and probed; its result files left in place. Prints one line
  * on stderr when it fails. Returns 0, -EBUSY (another run holds it) or -errno. */
 int outdir_resume(struct outdir *o, const char *path);
 

@@ -129,15 +129,20 @@ int cli_write_results(const struct results *r, const char *dir, const struct rep
 	int ret = 0, failed = 0;
 
 	writing_begin();
-	for (size_t i = 0; i < formats->n; i++) {
-		const struct rep_ops *rep = formats->rep[i];
-		int wr;
-		if ((wr = rep_write_file(rep, r, dir)) < 0) {
-			fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep->file,
-				strerror(-wr));
-			failed++;
+	/* results.json last: a run killed while it writes its files leaves a checkpoint
+	 * ("complete": false) that --resume finishes, never a complete one beside missing files. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < formats->n; i++) {
+			const struct rep_ops *rep = formats->rep[i];
+			int wr;
+			if ((pass == 0) == !strcmp(rep->name, "json"))
+				continue;
+			if ((wr = rep_write_file(rep, r, dir)) < 0) {
+				fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep->file,
+					strerror(-wr));
+				failed++;
+			}
 		}
-	}
 	if (!writing_done() && !quiet)
 		ret = print_summary(r);
 	if (failed) {

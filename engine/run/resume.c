@@ -50,27 +50,21 @@ static int diff_num(struct resumption *rs, const char *key, int64_t a, int64_t b
 	return add_change(rs, key, a == unknown ? NULL : x, b == unknown ? NULL : y);
 }
 
-static const struct env_target *target_at(const struct run_env *e, const char *path)
-{
-	for (size_t i = 0; i < e->ntargets; i++)
-		if (same_str(e->targets[i].path, path))
-			return &e->targets[i];
-	return NULL;
-}
-
-/* Target `a` (the run's) against `b` (now), by path: either may be missing. */
-static int diff_target(struct resumption *rs, const struct env_target *a,
+/* Target i, `a` (the run's) against `b` (now): the same plan lists its targets in the same
+ * order, though a path under ${scratch} differs from session to session. Either may be
+ * missing. */
+static int diff_target(struct resumption *rs, size_t i, const struct env_target *a,
 		       const struct env_target *b)
 {
-	const char *path = a ? a->path : b->path;
-	char key[600];
+	char key[64];
 	int ret = 0;
 
 	if (!a || !b) {
-		snprintf(key, sizeof(key), "targets[%s]", path ? path : "");
-		return add_change(rs, key, a ? "described" : NULL, b ? "described" : NULL);
+		snprintf(key, sizeof(key), "targets[%zu].path", i);
+		return add_change(rs, key, a ? a->path : NULL, b ? b->path : NULL);
 	}
-#define FIELD(f) (snprintf(key, sizeof(key), "targets[%s].%s", path ? path : "", #f), key)
+#define FIELD(f) (snprintf(key, sizeof(key), "targets[%zu].%s", i, #f), key)
+	ret = diff_str(rs, FIELD(path), a->path, b->path);
 	if (ret == 0)
 		ret = diff_str(rs, FIELD(fs_type), a->fs_type, b->fs_type);
 	if (ret == 0)
@@ -90,6 +84,7 @@ static int diff_target(struct resumption *rs, const struct env_target *a,
 static int diff_env(struct resumption *rs, const struct run_env *a, const struct run_env *b)
 {
 	int ret = diff_str(rs, "hostname", a->hostname, b->hostname);
+	size_t n = a->ntargets > b->ntargets ? a->ntargets : b->ntargets;
 
 	if (ret == 0)
 		ret = diff_str(rs, "kernel", a->kernel, b->kernel);
@@ -99,11 +94,9 @@ static int diff_env(struct resumption *rs, const struct run_env *a, const struct
 		ret = diff_num(rs, "cpus", a->cpus, b->cpus, 0);
 	if (ret == 0)
 		ret = diff_num(rs, "mem_bytes", (int64_t)a->mem_bytes, (int64_t)b->mem_bytes, 0);
-	for (size_t i = 0; ret == 0 && i < a->ntargets; i++)
-		ret = diff_target(rs, &a->targets[i], target_at(b, a->targets[i].path));
-	for (size_t i = 0; ret == 0 && i < b->ntargets; i++)
-		if (!target_at(a, b->targets[i].path))
-			ret = diff_target(rs, NULL, &b->targets[i]);
+	for (size_t i = 0; ret == 0 && i < n; i++)
+		ret = diff_target(rs, i, i < a->ntargets ? &a->targets[i] : NULL,
+				  i < b->ntargets ? &b->targets[i] : NULL);
 	return ret;
 }
 

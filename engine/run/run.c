@@ -386,11 +386,11 @@ static bool stop_after(struct runner *rn, const struct plan_trial *pt)
 }
 
 /* Hours of measurement must survive a kill -9 too: every few seconds, write what we have. */
-static void checkpoint(struct runner *rn)
+static void checkpoint(struct runner *rn, bool now)
 {
 	const struct run_opts *o = rn->o;
 
-	if (!o->checkpoint || worker_now_ns() - rn->last_checkpoint < o->checkpoint_ns)
+	if (!o->checkpoint || (!now && worker_now_ns() - rn->last_checkpoint < o->checkpoint_ns))
 		return;
 	results_summarize(rn->r);
 	utc_now(rn->r->finished_at);
@@ -481,7 +481,7 @@ static void run_trials(struct runner *rn)
 		trial_end_hook(rn, &p->order[k]);
 		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
-		checkpoint(rn);
+		checkpoint(rn, false);
 	}
 }
 
@@ -566,6 +566,9 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		/* The folders named in the job file, held from now on: a symlink swapped in
 		 * for one later is never followed. */
 		files_hold(&rn.ledger, p);
+		/* A resumption is on record from its start, even if it is killed again before
+		 * its first trial ends. */
+		checkpoint(&rn, o->resumed);
 		if (p->spec->prepare &&
 		    hooks_agree(hook_run(&rn.hk, "experiment", "prepare", p->spec->prepare))) {
 			diag_add(
