@@ -1,0 +1,339 @@
+#!/bin/bash
+# iotrial run --resume DIR: runs killed with SIGKILL at random moments, several times, and
+# resumed until they end; on the synthetic backend (simulated time) the result is the one of
+# a run in one go, figure for figure. Every refusal is one line, exit status 2, and leaves
+# DIR as it was.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd jq
+
+# What a run writes that differs from run to run whatever the figures: times of day, the
+# monotonic clock, CPU time, memory, the resumptions themselves, and the scratch folder's
+# name (it holds the pid) in params and env.
+NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].path)
+	| .jobs[] |= (del(.params.target) | .trials[] |= del(.start_ns, .end_ns, .cpu))'
+
+# Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed at a random moment
+# (0.1 to 0.6 s in) each time, and resumed (started afresh while it has no checkpoint yet)
+# until a run ends by itself. A resumed run that left a new checkpoint must have added one
+# record to resumptions. How many runs were resumptions goes to $2.resumes.
+run_killed() {
+	job=$1 dir=$2 kills=0 resumes=0
+	while :; do
+		before=0
+		if [ -f "$dir/results.json" ]; then
+			if jq -e .complete "$dir/results.json" >/dev/null; then
+				break # killed after it wrote its last result file
+			fi
+			set -- --resume "$dir"
+			resumes=$((resumes + 1))
+			before=$(jq ".resumptions | length" "$dir/results.json")
+			sha256sum "$dir/results.json" >"$dir.sum"
+		else
+			set -- -o "$dir"
+		fi
+		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
+		pid=$!
+		sleep "0.$((RANDOM % 6 + 1))"
+		kill -KILL "$pid" 2>/dev/null || true
+		rc=0
+		wait "$pid" 2>/dev/null || rc=$?
+		if [ "$1" = --resume ]; then
+			if not sha256sum --status -c "$dir.sum"; then
+				expect_eq "$(jq ".resumptions | length" "$dir/results.json")" $((before + 1)) "resumptions recorded"
+			fi
+		fi
+		if [ "$rc" -eq 0 ]; then
+			break
+		fi
+		if [ "$rc" -ne 137 ]; then
+			echo "run ended with status $rc"
+			cat "$dir.err"
+			return 1
+		fi
+		kills=$((kills + 1))
+		if [ "$kills" -gt 80 ]; then
+			echo "still not done after $kills kills"
+			return 1
+		fi
+	done
+	echo "$resumes" >"$dir.resumes"
+}
+
+# Every file under folder $1 with its size, time and checksum: what "nothing changed" means.
+snapshot() {
+	find "$1" -printf '%P %s %T@ %m\n' | LC_ALL=C sort
+	find "$1" -type f -exec sha256sum {} + | LC_ALL=C sort
+}
+
+# trials.csv $1 without its CPU time columns (measured, even on the synthetic backend).
+no_cpu() {
+	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) if (\$i ~ /^cpu_/) skip[i] = 1 }
+		{ out = \"\"; for (i = 1; i <= NF; i++) if (!(i in skip)) out = out \$i \",\"; print out }" "$1"
+}
+
+# Each job's trials: indexes 0..n-1, each once; places in the order from 1, each unit's once.
+every_trial_once() {
+	jq -e '[.jobs[] | [.trials[].index] | . == [range(length)]] | all' "$1/results.json"
+	jq -e '[.jobs[] | select(.background | not) | [.trials[].seq] | (. | unique | length) == length and all(. != null)] | all' "$1/results.json"
+	jq -e '.complete' "$1/results.json"
+}
+
+cat >syn.yaml <<'JOB'
+experiment: syn
+seed: 77
+replication: {runs: 60, warmup: 1, order: random}
+jobs:
+  - name: w
+    workload: write
+    backend: synthetic
+    file_size: 2MiB
+    block_size: 64KiB
+    sim_mean: 1ms
+    sim_stddev: 0.1ms
+    sim_cache_size: 1MiB
+    sim_after_mean: 3ms
+    log_records: true
+    log_interval: 5ms
+    matrix: {block_size: [64KiB, 128KiB]}
+  - name: t
+    after: [w]
+    workload: read
+    backend: synthetic
+    file_size: 1MiB
+    block_size: 1MiB
+    sim_mean: 10ms
+    sim_stddev: 1ms
+    replication: {target: {confidence: 0.95, error: 0.01, pilot: 5, max: 150}}
+    matrix: {sim_stddev: [0.5ms, 1ms]}
+JOB
+
+test_expect_success 'synthetic: killed at random moments and resumed until done, it equals a run in one go' '
+	"$IOTRIAL" run -q syn.yaml -o once --checkpoint-interval 50ms
+	run_killed syn.yaml killed
+	cat killed.resumes
+	test "$(cat killed.resumes)" -ge 2
+	jq -e ".resumptions | length >= 2" killed/results.json
+	every_trial_once killed
+	jq -S "$NORM" once/results.json >want.json
+	jq -S "$NORM" killed/results.json >got.json
+	cmp want.json got.json
+	no_cpu once/trials.csv >want.csv
+	no_cpu killed/trials.csv >got.csv
+	cmp want.csv got.csv
+	for f in once/records/*; do cmp "$f" "killed/records/${f#once/records/}"; done
+	ls -A once >want.ls
+	ls -A killed >got.ls
+	cmp want.ls got.ls
+	jq -e "[.jobs[] | select(.job == \"t\") | .summary.runs > 5] | all" killed/results.json
+	jq -e "[.jobs[] | select(.job == \"w\") | .change_points | length > 0] | all" killed/results.json
+'
+
+test_expect_success 'the seed of a job file without one is the first run'"'"'s, kept across resumptions' '
+	sed "/^seed: /d" syn.yaml >noseed.yaml
+	run_killed noseed.yaml ns
+	jq -r .seed ns/results.json >seed
+	"$IOTRIAL" run -q noseed.yaml -o ns1 --set seed="$(cat seed)" --checkpoint-interval 50ms
+	jq -S "$NORM | del(.overrides, .seed, .order_seed)" ns1/results.json >want.json
+	jq -S "$NORM | del(.overrides, .seed, .order_seed)" ns/results.json >got.json
+	cmp want.json got.json
+'
+
+test_expect_success 'sync: files on disk, killed and resumed until done: every trial once, none failed, nothing left over' '
+	mkdir -p scratch
+	cat >disk.yaml <<-JOB
+	experiment: disk
+	replication: {runs: 25, warmup: 1, order: random}
+	jobs:
+	  - {name: w, workload: write, backend: sync, target: "$TRASH/scratch", file_size: 512KiB, block_size: 64KiB, sync: fsync_end}
+	  - {name: r, workload: randread, backend: sync, target: "$TRASH/scratch", file_size: 512KiB, block_size: 4KiB}
+	JOB
+	run_killed disk.yaml disk
+	test "$(cat disk.resumes)" -ge 2
+	every_trial_once disk
+	jq -e "[.jobs[].trials[]] | sort_by(.seq) | [.[].start_ns] | . == sort" disk/results.json
+	jq -e "[.jobs[].trials[] | .failed != true] | all" disk/results.json
+	ls -A disk >got.ls
+	printf "results.json\nsummary.txt\ntrials.csv\n" >want.ls
+	cmp want.ls got.ls
+	"$IOTRIAL" report disk/results.json >report.txt
+	grep "^w " report.txt
+'
+
+test_expect_success 'SIGINT: the trial cut short is run again' '
+	cat >nul.yaml <<-JOB
+	experiment: nul
+	replication: {runs: 8}
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 100ms}
+	JOB
+	"$IOTRIAL" run -q nul.yaml -o nul 2>nul.err &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+	jq -e ".complete == false" nul/results.json
+	jq -c "[.jobs[].trials[] | select(.error == \"interrupted\")] | map([.index, .seq])" nul/results.json >cut
+	cat cut
+	jq -e "[.jobs[].trials[] | select(.error == \"interrupted\" and .seq == null)] | length == 1" nul/results.json
+	"$IOTRIAL" run -q nul.yaml --resume nul
+	every_trial_once nul
+	jq -e "[.jobs[].trials[] | .failed != true and .kept] | all" nul/results.json
+	jq -e ".jobs[0].trials | length == 8" nul/results.json
+'
+
+test_expect_success 'SIGINT on the synthetic backend: resumed, it equals a run in one go' '
+	"$IOTRIAL" run -q syn.yaml -o int --checkpoint-interval 50ms 2>int.err &
+	pid=$!
+	sleep 0.3
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+	"$IOTRIAL" run -q syn.yaml --resume int
+	jq -S "$NORM" int/results.json >got.json
+	jq -S "$NORM" once/results.json >want.json
+	cmp want.json got.json
+'
+
+test_expect_success 'a resumption records what changed in the environment, and keeps the first start' '
+	rm -rf env
+	"$IOTRIAL" run -q syn.yaml -o env
+	jq ".complete = false | .env.kernel = \"0.0.1-old\" | .env.hostname = \"elsewhere\" | .started_at = \"2020-01-01T00:00:00Z\"" env/results.json >env.json
+	mv env.json env/results.json
+	: >env/.results.json.Xy12Ab
+	: >env/.iotrial-probe.999
+	"$IOTRIAL" run -q syn.yaml --resume env
+	jq -c ".resumptions[0].env_changes" env/results.json >changes
+	cat changes
+	jq -e ".resumptions[0].env_changes | map(select(.key == \"kernel\" and .before == \"0.0.1-old\" and .after != null)) | length == 1" env/results.json
+	jq -e ".resumptions[0].env_changes | map(select(.key == \"hostname\" and .before == \"elsewhere\")) | length == 1" env/results.json
+	jq -e ".resumptions[0].trials_done > 0 and .complete" env/results.json
+	jq -e ".started_at == \"2020-01-01T00:00:00Z\" and .env.kernel == \"0.0.1-old\"" env/results.json
+	ls -A env >got.ls
+	printf "records\nresults.json\nsummary.txt\ntrials.csv\n" >want.ls
+	cmp want.ls got.ls
+'
+
+test_expect_success 'a failed trial kept from the first session makes the exit status 1' '
+	rm -rf failed
+	"$IOTRIAL" run -q syn.yaml -o failed
+	jq ".complete = false | .jobs[0].trials[2] |= (.failed = true | .kept = false | .error = \"planted\")" failed/results.json >f.json
+	mv f.json failed/results.json
+	expect_code 1 "$IOTRIAL" run -q syn.yaml --resume failed
+	jq -e ".complete and .jobs[0].trials[2].error == \"planted\"" failed/results.json
+'
+
+# A copy of the killed run's last checkpoint, made incomplete again: the folder to refuse.
+refused() {
+	rm -rf bad
+	cp -r killed bad
+	rm -f bad.before
+	jq ".complete = false" killed/results.json >bad/results.json
+}
+
+# The command "$@" must exit 2 with one line on stderr that says $1's message, and leave
+# folder bad as it was.
+expect_refusal() {
+	want=$1
+	shift
+	snapshot bad >before
+	expect_code 2 "$@" 2>err
+	cat err
+	expect_eq "$(wc -l <err)" 1 "lines on stderr"
+	grep -F -- "$want" err
+	snapshot bad >after
+	cmp before after
+}
+
+test_expect_success 'refused: no folder, no checkpoint, a complete run' '
+	refused
+	expect_code 2 "$IOTRIAL" run -q syn.yaml --resume nowhere 2>err
+	grep -F "cannot resume from '"'"'nowhere'"'"': no such folder" err
+	rm bad/results.json
+	expect_refusal "no checkpoint in it" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	cp killed/results.json bad/results.json
+	expect_refusal "its run is complete" "$IOTRIAL" run -q syn.yaml --resume bad
+'
+
+test_expect_success 'refused: another job file, other --set options, --force given or not' '
+	refused
+	sed "s/runs: 60/runs: 61/" syn.yaml >other.yaml
+	expect_refusal "job file '"'"'other.yaml'"'"' is not the one its run began with" "$IOTRIAL" run -q other.yaml --resume bad
+	expect_refusal "this run has --set replication.runs=9; the one it would resume had no such option" "$IOTRIAL" run -q syn.yaml --resume bad --set replication.runs=9
+	expect_refusal "--set allow_overwrite=true" "$IOTRIAL" run -q syn.yaml --resume bad --force
+	jq ".overrides = {\"replication.runs\": \"60\"}" bad/results.json >o.json
+	mv o.json bad/results.json
+	expect_refusal "its run began with --set replication.runs=60; this one has no --set replication.runs" "$IOTRIAL" run -q syn.yaml --resume bad
+	expect_refusal "its run began with --set replication.runs=60; this one has --set replication.runs=61" "$IOTRIAL" run -q syn.yaml --resume bad --set replication.runs=61
+'
+
+test_expect_success 'refused: another schema, another version of iotrial, a truncated checkpoint' '
+	refused
+	sed -i "s|\"iotrial.results/1\"|\"iotrial.results/2\"|" bad/results.json
+	expect_refusal "written by another version of iotrial (schema \"iotrial.results/2\")" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	jq ".tool.version = \"0.0.1\"" bad/results.json >v.json
+	mv v.json bad/results.json
+	expect_refusal "its checkpoint was written by iotrial 0.0.1" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	head -c 20000 killed/results.json >bad/results.json
+	expect_refusal "bad/results.json:" "$IOTRIAL" run -q syn.yaml --resume bad
+	: >bad/results.json
+	expect_refusal "empty file" "$IOTRIAL" run -q syn.yaml --resume bad
+'
+
+test_expect_success 'refused: trials that are not at their place in the plan'"'"'s order' '
+	refused
+	jq "(.jobs[0].trials[3].seq) |= . + 1000" bad/results.json >s.json
+	mv s.json bad/results.json
+	expect_refusal "the checkpoint'"'"'s order is not the plan'"'"'s" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	jq "(.jobs[0].trials[3].seq, .jobs[0].trials[4].seq) |= 1" bad/results.json >s.json
+	mv s.json bad/results.json
+	expect_refusal "the checkpoint'"'"'s order is not the plan'"'"'s" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	jq ".jobs[0].trials += [.jobs[0].trials[5] | .index = 999 | .seq = 1]" bad/results.json >s.json
+	mv s.json bad/results.json
+	expect_refusal "1 of its trials are not at their place" "$IOTRIAL" run -q syn.yaml --resume bad
+'
+
+test_expect_success 'refused: a folder that a running iotrial holds' '
+	rm -rf busy
+	sed "s/runs: 60/runs: 100000/" syn.yaml >long.yaml
+	"$IOTRIAL" run -q long.yaml -o busy --checkpoint-interval 50ms 2>busy.err &
+	pid=$!
+	for i in $(seq 100); do
+		if [ -f busy/results.json ]; then
+			break
+		fi
+		sleep 0.1
+	done
+	rc=0
+	"$IOTRIAL" run -q long.yaml --resume busy 2>err || rc=$?
+	kill -INT "$pid"
+	wait "$pid" || true
+	cat err
+	expect_eq "$rc" 2
+	expect_eq "$(wc -l <err)" 1 "lines on stderr"
+	grep -F "it is in use by another iotrial run (pid $pid)" err
+'
+
+test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
+	refused
+	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
+	grep -F -- "--resume takes one job file" err
+	expect_code 2 "$IOTRIAL" run -q syn.yaml --resume bad -o x 2>err
+	grep -F -- "-o is not for it" err
+	expect_code 2 "$IOTRIAL" run -q syn.yaml --resume bad -f text 2>err
+	grep -F -- "--resume needs json" err
+	expect_code 2 "$IOTRIAL" run -q syn.yaml -o y --checkpoint-interval 5parsecs 2>err
+	grep -F -- "--checkpoint-interval takes a duration" err
+	not test -e x
+	not test -e y
+'
+
+test_done
