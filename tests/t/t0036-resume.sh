@@ -30,6 +30,7 @@ run_killed() {
 			before=$(jq ".resumptions | length" "$dir/results.json")
 			sha256sum "$dir/results.json" >"$dir.sum"
 		else
+			rm -rf "$dir" # no checkpoint yet: nothing to keep, start afresh
 			set -- -o "$dir"
 		fi
 		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
