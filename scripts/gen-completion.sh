@@ -21,7 +21,7 @@ options_of() {
 	printf -- '--help'
 }
 
-commands=$(synopsis | cut -d' ' -f1 | tr '\n' ' ')
+commands=$(synopsis | cut -d' ' -f1 | uniq | tr '\n' ' ')
 keys=$("$IOTRIAL" keys --json | jq -r '[.[].name] | join(" ")')
 # The values a --set of an enum or bool key can take, as case arms.
 enums=$("$IOTRIAL" keys --json | jq -r '.[] | select(.values or .type == "bool") |
@@ -40,7 +40,9 @@ _iotrial() {
 	fi
 	case \$cmd in
 HEAD
-synopsis | while read -r cmd rest; do
+# A command with two synopsis lines (run, and run --resume) gets the options of both.
+for cmd in $commands; do
+	rest=$(synopsis | sed -n "s/^$cmd //p" | tr '\n' ' ')
 	case $cmd in
 	run | validate) files='*.yaml *.yml' ;;
 	report | compare) files='*.json' ;;
