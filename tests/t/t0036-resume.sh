@@ -14,7 +14,7 @@ NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].pa
 	| .jobs[] |= (del(.params.target) | .trials[] |= del(.start_ns, .end_ns, .cpu))'
 
 # Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed at a random moment
-# (0.1 to 0.6 s in) each time, and resumed (started afresh while it has no checkpoint yet)
+# (10% to 85% of RUN_MS, the time a run in one go took, 700 ms unless measured) each time, and resumed (started afresh while it has no checkpoint yet)
 # until a run ends by itself. A resumed run that left a new checkpoint must have added one
 # record to resumptions. How many runs were resumptions goes to $2.resumes.
 run_killed() {
@@ -35,7 +35,7 @@ run_killed() {
 		fi
 		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
 		pid=$!
-		sleep "0.$((RANDOM % 6 + 1))"
+		sleep "$(awk -v t="${RUN_MS:-700}" -v r="$RANDOM" 'BEGIN { printf "%.3f", (0.1 + 0.75 * r / 32767) * t / 1000 }')"
 		kill -KILL "$pid" 2>/dev/null || true
 		rc=0
 		wait "$pid" 2>/dev/null || rc=$?
@@ -83,7 +83,7 @@ every_trial_once() {
 cat >syn.yaml <<'JOB'
 experiment: syn
 seed: 77
-replication: {runs: 60, warmup: 1, order: random}
+replication: {runs: 150, warmup: 1, order: random}
 jobs:
   - name: w
     workload: write
@@ -110,7 +110,11 @@ jobs:
 JOB
 
 test_expect_success 'synthetic: killed at random moments and resumed until done, it equals a run in one go' '
+	t0=$(date +%s%N)
 	"$IOTRIAL" run -q syn.yaml -o once --checkpoint-interval 50ms
+	RUN_MS=$((($(date +%s%N) - t0) / 1000000))
+	echo "a run in one go: $RUN_MS ms"
+	echo "$RUN_MS" >once.ms
 	run_killed syn.yaml killed
 	cat killed.resumes
 	test "$(cat killed.resumes)" -ge 2
@@ -149,6 +153,10 @@ test_expect_success 'sync: files on disk, killed and resumed until done: every t
 	  - {name: w, workload: write, backend: sync, target: "$TRASH/scratch", file_size: 512KiB, block_size: 64KiB, sync: fsync_end}
 	  - {name: r, workload: randread, backend: sync, target: "$TRASH/scratch", file_size: 512KiB, block_size: 4KiB}
 	JOB
+	t0=$(date +%s%N)
+	"$IOTRIAL" run -q disk.yaml -o disk-once
+	RUN_MS=$((($(date +%s%N) - t0) / 1000000))
+	echo "a run in one go: $RUN_MS ms"
 	run_killed disk.yaml disk
 	test "$(cat disk.resumes)" -ge 2
 	every_trial_once disk
@@ -188,7 +196,7 @@ test_expect_success 'SIGINT: the trial cut short is run again' '
 test_expect_success 'SIGINT on the synthetic backend: resumed, it equals a run in one go' '
 	"$IOTRIAL" run -q syn.yaml -o int --checkpoint-interval 50ms 2>int.err &
 	pid=$!
-	sleep 0.3
+	sleep "$(awk "BEGIN { printf \"%.3f\", 0.4 * $(cat once.ms) / 1000 }")"
 	kill -INT "$pid"
 	rc=0
 	wait "$pid" || rc=$?
