@@ -14,7 +14,7 @@ NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].pa
 	| .jobs[] |= (del(.params.target) | .trials[] |= del(.start_ns, .end_ns, .cpu))'
 
 # Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed at a random moment
-# (10% to 85% of RUN_MS, the time a run in one go took, 700 ms unless measured) each time, and resumed (started afresh while it has no checkpoint yet)
+# (5% to 35% of RUN_MS, the time a run in one go took, 700 ms unless measured) each time, and resumed (started afresh while it has no checkpoint yet)
 # until a run ends by itself. A resumed run that left a new checkpoint must have added one
 # record to resumptions. How many runs were resumptions goes to $2.resumes.
 run_killed() {
@@ -35,7 +35,7 @@ run_killed() {
 		fi
 		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
 		pid=$!
-		sleep "$(awk -v t="${RUN_MS:-700}" -v r="$RANDOM" 'BEGIN { printf "%.3f", (0.1 + 0.75 * r / 32767) * t / 1000 }')"
+		sleep "$(awk -v t="${RUN_MS:-700}" -v r="$RANDOM" 'BEGIN { printf "%.3f", (0.05 + 0.3 * r / 32767) * t / 1000 }')"
 		kill -KILL "$pid" 2>/dev/null || true
 		rc=0
 		wait "$pid" 2>/dev/null || rc=$?
@@ -196,7 +196,11 @@ test_expect_success 'SIGINT: the trial cut short is run again' '
 test_expect_success 'SIGINT on the synthetic backend: resumed, it equals a run in one go' '
 	"$IOTRIAL" run -q syn.yaml -o int --checkpoint-interval 50ms 2>int.err &
 	pid=$!
-	sleep "$(awk "BEGIN { printf \"%.3f\", 0.4 * $(cat once.ms) / 1000 }")"
+	n=0
+	while [ ! -f int/results.json ] && [ "$n" -lt 1000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
 	kill -INT "$pid"
 	rc=0
 	wait "$pid" || rc=$?
@@ -270,7 +274,7 @@ test_expect_success 'refused: no folder, no checkpoint, a complete run' '
 
 test_expect_success 'refused: another job file, other --set options, --force given or not' '
 	refused
-	sed "s/runs: 60/runs: 61/" syn.yaml >other.yaml
+	sed "s/runs: 150/runs: 151/" syn.yaml >other.yaml
 	expect_refusal "job file '"'"'other.yaml'"'"' is not the one its run began with" "$IOTRIAL" run -q other.yaml --resume bad
 	expect_refusal "this run has --set replication.runs=9; the one it would resume had no such option" "$IOTRIAL" run -q syn.yaml --resume bad --set replication.runs=9
 	expect_refusal "--set allow_overwrite=true" "$IOTRIAL" run -q syn.yaml --resume bad --force
