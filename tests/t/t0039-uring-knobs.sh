@@ -106,8 +106,16 @@ test_expect_success 'io_uring_batch_complete_min and _max: completions taken at 
 	enters c1 | awk "\$3 ~ /GETEVENTS/ && \$2 > 1" >c1.more
 	expect_eq "$(wc -l <c1.more)" 0 "waits for more than 1 completion by default"
 	job 8 ", io_uring_batch_complete_min: 4, log_records: true" >cmin.yaml
-	trace cmin cmin.yaml
-	enters cmin | awk "\$3 ~ /GETEVENTS/ && \$2 > 1" >cmin.more
+	# A wait for 4 happens only when fewer than 4 are done already: on a busy machine a
+	# run may never need one, so up to three runs.
+	for try in 1 2 3; do
+		rm -rf cmin cmin.*.trace
+		trace cmin cmin.yaml
+		enters cmin | awk "\$3 ~ /GETEVENTS/ && \$2 > 1" >cmin.more
+		if [ "$(wc -l <cmin.more)" -gt 0 ]; then
+			break
+		fi
+	done
 	test "$(wc -l <cmin.more)" -gt 0
 	ios=$(jq .jobs[0].trials[0].ios cmin/results.json)
 	echo "batches with min 4: $(batches cmin) for $ios I/Os"
