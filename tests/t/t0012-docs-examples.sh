@@ -312,7 +312,7 @@ done
 test_expect_success 'the synopsis is the usage: every synopsis line of cli.md is in iotrial --help' '
 	"$IOTRIAL" --help >help
 	echo "$EXEMPT" | awk -F"\t" "\$2 ~ /synopsis/ { print \$1 }" >synopsis
-	test "$(wc -l <synopsis)" -eq 8
+	test "$(wc -l <synopsis)" -eq 9
 	while read -r l; do
 		grep -F -- "$l" help
 	done <synopsis
