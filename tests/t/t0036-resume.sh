@@ -13,10 +13,19 @@ need_cmd jq
 NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].path)
 	| .jobs[] |= (del(.params.target) | .trials[] |= del(.start_ns, .end_ns, .cpu))'
 
-# Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed at a random moment
-# (5% to 35% of RUN_MS, the time a run in one go took, 700 ms unless measured) each time, and resumed (started afresh while it has no checkpoint yet)
-# until a run ends by itself. A resumed run that left a new checkpoint must have added one
+# Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed each time at a random
+# moment just after a checkpoint that moved the run on, and resumed (started afresh while it
+# has no checkpoint yet) until a run ends by itself. A resumed run that left a new checkpoint must have added one
 # record to resumptions. How many runs were resumptions goes to $2.resumes.
+# The trials of folder $1's checkpoint that ran to their end; 0 without one.
+trials_done() {
+	if [ -f "$1/results.json" ]; then
+		jq "[.jobs[].trials[] | select(.seq != null)] | length" "$1/results.json" 2>/dev/null || echo 0
+	else
+		echo 0
+	fi
+}
+
 run_killed() {
 	job=$1 dir=$2 kills=0 resumes=0
 	while :; do
@@ -35,7 +44,15 @@ run_killed() {
 		fi
 		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
 		pid=$!
-		sleep "$(awk -v t="${RUN_MS:-700}" -v r="$RANDOM" 'BEGIN { printf "%.3f", (0.05 + 0.3 * r / 32767) * t / 1000 }')"
+		# Killed a random 0-40 ms after its first checkpoint with more trials done than it
+		# began with: every session moves the run on, however fast the machine.
+		done0=$(trials_done "$dir")
+		n=0
+		while kill -0 "$pid" 2>/dev/null && [ "$(trials_done "$dir")" -le "$done0" ] && [ "$n" -lt 1000 ]; do
+			sleep 0.01
+			n=$((n + 1))
+		done
+		sleep "0.0$((RANDOM % 5))"
 		kill -KILL "$pid" 2>/dev/null || true
 		rc=0
 		wait "$pid" 2>/dev/null || rc=$?
@@ -112,9 +129,7 @@ JOB
 test_expect_success 'synthetic: killed at random moments and resumed until done, it equals a run in one go' '
 	t0=$(date +%s%N)
 	"$IOTRIAL" run -q syn.yaml -o once --checkpoint-interval 50ms
-	RUN_MS=$((($(date +%s%N) - t0) / 1000000))
-	echo "a run in one go: $RUN_MS ms"
-	echo "$RUN_MS" >once.ms
+	echo "a run in one go: $((($(date +%s%N) - t0) / 1000000)) ms"
 	run_killed syn.yaml killed
 	cat killed.resumes
 	test "$(cat killed.resumes)" -ge 2
@@ -155,8 +170,7 @@ test_expect_success 'sync: files on disk, killed and resumed until done: every t
 	JOB
 	t0=$(date +%s%N)
 	"$IOTRIAL" run -q disk.yaml -o disk-once
-	RUN_MS=$((($(date +%s%N) - t0) / 1000000))
-	echo "a run in one go: $RUN_MS ms"
+	echo "a run in one go: $((($(date +%s%N) - t0) / 1000000)) ms"
 	run_killed disk.yaml disk
 	test "$(cat disk.resumes)" -ge 2
 	every_trial_once disk
