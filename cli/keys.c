@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/io/backends/backend.h"
+#include "model/fio_names.h"
 #include "model/jobkeys.h"
 
 static const char *const type_names[] = {"string", "size", "duration", "count",
@@ -81,19 +82,24 @@ static void range(char *buf, size_t len, const struct job_key *k)
 	}
 }
 
-/* fio's names for key `name`, comma-separated, or "" when fio has none. Filled from the
- * import-fio table (model/fio_names.h) once it is on main: one loop over fio_names[]. */
+/* fio's names for key `name`, comma-separated, or "" when fio has none (model/fio_names.h:
+ * the rows import-fio maps to the key). */
 static void fio_equivalents(char *buf, size_t len, const char *name)
 {
-	(void)name;
-	snprintf(buf, len, "%s", "");
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (const struct fio_name *n = fio_names; n->fio && o < len; n++)
+		if (n->key && !strcmp(n->key, name) && !n->pending && n->conv != FC_NONE &&
+		    n->conv != FC_NOTE)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", n->fio);
 }
 
-static int backend_options(const struct be_ops *be)
+static int backend_options(const struct job_key *options)
 {
 	char r[256];
 
-	for (const struct job_key *k = be->options; k && k->name; k++) {
+	for (const struct job_key *k = options; k && k->name; k++) {
 		range(r, sizeof(r), k);
 		printf("%s\t%s\t%s\t%s\t%s\n", k->name, type_names[k->type], k->def ? k->def : "-",
 		       r, k->help);
@@ -108,12 +114,19 @@ static int describe(const char *name)
 	const struct job_key *k = job_key_find(name);
 	const struct be_ops *be = be_find(name);
 	const char *names[JK_NKEYS + JK_EXT_MAX + 1];
-	const char *close;
+	const char *close, *pkg;
 	char r[512], fio[256];
 
 	/* A backend first: `iotrial keys BACKEND` came first, and scripts loop over backends. */
 	if (be && !strcmp(be->name, name))
-		return backend_options(be);
+		return backend_options(be->options);
+	if (!be && (pkg = be_missing_library(name))) {
+		fprintf(stderr,
+			"iotrial: keys: backend '%s' is not compiled into this build "
+			"(install %s and rebuild); its options:\n",
+			name, pkg);
+		return backend_options(be_left_out_options(name));
+	}
 	if (!k) {
 		names[job_key_names(names, JK_NKEYS + JK_EXT_MAX)] = NULL;
 		close = job_key_suggest(name, names);

@@ -241,6 +241,21 @@ test_expect_success 'every exemption says why, and what runs instead' '
 if [ -x "$SRC/build-mpi/iotrial" ]; then
 	"$SRC/build-mpi/iotrial" backends | awk '$2 == "no" && $3 == "not" { print $1 }' >left_out.mpi
 fi
+# A session names a backend in its text or in a job file its commands name (one the doc
+# shows above it, in the doc's folder $w).
+session_text() { # SESSION: the session's lines, then the doc folder's job files its commands name
+	cat "$1"
+	awk -F'\t' '$1 == "C" { print substr($0, length($1 $2) + 3) }' "$1" | tr ' ' '\n' |
+		while read -r word; do
+			case $word in
+			*.yaml | *.yml | *.fio)
+				if [ -f "$w/$word" ]; then
+					cat "$w/$word"
+				fi
+				;;
+			esac
+		done
+}
 left_out_in() { # FILE [LIST]: the first left-out backend (of LIST: left_out) FILE names
 	if [ -s "${2:-left_out}" ]; then
 		grep -o -w -F -f "${2:-left_out}" "$1" | sed -n 1p
@@ -262,10 +277,11 @@ for doc in $DOCS; do
 				continue
 			fi
 			awk -F'\t' -v n="$n" '$1 == "S" { s++ } s == n { print } s == n && $1 == "E" { exit }' "$x" >session
+			session_text session >session.named
 			if [ "${first#build-mpi/}" != "$first" ]; then
-				be=$(left_out_in session left_out.mpi)
+				be=$(left_out_in session.named left_out.mpi)
 			else
-				be=$(left_out_in session)
+				be=$(left_out_in session.named)
 			fi
 			if [ -n "$be" ]; then
 				test_skip "$doc:$line: \$ $first" "shows the $be backend, which this build left out"

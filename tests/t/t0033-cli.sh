@@ -61,13 +61,14 @@ test_expect_success 'iotrial keys NAME describes the key from the table' '
 	grep -qx "  default:  4KiB" bs
 	grep -qx "  values:   1 to 1GiB" bs
 	grep -qx "  example:  block_size: 1MiB" bs
-	grep -qx "  fio:      none" bs
+	grep -qx "  fio:      bs, blocksize" bs
 	grep -q "^  bytes per I/O for read, write, randread and randwrite" bs
 	"$IOTRIAL" keys workload >wl
 	grep -qx "  default:  none" wl
 	grep -qx "  values:   read, write, randread, randwrite, copy, copytree, command, readwrite, randrw" wl
 	"$IOTRIAL" keys sim_outliers >so
 	grep -qx "  values:   0 to 1" so
+	grep -qx "  fio:      none" so
 	"$IOTRIAL" keys stonewall_cap >sc
 	grep -qx "  values:   1ms to 720h" sc
 '

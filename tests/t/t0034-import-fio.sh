@@ -22,6 +22,19 @@ test_expect_success 'fio itself accepts every test file that should convert' '
 	fi
 '
 
+# A build without libaio or liburing (make WITH_LIBAIO=no WITH_LIBURING=no) converts the same,
+# but cannot plan a job on the backend it left out: that is then all validate may say.
+"$IOTRIAL" backends | awk '$2 == "no" && $3 == "not" { print $1 }' >left_out
+validate_converted() { # NAME: NAME.yaml plans, or names only backends this build left out
+	if SSD_DIR=. DATA_DIR=. SIZE=1MiB BS=4KiB "$IOTRIAL" validate "$1.yaml" >plan 2>plan.err; then
+		grep -c ' run(s) ' plan
+	else
+		cat plan.err
+		test -s left_out && test -s plan.err &&
+			! grep -v "key 'backend': '.*' is not compiled into this build" plan.err
+	fi
+}
+
 # name, exit status of the import, what the result must say when it does not validate
 for case in "fixed-rate 3" "seq-write 0" "ssd-test 3" "tiobench 3" "zipf 0" "opt-sizes 3" \
 	"opt-engines 0" "opt-graph 0" "opt-target 0" "opt-pending 3" "opt-workloads 0" \
@@ -29,8 +42,7 @@ for case in "fixed-rate 3" "seq-write 0" "ssd-test 3" "tiobench 3" "zipf 0" "opt
 	set -- $case
 	test_expect_success "$1.fio converts (exit $2) and the job file validates" "
 		import $1 $2
-		SSD_DIR=. DATA_DIR=. SIZE=1MiB BS=4KiB \"\$IOTRIAL\" validate $1.yaml >plan
-		grep -c ' run(s) ' plan
+		validate_converted $1
 		if [ $2 -eq 3 ]; then grep '^iotrial: .*not mapped' $1.err; else expect_eq \"\$(cat $1.err)\" ''; fi
 		n=\$(grep -c '# not mapped' $1.yaml || true)
 		if [ $2 -eq 3 ]; then test \"\$n\" -gt 0; else expect_eq \"\$n\" 0 'not-mapped lines'; fi
@@ -46,6 +58,10 @@ test_expect_success 'rand-rw.fio: randrw with its mix, 60 reads in 100' '
 test_expect_success 'workload options: the whole output; it runs, and results.json echoes each' '
 	import opt-workloads 0
 	diff -u "$FIO/opt-workloads.want" opt-workloads.yaml
+	if grep -qx libaio left_out; then
+		# the job on libaio runs on sync instead, one I/O at a time
+		sed -i "/^    backend: libaio\$/d; /^    iodepth: 4\$/d" opt-workloads.yaml
+	fi
 	"$IOTRIAL" run -q opt-workloads.yaml -o res-wl
 	jq -r ".jobs[] | [.name, .params.mix, .params.block_split, .params.distribution, .params.fsync_every, .params.fdatasync_every, .params.offset, .params.offset_increment, .params.io_limit, .params.nice, .params.ioprio, .params.cpus] | map(tostring) | join(\" \")" res-wl/results.json >got
 	cat >want <<-\EOF

@@ -174,4 +174,8 @@ const char *be_names(void);
 /* Whether `name` is a known backend that this build left out, with the library it needs. */
 const char *be_missing_library(const char *name);
 
+/* The options of backend `name` when this build left it out (every build knows them, so a
+ * job file reads the same everywhere); NULL otherwise, or when it has none. */
+const struct job_key *be_left_out_options(const char *name);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/io/backends/backend.h"
+#include "engine/io/backends/io_uring_opts.h"
 #include "model/jobkeys.h"
 
 extern const struct be_ops be_sync;
@@ -39,13 +40,15 @@ const struct be_ops *const be_registry[] = {
 };
 /* clang-format on */
 
-/* Backends a build can leave out, and the Debian package that brings each one in. */
+/* Backends a build can leave out, the Debian package that brings each one in, and their
+ * options, which every build knows: a job file means the same wherever it is read. */
 static const struct {
 	const char *name;
 	const char *package;
+	const struct job_key *options;
 } optional[] = {
-    {"io_uring", "liburing-dev"},
-    {"libaio", "libaio-dev"},
+    {"io_uring", "liburing-dev", be_io_uring_options},
+    {"libaio", "libaio-dev", NULL},
 };
 
 int be_plain_open(void *priv, int dirfd, const char *path, int flags, mode_t mode)
@@ -91,6 +94,14 @@ const char *be_missing_library(const char *name)
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
 		if (!strcmp(optional[i].name, name) && !be_find(name))
 			return optional[i].package;
+	return NULL;
+}
+
+const struct job_key *be_left_out_options(const char *name)
+{
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (!strcmp(optional[i].name, name) && !be_find(name))
+			return optional[i].options;
 	return NULL;
 }
 
@@ -179,6 +190,10 @@ int be_registry_init(char *err, size_t errlen)
 			if (wrappable(be_registry[k]) && nwraps < BE_MAX)
 				wrap_make(be, be_registry[k]);
 	}
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (!be_find(optional[i].name) && optional[i].options &&
+		    (r = job_keys_extend(optional[i].name, optional[i].options, err, errlen)) < 0)
+			return r;
 	done = true;
 	return 0;
 }
