@@ -57,6 +57,8 @@ struct imp_state {
 	struct imp_job *j;
 	bool kb1000;
 	const struct imp_opt *runtime, *time_based, *filename, *directory, *engine, *iodepth, *bs;
+	const char *engine_name; /* the job's last ioengine (global's, then its own), or NULL */
+	const struct imp_opt *batch_min, *batch_max; /* iodepth_batch_complete_min and _max */
 	const struct imp_opt *wl[IMP_WL_N];
 	bool time_based_on;
 	int unmapped;

@@ -96,6 +96,47 @@ static int map_bool(struct imp_state *st, const struct imp_opt *o, const char *k
 	return imp_set(st->j, key, (*v == '1') != invert ? "true" : "false", o->global);
 }
 
+/* An option of fio's io_uring engine, or a batch size iotrial has on io_uring only: the key of
+ * iotrial's io_uring backend when the job's engine is io_uring. */
+static int map_uring(struct imp_state *st, const struct imp_opt *o, const char *key)
+{
+	const struct job_key *k = job_key_find(key);
+	const char *v = imp_opt_value(o);
+	char msg[160];
+
+	if (!st->engine_name || strcmp(st->engine_name, "io_uring")) {
+		snprintf(
+		    msg, sizeof(msg),
+		    "iotrial has it on its io_uring backend only (%s); this job's ioengine is %s",
+		    key, st->engine_name ? st->engine_name : "fio's default, psync");
+		return imp_not_mapped(st, o, msg);
+	}
+	if (k && k->type == KT_BOOL)
+		return map_bool(st, o, key, false);
+	if (!all_digits(v))
+		return imp_not_mapped(st, o, "not a whole number");
+	if (!strcmp(v, "0") && !strcmp(key, "io_uring_batch_submit"))
+		return imp_not_mapped(st, o, "fio's 0 is the iodepth: write the number");
+	if (!strcmp(v, "0") && !strcmp(key, "io_uring_batch_complete_min"))
+		return imp_not_mapped(
+		    st, o, "fio's 0 polls without waiting; iotrial waits for at least one");
+	if (!strcmp(key, "io_uring_batch_complete_min"))
+		st->batch_min = o;
+	if (!strcmp(key, "io_uring_batch_complete_max"))
+		st->batch_max = o;
+	return imp_set_scalar(st, o, key, v);
+}
+
+/* fio takes at most iodepth_batch_complete_min completions at a time unless _max says more;
+ * iotrial's default is up to iodepth. */
+static int resolve_uring(struct imp_state *st)
+{
+	if (!st->batch_min || st->batch_max)
+		return 0;
+	return imp_set_scalar(st, st->batch_min, "io_uring_batch_complete_max",
+			      imp_opt_value(st->batch_min));
+}
+
 static int map_rw(struct imp_state *st, const struct imp_opt *o)
 {
 	static const char *const same[][2] = {{"read", "read"},		{"write", "write"},
@@ -279,6 +320,8 @@ static int map_opt(struct imp_state *st, const struct imp_opt *o, char **top_nam
 		return imp_map_mix(st, o, r->conv == FC_MIX_WRITE);
 	case FC_ENGINE:
 		return map_engine(st, o);
+	case FC_URING:
+		return map_uring(st, o, r->key);
 	case FC_SYNC:
 		return map_sync(st, o);
 	case FC_END_FSYNC:
@@ -489,6 +532,8 @@ int imp_map_job(struct imp_job *j, const struct imp_opt *opts, size_t n, char **
 		if (!strcmp(opts[i].o->key, "kb_base"))
 			st.kb1000 = opts[i].o->value && !strcmp(opts[i].o->value, "1000");
 		has_rw |= !strcmp(opts[i].o->key, "rw") || !strcmp(opts[i].o->key, "readwrite");
+		if (!strcmp(opts[i].o->key, "ioengine"))
+			st.engine_name = imp_opt_value(&opts[i]);
 	}
 	if (!has_rw)
 		ret =
@@ -509,5 +554,7 @@ int imp_map_job(struct imp_job *j, const struct imp_opt *opts, size_t n, char **
 		ret = imp_resolve_workload(&st);
 	if (ret >= 0)
 		ret = imp_resolve_sizes(&st);
+	if (ret >= 0)
+		ret = resolve_uring(&st);
 	return ret < 0 ? ret : st.unmapped;
 }

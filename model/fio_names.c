@@ -14,8 +14,8 @@
 
 #define W7 "issue 14 item 7: percentiles"
 
-#define NO_BATCH                                                                                   \
-	"iotrial submits each I/O when it is issued and reaps each as it completes; it has no batching"
+#define ON_URING                                                                                   \
+	"with ioengine=io_uring: an option of iotrial's io_uring backend; with another engine, not mapped"
 #define NO_LATLOG  "iotrial logs per I/O (log_records) and per interval (log_interval), as CSV"
 #define NO_BUFFERS "iotrial writes its own varied, non-zero pattern (verify's when verify is on)"
 
@@ -78,12 +78,18 @@ const struct fio_name fio_names[] = {
     {"kb_base", NULL, FC_KB_BASE, NULL, NULL},
     {"exec_prerun", "prepare", FC_STRING, NULL, NULL},
     {"exec_postrun", "cleanup", FC_STRING, NULL, NULL},
-    {"iodepth_batch", NULL, FC_NONE, NO_BATCH, NULL},
-    {"iodepth_batch_submit", NULL, FC_NONE, NO_BATCH, NULL},
-    {"iodepth_batch_complete", NULL, FC_NONE, NO_BATCH, NULL},
-    {"iodepth_batch_complete_min", NULL, FC_NONE, NO_BATCH, NULL},
-    {"iodepth_batch_complete_max", NULL, FC_NONE, NO_BATCH, NULL},
-    {"iodepth_low", NULL, FC_NONE, NO_BATCH, NULL},
+    {"iodepth_batch", "io_uring_batch_submit", FC_URING, ON_URING, NULL},
+    {"iodepth_batch_submit", "io_uring_batch_submit", FC_URING, ON_URING, NULL},
+    {"iodepth_batch_complete", "io_uring_batch_complete_min", FC_URING, ON_URING, NULL},
+    {"iodepth_batch_complete_min", "io_uring_batch_complete_min", FC_URING, ON_URING, NULL},
+    {"iodepth_batch_complete_max", "io_uring_batch_complete_max", FC_URING, ON_URING, NULL},
+    {"registerfiles", "io_uring_register_files", FC_URING, ON_URING, NULL},
+    {"fixedbufs", "io_uring_fixed_buffers", FC_URING, ON_URING, NULL},
+    {"sqthread_poll", "io_uring_sqpoll", FC_URING, ON_URING, NULL},
+    {"sqthread_poll_cpu", "io_uring_sqpoll_cpu", FC_URING, ON_URING, NULL},
+    {"hipri", "io_uring_hipri", FC_URING, ON_URING, NULL},
+    {"iodepth_low", NULL, FC_NONE,
+     "iotrial refills the queue as each I/O completes; it has no low-water mark", NULL},
     {"io_submit_mode", NULL, FC_NONE,
      "iotrial's workers submit their own I/Os; rate and rate_iops keep a fixed schedule without an offload thread",
      NULL},

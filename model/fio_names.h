@@ -48,13 +48,14 @@ enum fio_conv {
 	FC_VERIFY,	/* verify: any checksum type is verify: true */
 	FC_THREAD,	/* thread: worker_mode: thread */
 	FC_KB_BASE,	/* kb_base: how this section's sizes read */
+	FC_URING, /* an option of the io_uring backend: mapped when the job's engine is io_uring */
 };
 
 struct fio_name {
 	const char *fio; /* fio's option name */
 	const char *key; /* the iotrial job key (or top-level key) it maps to; NULL: none */
 	enum fio_conv conv;
-	const char *why;     /* FC_NONE: why not; FC_NOTE: what iotrial does instead */
+	const char *why; /* FC_NONE: why not; FC_NOTE: what iotrial does instead; else a remark */
 	const char *pending; /* not mapped yet: the work that brings the key (NULL: mapped) */
 };
 

@@ -83,6 +83,31 @@ test_expect_success 'workload options fio means otherwise: each one named, or no
 	grep "iotrial: .*opt-wl-refused.fio: 11 fio option(s) not mapped" opt-wl-refused.err
 '
 
+test_expect_success 'io_uring options and batch sizes: keys of the io_uring backend on an io_uring job, named on another' '
+	printf "[global]\nioengine=io_uring\niodepth=16\nsize=1m\n[a]\nrw=randread\nregisterfiles=1\nfixedbufs=1\nsqthread_poll=1\nsqthread_poll_cpu=1\nhipri=0\niodepth_batch_submit=4\niodepth_batch_complete_min=2\n[b]\nrw=read\niodepth_batch_complete_max=8\niodepth_batch_submit=0\n[c]\nioengine=libaio\nrw=read\niodepth_batch=4\nregisterfiles=1\n" >uring.fio
+	expect_code 3 "$IOTRIAL" import-fio uring.fio >uring.yaml 2>uring.err
+	sed -n "/- name: a/,/- name: b/p" uring.yaml | grep "^    io_uring" >a.keys
+	cat >want <<-\EOF
+	    io_uring_register_files: true
+	    io_uring_fixed_buffers: true
+	    io_uring_sqpoll: true
+	    io_uring_sqpoll_cpu: 1
+	    io_uring_hipri: false
+	    io_uring_batch_submit: 4
+	    io_uring_batch_complete_min: 2
+	    io_uring_batch_complete_max: 2
+	EOF
+	diff -u want a.keys
+	sed -n "/- name: b/,/- name: c/p" uring.yaml >b.part
+	grep -x "    io_uring_batch_complete_max: 8" b.part
+	grep "not mapped: iodepth_batch_submit=0 (line 17): fio.s 0 is the iodepth" b.part
+	sed -n "/- name: c/,\$p" uring.yaml >c.part
+	grep "not mapped: iodepth_batch=4 (line 21): iotrial has it on its io_uring backend only (io_uring_batch_submit); this job.s ioengine is libaio" c.part
+	grep "not mapped: registerfiles=1 (line 22)" c.part
+	! grep "^    io_uring" c.part
+	grep "3 fio option(s) not mapped" uring.err
+'
+
 test_expect_success 'prio and prioclass are one ioprio, as fio sets it (class 0 is be, level 0 by default)' '
 	printf "[a]\nprioclass=1\nprio=2\n[b]\nprioclass=1\n[c]\nprio=3\n[d]\nprioclass=0\nprio=7\n[e]\nprio=9\n" >prio.fio
 	expect_code 3 "$IOTRIAL" import-fio prio.fio >prio.yaml 2>err
@@ -243,7 +268,7 @@ test_expect_success 'a fio file given to run or validate points at import-fio' '
 test_expect_success 'fio names in a job file get the iotrial name' '
 	cat >fio-names.yaml <<-\EOF
 	jobs:
-	  - {name: a, workload: read, bs: 4KiB, numjobs: 2, ioengine: libaio, iodepth_batch: 4}
+	  - {name: a, workload: read, bs: 4KiB, numjobs: 2, ioengine: libaio, iodepth_low: 4}
 	  - {name: b, workload: read, rw: read, group_reporting: 1}
 	  - {name: c, workload: read, direct: 1, block_size: 4k, file_size: 10m}
 	EOF
@@ -252,7 +277,7 @@ test_expect_success 'fio names in a job file get the iotrial name' '
 	fio-names.yaml:2:31: key '"'"'bs'"'"': unknown key (did you mean '"'"'block_size'"'"'? '"'"'bs'"'"' is fio'"'"'s name for it)
 	fio-names.yaml:2:41: key '"'"'numjobs'"'"': unknown key (did you mean '"'"'threads'"'"'? '"'"'numjobs'"'"' is fio'"'"'s name for it)
 	fio-names.yaml:2:53: key '"'"'ioengine'"'"': unknown key (did you mean '"'"'backend'"'"'? '"'"'ioengine'"'"' is fio'"'"'s name for it)
-	fio-names.yaml:2:71: key '"'"'iodepth_batch'"'"': unknown key ('"'"'iodepth_batch'"'"' is a fio option that iotrial has no key for: iotrial submits each I/O when it is issued and reaps each as it completes; it has no batching; see docs/fio.md)
+	fio-names.yaml:2:71: key '"'"'iodepth_low'"'"': unknown key ('"'"'iodepth_low'"'"' is a fio option that iotrial has no key for: iotrial refills the queue as each I/O completes; it has no low-water mark; see docs/fio.md)
 	fio-names.yaml:3:31: key '"'"'rw'"'"': unknown key (did you mean '"'"'workload'"'"'? '"'"'rw'"'"' is fio'"'"'s name for it)
 	fio-names.yaml:3:41: key '"'"'group_reporting'"'"': unknown key ('"'"'group_reporting'"'"' is a fio option that iotrial needs no key for: iotrial merges a job'"'"'s threads into one figure per trial, as group_reporting merges numjobs, and keeps a row per worker)
 	fio-names.yaml:4:39: key '"'"'direct'"'"': expected true or false, got '"'"'1'"'"' (did you mean '"'"'true'"'"'? fio writes 1 and 0)
