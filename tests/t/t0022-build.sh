@@ -50,12 +50,14 @@ test_expect_success 'without the libraries, make clean-objs B=DIR/ still works, 
 	expect_eq "$(cat after)" "$(cat before)" "the tree'"'"'s own files"
 '
 
-test_expect_success 'WITH_LIBURING=no WITH_LIBAIO=no: io_uring.c and libaio.c are left out' '
+test_expect_success 'WITH_LIBURING=no WITH_LIBAIO=no: io_uring.c and libaio.c are left out, the io_uring options kept' '
 	mk -n WITH_LIBURING=no WITH_LIBAIO=no B="$TRASH/nob/" "$TRASH/nob/iotrial" >cmds
 	grep -F "engine/io/backends/sync.c" cmds
 	grep -F "engine/io/backends/registry.c" cmds
-	not grep -F "io_uring" cmds
-	not grep -F "libaio" cmds
+	grep -F "engine/io/backends/io_uring_opts.c" cmds
+	not grep -F "engine/io/backends/io_uring.c" cmds
+	not grep -F "engine/io/backends/libaio.c" cmds
+	not grep -e "-luring" -e "-laio" -e "HAVE_LIBURING" -e "HAVE_LIBAIO" cmds
 '
 
 test_expect_success 'a serial build compiles dist_serial.c, not dist_mpi.c' '

@@ -192,7 +192,11 @@ test_expect_success 'completion: job files for run, results files for report and
 
 # --- the man pages and make install ---
 
-if command -v lowdown >/dev/null 2>&1; then
+if [ "$IOTRIAL" != "$SRC/iotrial" ]; then
+	# make install installs ./iotrial; a run of another build (make test B=DIR/) leaves it
+	# to the run of the default build, which CI makes too
+	test_skip "make install puts the man pages in place" "make install installs the default build, and this run tests $IOTRIAL"
+elif command -v lowdown >/dev/null 2>&1; then
 	test_expect_success 'make install puts the man pages and the completion in place' '
 		make -s -C "$SRC" -o iotrial install DESTDIR="$TRASH/stage" PREFIX=/usr >make.out 2>&1
 		test -x stage/usr/bin/iotrial
