@@ -3,7 +3,6 @@
  * (nothing was run); 130/143 interrupted by SIGINT/SIGTERM, after writing what was measured;
  * 141 stdout closed by its reader (EPIPE), after writing the result folder. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "engine/run/run_results.h"
 #include "lib/version.h"
 #include "reporters/reporter.h"
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/load.h"
 #include "cli/outdir.h"
@@ -27,7 +27,6 @@
 
 #include "cli/resume.h"
 #include "engine/run/resume.h"
-#include "lib/units.h"
 #include "model/results_json.h"
 
 const char iotrial_usage[] =
@@ -76,283 +75,9 @@ const char iotrial_usage[] =
     "its reader, after writing the results.\n"
     "Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
 
-struct cli {
-	const char *outdir;
-	bool force;
-	struct rep_list formats; /* what -f asked for */
-	struct spec_override *ov;
-	size_t nov;
-	bool quiet;
-	int progress;		   /* -1 auto, 0 never, 1 always */
-	const char *estimate_from; /* --estimate-from: an earlier run's results.json */
-	bool probe;		   /* validate --probe */
-	bool keep_going;
-	const char *log; /* --log FILE */
-	char **files;
-	int nfiles;
-	bool formats_given; /* -f was given */
-	/* -o - or -f ndjson: what stdout was, for the event stream or results.json; stdout
-	 * itself then points at stderr, so nothing else can reach the stream (cli/stream.c). */
-	struct cli_stream stream;
-	const char *resume;	/* --resume DIR */
-	uint64_t checkpoint_ns; /* --checkpoint-interval */
-};
-
-static void cli_release(struct cli *c)
-{
-	for (size_t i = 0; i < c->nov; i++) {
-		free(c->ov[i].key);
-		free(c->ov[i].value);
-	}
-	free(c->ov);
-	c->ov = NULL;
-	c->nov = 0;
-}
-
-static int parse_formats(struct cli *c, const char *arg)
-{
-	char names[128];
-
-	c->formats.n = 0;
-	rep_names(names, sizeof(names));
-	/* Every item counts: -f '' or -f text,,csv is a slip, not a wish for no files. */
-	for (const char *t = arg;; t++) {
-		size_t n = strcspn(t, ",");
-		const struct rep_ops *rep = rep_find_n(t, n);
-		if (!n) {
-			fprintf(stderr,
-				"iotrial: -f takes a comma list of %s, not '%s' (an empty name)\n",
-				names, arg);
-			return -EINVAL;
-		}
-		if (!rep) {
-			fprintf(stderr, "iotrial: unknown format '%.*s' (expected %s)\n", (int)n, t,
-				names);
-			return -EINVAL;
-		}
-		rep_list_add(&c->formats, rep);
-		t += n;
-		if (!*t)
-			return 0;
-	}
-}
-
-/* One more --set override (--force adds allow_overwrite=true): 0 or -ENOMEM. It is counted
- * even when a copy failed, so cli_release frees what was made. */
-static int add_override(struct cli *c, const char *key, size_t keylen, const char *value)
-{
-	struct spec_override *ov = realloc(c->ov, (c->nov + 1) * sizeof(*ov));
-
-	if (!ov)
-		return -ENOMEM;
-	c->ov = ov;
-	ov[c->nov].key = strndup(key, keylen);
-	ov[c->nov].value = strdup(value);
-	c->nov++;
-	return ov[c->nov - 1].key && ov[c->nov - 1].value ? 0 : -ENOMEM;
-}
-
-static int parse_progress(struct cli *c, const char *arg)
-{
-	if (!strcmp(arg, "auto"))
-		c->progress = -1;
-	else if (!strcmp(arg, "always"))
-		c->progress = 1;
-	else if (!strcmp(arg, "never"))
-		c->progress = 0;
-	else {
-		fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n", arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int parse_interval(struct cli *c, const char *arg)
-{
-	const char *why = NULL;
-
-	if (units_parse_duration(arg, &c->checkpoint_ns, &why) < 0) {
-		fprintf(
-		    stderr,
-		    "iotrial: --checkpoint-interval takes a duration (5s, 500ms, 0), not '%s'%s%s\n",
-		    arg, why ? ": " : "", why ? why : "");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
- * -ENOMEM. */
-static int parse_option(struct cli *c, int opt)
-{
-	const char *eq;
-
-	switch (opt) {
-	case 'o':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
-			return -EINVAL;
-		}
-		c->outdir = optarg;
-		return 0;
-	case 'f':
-		c->formats_given = true;
-		return parse_formats(c, optarg) < 0 ? -EINVAL : 0;
-	case 'q':
-		c->quiet = true;
-		return 0;
-	case 'F':
-		/* The same as allow_overwrite: true on every job, and recorded as such; also
-		 * lets -o name a folder holding an earlier run, which is emptied first. */
-		c->force = true;
-		return add_override(c, "allow_overwrite", strlen("allow_overwrite"), "true");
-	case 'p':
-		return parse_progress(c, optarg);
-	case 'E':
-		c->estimate_from = optarg;
-		return 0;
-	case 'P':
-		c->probe = true;
-		return 0;
-	case 'k':
-		c->keep_going = true;
-		return 0;
-	case 'L':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: --log takes a file name, not ''\n");
-			return -EINVAL;
-		}
-		c->log = optarg;
-		return 0;
-	case 'R':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: --resume takes a result folder, not ''\n");
-			return -EINVAL;
-		}
-		c->resume = optarg;
-		return 0;
-	case 'C':
-		return parse_interval(c, optarg);
-	case 's':
-		eq = strchr(optarg, '=');
-		if (!eq || eq == optarg) {
-			fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
-			return -EINVAL;
-		}
-		return add_override(c, optarg, (size_t)(eq - optarg), eq + 1);
-	case 'h':
-		fputs(iotrial_usage, stdout);
-		exit(0);
-	default: /* '?' and ':' are parse_args' */
-		return -EINVAL;
-	}
-}
-
-/* The option getopt_long just took, as written: "--log x.log" and "-o DIR" leave optind past
- * their value, so the option is the word before it; "--log=x.log" is cut at the '='. */
-static const char *opt_word(char **argv)
-{
-	const char *w = argv[optind - 1];
-
-	return w[0] != '-' && optind >= 3 ? argv[optind - 2] : w;
-}
-
-static int opt_len(char **argv)
-{
-	const char *w = opt_word(argv);
-
-	return (int)strcspn(w, "=");
-}
-
-/* --resume DIR: one job file, its results into DIR, results.json among them (the
- * checkpoint), on one rank. 0 or -EINVAL after saying why. */
-static int check_resume(const struct cli *c)
-{
-	const char *why = NULL;
-
-	if (!c->resume)
-		return 0;
-	if (c->nfiles != 1)
-		why = "--resume takes one job file";
-	else if (c->outdir)
-		why = "--resume DIR writes into DIR: -o is not for it";
-	else if (!rep_list_has(&c->formats, "json"))
-		why = "--resume needs json among -f's formats: results.json is the checkpoint";
-	else if (dist_size() > 1)
-		why = "--resume runs on one rank, not under mpirun";
-	if (why)
-		fprintf(stderr, "iotrial: %s\n", why);
-	return why ? -EINVAL : 0;
-}
-
-/* The options and job files of run or validate into `c`: 0, -EINVAL after saying why, or
- * -ENOMEM (see exit_status_of). */
-static int parse_args(int argc, char **argv, struct cli *c, bool allow_run_opts)
-{
-	static const struct option longopts[] = {
-	    {"set", required_argument, NULL, 's'},
-	    {"progress", required_argument, NULL, 'p'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"estimate-from", required_argument, NULL, 'E'},
-	    {"probe", no_argument, NULL, 'P'},
-	    {"keep-going", no_argument, NULL, 'k'},
-	    {"log", required_argument, NULL, 'L'},
-	    {"resume", required_argument, NULL, 'R'},
-	    {"checkpoint-interval", required_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int opt, ret;
-
-	c->progress = -1;
-	c->checkpoint_ns = 5000000000ull;
-	rep_list_default(&c->formats);
-	optind = 1;
-	opterr = 0; /* cli_bad_option says it, naming the command's help */
-	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
-		if (!allow_run_opts && opt != 's' && opt != 'h' && opt != '?' && opt != ':' &&
-		    opt != 'E' && opt != 'P') {
-			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial run'\n",
-				opt_len(argv), opt_word(argv));
-			return -EINVAL;
-		}
-		if (allow_run_opts && opt == 'P') {
-			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial validate'\n",
-				opt_len(argv), opt_word(argv));
-			return -EINVAL;
-		}
-		if (opt == '?' || opt == ':') {
-			cli_bad_option(opt, argv);
-			return -EINVAL;
-		}
-		if ((ret = parse_option(c, opt)) < 0)
-			return ret;
-	}
-	c->files = argv + optind;
-	c->nfiles = argc - optind;
-	if (c->nfiles == 0) {
-		fprintf(stderr, "iotrial: no job file given\n");
-		return -EINVAL;
-	}
-	if (allow_run_opts &&
-	    (ret = cli_stream_check(c->outdir, &c->formats, c->formats_given)) < 0)
-		return ret;
-	return check_resume(c);
-}
-
-/* The exit status for a failed step below the command line: 1 when memory ran out (after
- * saying so), else `usage` (2 for a mistake in the command or the job file). */
-static int exit_status_of(int err, int usage)
-{
-	if (err != -ENOMEM)
-		return usage;
-	fputs("iotrial: out of memory\n", stderr);
-	return EXIT_RUN;
-}
-
 /* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
  * folder itself; else a new <experiment>-<UTC time> folder under -o DIR or results/. */
-static int result_folder(const struct cli *c, const struct exp_spec *s, struct outdir *od)
+static int result_folder(const struct cli_args *c, const struct exp_spec *s, struct outdir *od)
 {
 	char stamp[32], *base = NULL;
 	time_t t = time(NULL);
@@ -377,8 +102,8 @@ static int result_folder(const struct cli *c, const struct exp_spec *s, struct o
 /* --resume: the checkpoint's trials into `r` (fresh from run_results_init), matched to the
  * plan; where the run goes on into `ro`, the kept trials that failed into *failed. Returns 0 or
  * an exit status, after one line. */
-static int resume_into(const struct cli *c, struct plan *p, struct results *from, struct results *r,
-		       struct run_opts *ro, size_t *failed)
+static int resume_into(const struct cli_args *c, struct plan *p, struct results *from,
+		       struct results *r, struct run_opts *ro, size_t *failed)
 {
 	struct resume_point at;
 	struct diag d = {0};
@@ -408,7 +133,7 @@ static int resume_into(const struct cli *c, struct plan *p, struct results *from
 /* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`,
  * plan with its seed, and check that the job file and the overrides are its. Returns 0 or an
  * exit status (then nothing is left to release). */
-static int load_one(const char *file, const struct cli *c, const char *scratch,
+static int load_one(const char *file, const struct cli_args *c, const char *scratch,
 		    struct results *from, struct exp_spec *s, struct plan *p)
 {
 	int ret;
@@ -433,8 +158,8 @@ static int load_one(const char *file, const struct cli *c, const char *scratch,
 /* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
  * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
  * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
-static int run_one(const char *file, struct cli *c, const char *scratch, struct outdir *claimed,
-		   struct runlog *log, char **where)
+static int run_one(const char *file, struct cli_args *c, const char *scratch,
+		   struct outdir *claimed, struct runlog *log, char **where)
 {
 	struct exp_spec s;
 	struct plan p;
@@ -537,7 +262,7 @@ out:
 
 /* validate's last line: the plan's estimated time, with the hints of --estimate-from or
  * --probe. Returns 0 or the exit status of what failed (after saying why). */
-static int validate_estimate(const struct cli *c, const char *file, const char *scratch,
+static int validate_estimate(const struct cli_args *c, const char *file, const char *scratch,
 			     const struct plan *p)
 {
 	struct est_hint *hints = NULL;
@@ -567,21 +292,21 @@ static int validate_estimate(const struct cli *c, const char *file, const char *
 
 static int cmd_validate(int argc, char **argv)
 {
-	struct cli c = {0};
+	struct cli_args c = {0};
 	char *scratch = load_scratch_path();
 	int worst = 0, err;
 
-	if ((err = parse_args(argc, argv, &c, false)) < 0) {
+	if ((err = cli_args_parse(argc, argv, &c, false)) < 0) {
 		if (err == -EINVAL)
 			cli_usage_hint("validate");
-		cli_release(&c);
+		cli_args_release(&c);
 		free(scratch);
-		return exit_status_of(err, EXIT_USAGE);
+		return cli_exit_status(err, EXIT_USAGE);
 	}
 	if (c.probe && c.estimate_from) {
 		fputs("iotrial: give --estimate-from or --probe, not both\n", stderr);
 		cli_usage_hint("validate");
-		cli_release(&c);
+		cli_args_release(&c);
 		free(scratch);
 		return EXIT_USAGE;
 	}
@@ -603,7 +328,7 @@ static int cmd_validate(int argc, char **argv)
 		spec_release(&s);
 	}
 	free(scratch);
-	cli_release(&c);
+	cli_args_release(&c);
 	return worst;
 }
 
@@ -612,7 +337,7 @@ static int cmd_validate(int argc, char **argv)
  * the machine refuses as it stands (a file that would be written over, too little space)
  * stops the queue too, though an earlier file might have changed that: such a file belongs
  * in a queue of its own. Returns 0 or the worst exit status, after a line saying so. */
-static int check_all(const struct cli *c, const char *scratch)
+static int check_all(const struct cli_args *c, const char *scratch)
 {
 	int worst = 0, bad = 0;
 
@@ -636,7 +361,7 @@ static int check_all(const struct cli *c, const char *scratch)
 
 /* Take the batch folder and every job file's result folder (several job files, rank 0):
  * an exit status. */
-static int batch_start(struct batch *b, const struct cli *c, const char *scratch)
+static int batch_start(struct batch *b, const struct cli_args *c, const char *scratch)
 {
 	int st = dist_rank() == 0 ? batch_init(b, c->files, (size_t)c->nfiles) : 0;
 
@@ -651,7 +376,7 @@ static int batch_start(struct batch *b, const struct cli *c, const char *scratch
 }
 
 /* Run the job files in turn: after one fails, the rest only with --keep-going. */
-static int run_files(struct cli *c, const char *scratch, struct batch *b, struct runlog *log)
+static int run_files(struct cli_args *c, const char *scratch, struct batch *b, struct runlog *log)
 {
 	bool lead = dist_rank() == 0, queue = c->nfiles > 1;
 	int worst = 0;
@@ -681,24 +406,24 @@ static int run_files(struct cli *c, const char *scratch, struct batch *b, struct
 
 static int cmd_run(int argc, char **argv)
 {
-	struct cli c = {0};
+	struct cli_args c = {0};
 	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
 	struct runlog log = RUNLOG_INIT;
 	char *scratch;
 	int worst = 0, err;
 
-	if ((err = parse_args(argc, argv, &c, true)) < 0) {
+	if ((err = cli_args_parse(argc, argv, &c, true)) < 0) {
 		if (err == -EINVAL)
 			cli_usage_hint("run");
-		cli_release(&c);
-		return exit_status_of(err, EXIT_USAGE);
+		cli_args_release(&c);
+		return cli_exit_status(err, EXIT_USAGE);
 	}
 	if (load_agree_max((scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
 		if (!scratch)
 			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
 				strerror(errno));
 		free(scratch);
-		cli_release(&c);
+		cli_args_release(&c);
 		return EXIT_RUN;
 	}
 	cli_signals_install();
@@ -707,12 +432,12 @@ static int cmd_run(int argc, char **argv)
 			"iotrial: -o - streams one job file; run the files one at a time\n");
 		cli_usage_hint("run");
 		free(scratch);
-		cli_release(&c);
+		cli_args_release(&c);
 		return EXIT_USAGE;
 	}
 	if (cli_stream_open(&c.stream, c.outdir, &c.formats) < 0) {
 		free(scratch);
-		cli_release(&c);
+		cli_args_release(&c);
 		return EXIT_RUN;
 	}
 	err = dist_rank() == 0 && c.log ? runlog_open(&log, c.log) : 0;
@@ -735,7 +460,7 @@ out:
 	runlog_close(&log);
 	cli_stream_close(&c.stream);
 	free(scratch);
-	cli_release(&c);
+	cli_args_release(&c);
 	return worst;
 }
 

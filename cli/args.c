@@ -1,0 +1,260 @@
+/* The options of run and validate (see args.h): one switch over getopt_long's letters, and
+ * the checks of the options that go together (-o - with -f, --resume). */
+#include "cli/args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/dist/dist.h"
+#include "lib/units.h"
+
+void cli_args_release(struct cli_args *c)
+{
+	for (size_t i = 0; i < c->nov; i++) {
+		free(c->ov[i].key);
+		free(c->ov[i].value);
+	}
+	free(c->ov);
+	c->ov = NULL;
+	c->nov = 0;
+}
+
+static int parse_formats(struct cli_args *c, const char *arg)
+{
+	char names[128];
+
+	c->formats.n = 0;
+	rep_names(names, sizeof(names));
+	/* Every item counts: -f '' or -f text,,csv is a slip, not a wish for no files. */
+	for (const char *t = arg;; t++) {
+		size_t n = strcspn(t, ",");
+		const struct rep_ops *rep = rep_find_n(t, n);
+		if (!n) {
+			fprintf(stderr,
+				"iotrial: -f takes a comma list of %s, not '%s' (an empty name)\n",
+				names, arg);
+			return -EINVAL;
+		}
+		if (!rep) {
+			fprintf(stderr, "iotrial: unknown format '%.*s' (expected %s)\n", (int)n, t,
+				names);
+			return -EINVAL;
+		}
+		rep_list_add(&c->formats, rep);
+		t += n;
+		if (!*t)
+			return 0;
+	}
+}
+
+/* One more --set override (--force adds allow_overwrite=true): 0 or -ENOMEM. It is counted
+ * even when a copy failed, so cli_release frees what was made. */
+static int add_override(struct cli_args *c, const char *key, size_t keylen, const char *value)
+{
+	struct spec_override *ov = realloc(c->ov, (c->nov + 1) * sizeof(*ov));
+
+	if (!ov)
+		return -ENOMEM;
+	c->ov = ov;
+	ov[c->nov].key = strndup(key, keylen);
+	ov[c->nov].value = strdup(value);
+	c->nov++;
+	return ov[c->nov - 1].key && ov[c->nov - 1].value ? 0 : -ENOMEM;
+}
+
+static int parse_progress(struct cli_args *c, const char *arg)
+{
+	if (!strcmp(arg, "auto"))
+		c->progress = -1;
+	else if (!strcmp(arg, "always"))
+		c->progress = 1;
+	else if (!strcmp(arg, "never"))
+		c->progress = 0;
+	else {
+		fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_interval(struct cli_args *c, const char *arg)
+{
+	const char *why = NULL;
+
+	if (units_parse_duration(arg, &c->checkpoint_ns, &why) < 0) {
+		fprintf(
+		    stderr,
+		    "iotrial: --checkpoint-interval takes a duration (5s, 500ms, 0), not '%s'%s%s\n",
+		    arg, why ? ": " : "", why ? why : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
+ * -ENOMEM. */
+static int parse_option(struct cli_args *c, int opt)
+{
+	const char *eq;
+
+	switch (opt) {
+	case 'o':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
+			return -EINVAL;
+		}
+		c->outdir = optarg;
+		return 0;
+	case 'f':
+		c->formats_given = true;
+		return parse_formats(c, optarg) < 0 ? -EINVAL : 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case 'F':
+		/* The same as allow_overwrite: true on every job, and recorded as such; also
+		 * lets -o name a folder holding an earlier run, which is emptied first. */
+		c->force = true;
+		return add_override(c, "allow_overwrite", strlen("allow_overwrite"), "true");
+	case 'p':
+		return parse_progress(c, optarg);
+	case 'E':
+		c->estimate_from = optarg;
+		return 0;
+	case 'P':
+		c->probe = true;
+		return 0;
+	case 'k':
+		c->keep_going = true;
+		return 0;
+	case 'L':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: --log takes a file name, not ''\n");
+			return -EINVAL;
+		}
+		c->log = optarg;
+		return 0;
+	case 'R':
+		if (!*optarg) {
+			fprintf(stderr, "iotrial: --resume takes a result folder, not ''\n");
+			return -EINVAL;
+		}
+		c->resume = optarg;
+		return 0;
+	case 'C':
+		return parse_interval(c, optarg);
+	case 's':
+		eq = strchr(optarg, '=');
+		if (!eq || eq == optarg) {
+			fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
+			return -EINVAL;
+		}
+		return add_override(c, optarg, (size_t)(eq - optarg), eq + 1);
+	case 'h':
+		fputs(iotrial_usage, stdout);
+		exit(0);
+	default: /* '?' and ':' are parse_args' */
+		return -EINVAL;
+	}
+}
+
+/* The option getopt_long just took, as written: "--log x.log" and "-o DIR" leave optind past
+ * their value, so the option is the word before it; "--log=x.log" is cut at the '='. */
+static const char *opt_word(char **argv)
+{
+	const char *w = argv[optind - 1];
+
+	return w[0] != '-' && optind >= 3 ? argv[optind - 2] : w;
+}
+
+static int opt_len(char **argv)
+{
+	const char *w = opt_word(argv);
+
+	return (int)strcspn(w, "=");
+}
+
+/* --resume DIR: one job file, its results into DIR, results.json among them (the
+ * checkpoint), on one rank. 0 or -EINVAL after saying why. */
+static int check_resume(const struct cli_args *c)
+{
+	const char *why = NULL;
+
+	if (!c->resume)
+		return 0;
+	if (c->nfiles != 1)
+		why = "--resume takes one job file";
+	else if (c->outdir)
+		why = "--resume DIR writes into DIR: -o is not for it";
+	else if (!rep_list_has(&c->formats, "json"))
+		why = "--resume needs json among -f's formats: results.json is the checkpoint";
+	else if (dist_size() > 1)
+		why = "--resume runs on one rank, not under mpirun";
+	if (why)
+		fprintf(stderr, "iotrial: %s\n", why);
+	return why ? -EINVAL : 0;
+}
+
+int cli_args_parse(int argc, char **argv, struct cli_args *c, bool for_run)
+{
+	static const struct option longopts[] = {
+	    {"set", required_argument, NULL, 's'},
+	    {"progress", required_argument, NULL, 'p'},
+	    {"force", no_argument, NULL, 'F'},
+	    {"estimate-from", required_argument, NULL, 'E'},
+	    {"probe", no_argument, NULL, 'P'},
+	    {"keep-going", no_argument, NULL, 'k'},
+	    {"log", required_argument, NULL, 'L'},
+	    {"resume", required_argument, NULL, 'R'},
+	    {"checkpoint-interval", required_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int opt, ret;
+
+	c->progress = -1;
+	c->checkpoint_ns = 5000000000ull;
+	rep_list_default(&c->formats);
+	optind = 1;
+	opterr = 0; /* cli_bad_option says it, naming the command's help */
+	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
+		if (!for_run && opt != 's' && opt != 'h' && opt != '?' && opt != ':' &&
+		    opt != 'E' && opt != 'P') {
+			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial run'\n",
+				opt_len(argv), opt_word(argv));
+			return -EINVAL;
+		}
+		if (for_run && opt == 'P') {
+			fprintf(stderr, "iotrial: option '%.*s' is for 'iotrial validate'\n",
+				opt_len(argv), opt_word(argv));
+			return -EINVAL;
+		}
+		if (opt == '?' || opt == ':') {
+			cli_bad_option(opt, argv);
+			return -EINVAL;
+		}
+		if ((ret = parse_option(c, opt)) < 0)
+			return ret;
+	}
+	c->files = argv + optind;
+	c->nfiles = argc - optind;
+	if (c->nfiles == 0) {
+		fprintf(stderr, "iotrial: no job file given\n");
+		return -EINVAL;
+	}
+	if (for_run && (ret = cli_stream_check(c->outdir, &c->formats, c->formats_given)) < 0)
+		return ret;
+	return check_resume(c);
+}
+
+int cli_exit_status(int err, int usage)
+{
+	if (err != -ENOMEM)
+		return usage;
+	fputs("iotrial: out of memory\n", stderr);
+	return EXIT_RUN;
+}
