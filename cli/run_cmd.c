@@ -1,0 +1,345 @@
+/* iotrial run (see run_cmd.h): each job file is loaded, planned and checked, its result
+ * folder taken, the runner started with the command line's observers (progress, --log, the
+ * event stream), and its results written; a queue of job files runs them in turn (cli/batch.c
+ * keeps its state), and --resume goes on with an interrupted run from its checkpoint. */
+#include "cli/run_cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/batch.h"
+#include "cli/cli.h"
+#include "cli/estimate.h"
+#include "cli/load.h"
+#include "cli/outdir.h"
+#include "cli/progress.h"
+#include "cli/resume.h"
+#include "cli/runlog.h"
+#include "cli/stream.h"
+#include "engine/dist/dist.h"
+#include "engine/run/resume.h"
+#include "engine/run/run.h"
+#include "engine/run/run_results.h"
+#include "reporters/reporter.h"
+
+/* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
+ * folder itself; else a new <experiment>-<UTC time> folder under -o DIR or results/. */
+static int result_folder(const struct cli_args *c, const struct exp_spec *s, struct outdir *od)
+{
+	char stamp[32], *base = NULL;
+	time_t t = time(NULL);
+	struct tm tm;
+	int ret;
+
+	if (cli_stream_only(c->outdir))
+		return 0; /* -o -: no folder, stdout has it all */
+	if (c->outdir && c->nfiles == 1)
+		return outdir_claim(od, c->outdir, c->force);
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (asprintf(&base, "%s-%s", s->experiment, stamp) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		return -ENOMEM;
+	}
+	ret = outdir_new(od, c->outdir ? c->outdir : "results", base);
+	free(base);
+	return ret;
+}
+
+/* --resume: the checkpoint's trials into `r` (fresh from run_results_init), matched to the
+ * plan; where the run goes on into `ro`, the kept trials that failed into *failed. Returns 0 or
+ * an exit status, after one line. */
+static int resume_into(const struct cli_args *c, struct plan *p, struct results *from,
+		       struct results *r, struct run_opts *ro, size_t *failed)
+{
+	struct resume_point at;
+	struct diag d = {0};
+	time_t t = time(NULL);
+	char now[32];
+	struct tm tm;
+	int ret;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	ret = run_resume(p, r, from, now, &at, &d);
+	if (ret == -EINVAL)
+		fprintf(stderr, "iotrial: cannot resume from '%s': %s\n", c->resume,
+			d.n ? d.msgs[0] : "its checkpoint does not fit the plan");
+	else if (ret < 0)
+		fputs("iotrial: out of memory\n", stderr);
+	diag_release(&d);
+	if (ret < 0)
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_RUN;
+	ro->resumed = true;
+	ro->resume_done = at.done;
+	ro->resume_clock_ns = at.clock_ns;
+	*failed = at.failed;
+	return 0;
+}
+
+/* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`,
+ * plan with its seed, and check that the job file and the overrides are its. Returns 0 or an
+ * exit status (then nothing is left to release). */
+static int load_one(const char *file, const struct cli_args *c, const char *scratch,
+		    struct results *from, struct exp_spec *s, struct plan *p)
+{
+	int ret;
+
+	memset(from, 0, sizeof(*from));
+	if (!c->resume)
+		return load_job(file, c->ov, c->nov, scratch, s, p);
+	if ((ret = cli_resume_load(c->resume, from)))
+		return ret;
+	if ((ret = load_job_seeded(file, c->ov, c->nov, scratch, from->seed, s, p))) {
+		results_release(from);
+		return ret;
+	}
+	if ((ret = cli_resume_match(c->resume, from, s))) {
+		results_release(from);
+		plan_release(p);
+		spec_release(s);
+	}
+	return ret;
+}
+
+/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
+ * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
+ * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
+static int run_one(const char *file, struct cli_args *c, const char *scratch,
+		   struct outdir *claimed, struct runlog *log, char **where)
+{
+	struct exp_spec s;
+	struct plan p;
+	struct results r = {0}, from;
+	struct diag d = {0};
+	struct run_opts ro = {.stop = &cli_stop_signal,
+			      .checkpoint = cli_checkpoint,
+			      .checkpoint_ns = c->checkpoint_ns};
+	struct outdir own = OUTDIR_INIT, *od = claimed ? claimed : &own;
+	struct cli_progress pg = {0};
+	struct est_hint *hints = NULL;
+	bool lead = dist_rank() == 0;
+	size_t failed = 0;
+	int ret, st;
+
+	if ((ret = load_one(file, c, scratch, &from, &s, &p)))
+		return ret;
+	/* A results file that cannot be read is a usage error: nothing has run yet. */
+	if (lead && c->estimate_from)
+		ret = cli_hints_from(c->estimate_from, &p, &hints);
+	if ((ret = load_agree_max(ret)))
+		goto out;
+	if (load_settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
+		ret = EXIT_RUN;
+		goto out;
+	}
+	if (run_results_init(&p, &r) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		ret = EXIT_RUN;
+		goto out;
+	}
+	/* Every check of --resume is done before its folder is taken: a refusal changes nothing
+	 * there. */
+	if (c->resume && (ret = resume_into(c, &p, &from, &r, &ro, &failed)))
+		goto out;
+	results_release(&from);
+	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
+	ret = !lead || claimed ? 0
+	      : c->resume      ? outdir_resume(&own, c->resume)
+			       : result_folder(c, &s, &own);
+	if ((ret = load_agree_max(ret == -EBUSY && c->resume ? EXIT_USAGE
+				  : ret < 0		     ? EXIT_RUN
+							     : 0)))
+		goto out;
+	/* auto: on a terminal, unless -q; always: a line per trial where stderr is no terminal. */
+	if (lead &&
+	    (c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO)))) {
+		pg.out = stderr;
+		pg.tty = isatty(STDERR_FILENO);
+		ro.progress = cli_progress_event;
+		ro.progress_arg = &pg;
+		if (cli_progress_plan(&pg, &p, hints) < 0) {
+			fprintf(stderr, "iotrial: out of memory\n");
+			pg.out = NULL;
+			ro.progress = NULL;
+		}
+	}
+	free(hints);
+	hints = NULL;
+	if (lead)
+		*where = strdup(od->path ? od->path : "-");
+	ro.dir = od->path;
+	ro.checkpoint = lead ? cli_checkpoint : NULL;
+	ro.checkpoint_arg = od->path;
+	if (!rep_list_has(&c->formats, "json") || !od->path)
+		ro.checkpoint = NULL; /* results.json was not asked for, or has no folder */
+	if (lead && log->fd >= 0) {
+		ro.trial_end = runlog_trial;
+		ro.trial_end_arg = log;
+	}
+	if (lead)
+		ro.observer = cli_stream_observer(&c->stream);
+	if (lead && !od->path)
+		cli_stream_warn_logs(&p);
+	st = run_plan(&p, &r, &ro, &d);
+	cli_progress_end(&pg);
+	if (lead)
+		diag_print(&d, stderr);
+	ret = st < 0 || failed ? EXIT_RUN : 0;
+	if (lead) {
+		st = od->path
+			 ? cli_write_results(&r, od->path, &c->formats, c->quiet || c->stream.on)
+			 : cli_stream_results(&c->stream, &r, &c->formats);
+		ret = st > ret ? st : ret;
+		st = cli_stream_status(&c->stream);
+		ret = st > ret ? st : ret;
+	}
+	if (cli_stop_signal)
+		ret = 128 + cli_stop_signal;
+out:
+	free(hints);
+	results_release(&from);
+	results_release(&r);
+	diag_release(&d);
+	outdir_release(&own);
+	plan_release(&p);
+	spec_release(&s);
+	return ret;
+}
+
+/* Every job file of a queue is read and planned before any runs: a mistake in the third file
+ * of a queue left overnight is found now, not after the first two have run for hours. A plan
+ * the machine refuses as it stands (a file that would be written over, too little space)
+ * stops the queue too, though an earlier file might have changed that: such a file belongs
+ * in a queue of its own. Returns 0 or the worst exit status, after a line saying so. */
+static int check_all(const struct cli_args *c, const char *scratch)
+{
+	int worst = 0, bad = 0;
+
+	for (int i = 0; i < c->nfiles; i++) {
+		struct exp_spec s;
+		struct plan p;
+		int ret = load_job(c->files[i], c->ov, c->nov, scratch, &s, &p);
+		if (ret) {
+			worst = ret > worst ? ret : worst;
+			bad++;
+			continue;
+		}
+		plan_release(&p);
+		spec_release(&s);
+	}
+	if (bad && dist_rank() == 0)
+		fprintf(stderr, "iotrial: %d of %d job files cannot run: nothing was run\n", bad,
+			c->nfiles);
+	return worst;
+}
+
+/* Take the batch folder and every job file's result folder (several job files, rank 0):
+ * an exit status. */
+static int batch_start(struct batch *b, const struct cli_args *c, const char *scratch)
+{
+	int st = dist_rank() == 0 ? batch_init(b, c->files, (size_t)c->nfiles) : 0;
+
+	if ((st = load_agree_max(st == -ENOMEM ? EXIT_RUN : st < 0 ? EXIT_USAGE : 0)))
+		return st;
+	if ((st = check_all(c, scratch)))
+		return st;
+	b->keep_going = c->keep_going;
+	b->log = c->log;
+	st = dist_rank() == 0 ? batch_open(b, c->outdir, c->force) : 0;
+	return load_agree_max(st < 0 ? EXIT_RUN : 0);
+}
+
+/* Run the job files in turn: after one fails, the rest only with --keep-going. */
+static int run_files(struct cli_args *c, const char *scratch, struct batch *b, struct runlog *log)
+{
+	bool lead = dist_rank() == 0, queue = c->nfiles > 1;
+	int worst = 0;
+
+	/* Ranks interrupted at different moments still agree on the next job file. */
+	for (int i = 0; i < c->nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
+	     i++) {
+		char *where = NULL;
+		int ret;
+		if (lead && queue)
+			batch_begin(b, (size_t)i);
+		runlog_file(log, "file-start", c->files[i], NULL, -1);
+		log->file = c->files[i];
+		ret = run_one(c->files[i], c, scratch, lead && queue ? &b->e[i].od : NULL, log,
+			      &where);
+		runlog_file(log, "file-end", c->files[i], where, ret);
+		free(where);
+		if (lead && queue)
+			batch_end(b, (size_t)i, ret);
+		if (ret > worst || ret >= 128)
+			worst = ret;
+		if (load_agree_max(ret && !c->keep_going))
+			break;
+	}
+	return worst;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct cli_args c = {0};
+	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
+	struct runlog log = RUNLOG_INIT;
+	char *scratch;
+	int worst = 0, err;
+
+	if ((err = cli_args_parse(argc, argv, &c, true)) < 0) {
+		if (err == -EINVAL)
+			cli_usage_hint("run");
+		cli_args_release(&c);
+		return cli_exit_status(err, EXIT_USAGE);
+	}
+	if (load_agree_max((scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
+		if (!scratch)
+			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
+				strerror(errno));
+		free(scratch);
+		cli_args_release(&c);
+		return EXIT_RUN;
+	}
+	cli_signals_install();
+	if (c.nfiles > 1 && c.outdir && !strcmp(c.outdir, "-")) {
+		fprintf(stderr,
+			"iotrial: -o - streams one job file; run the files one at a time\n");
+		cli_usage_hint("run");
+		free(scratch);
+		cli_args_release(&c);
+		return EXIT_USAGE;
+	}
+	if (cli_stream_open(&c.stream, c.outdir, &c.formats) < 0) {
+		free(scratch);
+		cli_args_release(&c);
+		return EXIT_RUN;
+	}
+	err = dist_rank() == 0 && c.log ? runlog_open(&log, c.log) : 0;
+	if ((worst = load_agree_max(err < 0 ? EXIT_RUN : 0)))
+		goto out;
+	if (c.nfiles > 1 && (worst = batch_start(&b, &c, scratch)))
+		goto out;
+	worst = run_files(&c, scratch, &b, &log);
+	if (cli_stop_signal && worst < 128)
+		worst = 128 + cli_stop_signal;
+	if ((log.failed || b.write_failed) && !worst)
+		worst = EXIT_RUN;
+	if (b.dir_fd >= 0) {
+		batch_finish(&b, worst);
+		if (b.write_failed && !worst)
+			worst = EXIT_RUN;
+	}
+out:
+	batch_release(&b);
+	runlog_close(&log);
+	cli_stream_close(&c.stream);
+	free(scratch);
+	cli_args_release(&c);
+	return worst;
+}
