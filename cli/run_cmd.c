@@ -107,108 +107,156 @@ static int load_one(const char *file, const struct cli_args *c, const char *scra
 	return ret;
 }
 
-/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
- * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
- * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
-static int run_one(const char *file, struct cli_args *c, const char *scratch,
-		   struct outdir *claimed, struct runlog *log, char **where)
-{
+/* One job file's run, from its plan to its results: what the steps of run_one share. */
+struct file_run {
+	struct cli_args *c;
+	bool lead; /* rank 0: it writes the results and prints; the other ranks measure quietly */
 	struct exp_spec s;
 	struct plan p;
-	struct results r = {0}, from;
-	struct diag d = {0};
-	struct run_opts ro = {.stop = &cli_stop_signal,
-			      .checkpoint = cli_checkpoint,
-			      .checkpoint_ns = c->checkpoint_ns};
-	struct outdir own = OUTDIR_INIT, *od = claimed ? claimed : &own;
-	struct cli_progress pg = {0};
-	struct est_hint *hints = NULL;
-	bool lead = dist_rank() == 0;
-	size_t failed = 0;
-	int ret, st;
+	struct results r, from; /* the results; with --resume, its checkpoint's first */
+	struct diag d;
+	struct run_opts ro;
+	struct outdir own, *od; /* a folder of its own; the one it writes (own, a batch's, none) */
+	struct cli_progress pg;
+	struct est_hint *hints; /* --estimate-from: what each instance's trials take */
+	size_t failed;		/* --resume: the kept trials that failed */
+};
 
-	if ((ret = load_one(file, c, scratch, &from, &s, &p)))
-		return ret;
+/* Before anything is taken: the hints of --estimate-from, the machine's checks of the plan,
+ * the results to fill. Returns 0 or an exit status, the same on every rank. */
+static int check_plan(struct file_run *fr)
+{
+	int ret = 0;
+
 	/* A results file that cannot be read is a usage error: nothing has run yet. */
-	if (lead && c->estimate_from)
-		ret = cli_hints_from(c->estimate_from, &p, &hints);
+	if (fr->lead && fr->c->estimate_from)
+		ret = cli_hints_from(fr->c->estimate_from, &fr->p, &fr->hints);
 	if ((ret = load_agree_max(ret)))
-		goto out;
-	if (load_settle(run_preflight(&p, &d) < 0 ? EXIT_RUN : 0, &d)) {
-		ret = EXIT_RUN;
-		goto out;
-	}
-	if (run_results_init(&p, &r) < 0) {
+		return ret;
+	if (load_settle(run_preflight(&fr->p, &fr->d) < 0 ? EXIT_RUN : 0, &fr->d))
+		return EXIT_RUN;
+	if (run_results_init(&fr->p, &fr->r) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
-		ret = EXIT_RUN;
-		goto out;
+		return EXIT_RUN;
 	}
+	return 0;
+}
+
+/* The checkpoint's trials into the results (--resume), then the result folder: `claimed` (a
+ * batch's), the one --resume names, or one of its own. Returns 0 or an exit status, the same
+ * on every rank. */
+static int take_folder(struct file_run *fr, struct outdir *claimed)
+{
+	const struct cli_args *c = fr->c;
+	int ret;
+
 	/* Every check of --resume is done before its folder is taken: a refusal changes nothing
 	 * there. */
-	if (c->resume && (ret = resume_into(c, &p, &from, &r, &ro, &failed)))
-		goto out;
-	results_release(&from);
-	/* Only rank 0 writes results (and prints); the other ranks measure quietly. */
-	ret = !lead || claimed ? 0
-	      : c->resume      ? outdir_resume(&own, c->resume)
-			       : result_folder(c, &s, &own);
-	if ((ret = load_agree_max(ret == -EBUSY && c->resume ? EXIT_USAGE
-				  : ret < 0		     ? EXIT_RUN
-							     : 0)))
-		goto out;
-	/* auto: on a terminal, unless -q; always: a line per trial where stderr is no terminal. */
-	if (lead &&
-	    (c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO)))) {
-		pg.out = stderr;
-		pg.tty = isatty(STDERR_FILENO);
-		ro.progress = cli_progress_event;
-		ro.progress_arg = &pg;
-		if (cli_progress_plan(&pg, &p, hints) < 0) {
-			fprintf(stderr, "iotrial: out of memory\n");
-			pg.out = NULL;
-			ro.progress = NULL;
-		}
+	if (c->resume && (ret = resume_into(c, &fr->p, &fr->from, &fr->r, &fr->ro, &fr->failed)))
+		return ret;
+	results_release(&fr->from);
+	ret = !fr->lead || claimed ? 0
+	      : c->resume	   ? outdir_resume(&fr->own, c->resume)
+				   : result_folder(c, &fr->s, &fr->own);
+	return load_agree_max(ret == -EBUSY && c->resume ? EXIT_USAGE : ret < 0 ? EXIT_RUN : 0);
+}
+
+/* Progress on stderr, when asked (rank 0): auto, on a terminal unless -q; always, a line per
+ * trial where stderr is no terminal. Out of memory, the run goes on without it. */
+static void watch_progress(struct file_run *fr)
+{
+	const struct cli_args *c = fr->c;
+	struct cli_progress *pg = &fr->pg;
+
+	if (!fr->lead ||
+	    !(c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO))))
+		return;
+	pg->out = stderr;
+	pg->tty = isatty(STDERR_FILENO);
+	fr->ro.progress = cli_progress_event;
+	fr->ro.progress_arg = pg;
+	if (cli_progress_plan(pg, &fr->p, fr->hints) < 0) {
+		fprintf(stderr, "iotrial: out of memory\n");
+		pg->out = NULL;
+		fr->ro.progress = NULL;
 	}
-	free(hints);
-	hints = NULL;
-	if (lead)
-		*where = strdup(od->path ? od->path : "-");
-	ro.dir = od->path;
-	ro.checkpoint = lead ? cli_checkpoint : NULL;
-	ro.checkpoint_arg = od->path;
-	if (!rep_list_has(&c->formats, "json") || !od->path)
-		ro.checkpoint = NULL; /* results.json was not asked for, or has no folder */
-	if (lead && log->fd >= 0) {
-		ro.trial_end = runlog_trial;
-		ro.trial_end_arg = log;
+}
+
+/* What the runner is told to do besides running: the folder for the record logs, the
+ * checkpoint (results.json, when asked for and there is a folder), and its observers on
+ * rank 0: progress, --log, the event stream. */
+static void set_run_opts(struct file_run *fr, struct runlog *log)
+{
+	struct run_opts *ro = &fr->ro;
+
+	watch_progress(fr);
+	ro->dir = fr->od->path;
+	ro->checkpoint = fr->lead ? cli_checkpoint : NULL;
+	ro->checkpoint_arg = fr->od->path;
+	if (!rep_list_has(&fr->c->formats, "json") || !fr->od->path)
+		ro->checkpoint = NULL; /* results.json was not asked for, or has no folder */
+	if (fr->lead && log->fd >= 0) {
+		ro->trial_end = runlog_trial;
+		ro->trial_end_arg = log;
 	}
-	if (lead)
-		ro.observer = cli_stream_observer(&c->stream);
-	if (lead && !od->path)
-		cli_stream_warn_logs(&p);
-	st = run_plan(&p, &r, &ro, &d);
-	cli_progress_end(&pg);
-	if (lead)
-		diag_print(&d, stderr);
-	ret = st < 0 || failed ? EXIT_RUN : 0;
-	if (lead) {
-		st = od->path
-			 ? cli_write_results(&r, od->path, &c->formats, c->quiet || c->stream.on)
-			 : cli_stream_results(&c->stream, &r, &c->formats);
+	if (fr->lead)
+		ro->observer = cli_stream_observer(&fr->c->stream);
+	if (fr->lead && !fr->od->path)
+		cli_stream_warn_logs(&fr->p);
+}
+
+/* After the run (`st`: what run_plan returned): its messages, then, on rank 0, its results
+ * into the folder or onto the stream. Returns the job file's exit status. */
+static int write_out(struct file_run *fr, int st)
+{
+	struct cli_args *c = fr->c;
+	int ret;
+
+	cli_progress_end(&fr->pg);
+	if (fr->lead)
+		diag_print(&fr->d, stderr);
+	ret = st < 0 || fr->failed ? EXIT_RUN : 0;
+	if (fr->lead) {
+		st = fr->od->path ? cli_write_results(&fr->r, fr->od->path, &c->formats,
+						      c->quiet || c->stream.on)
+				  : cli_stream_results(&c->stream, &fr->r, &c->formats);
 		ret = st > ret ? st : ret;
 		st = cli_stream_status(&c->stream);
 		ret = st > ret ? st : ret;
 	}
 	if (cli_stop_signal)
 		ret = 128 + cli_stop_signal;
-out:
-	free(hints);
-	results_release(&from);
-	results_release(&r);
-	diag_release(&d);
-	outdir_release(&own);
-	plan_release(&p);
-	spec_release(&s);
+	return ret;
+}
+
+/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
+ * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
+ * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
+static int run_one(const char *file, struct cli_args *c, const char *scratch,
+		   struct outdir *claimed, struct runlog *log, char **where)
+{
+	struct file_run fr = {.c = c,
+			      .lead = dist_rank() == 0,
+			      .ro = {.stop = &cli_stop_signal, .checkpoint_ns = c->checkpoint_ns},
+			      .own = OUTDIR_INIT};
+	int ret;
+
+	if ((ret = load_one(file, c, scratch, &fr.from, &fr.s, &fr.p)))
+		return ret;
+	fr.od = claimed ? claimed : &fr.own;
+	if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed))) {
+		set_run_opts(&fr, log);
+		if (fr.lead)
+			*where = strdup(fr.od->path ? fr.od->path : "-");
+		ret = write_out(&fr, run_plan(&fr.p, &fr.r, &fr.ro, &fr.d));
+	}
+	free(fr.hints);
+	results_release(&fr.from);
+	results_release(&fr.r);
+	diag_release(&fr.d);
+	outdir_release(&fr.own);
+	plan_release(&fr.p);
+	spec_release(&fr.s);
 	return ret;
 }
 
