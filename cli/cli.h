@@ -1,5 +1,5 @@
-/* The command line's parts outside iotrial.c: the commands that work on saved runs, and the
- * writing of a run's results. */
+/* The command line's parts outside iotrial.c: the commands (but run: cli/run_cmd.h), the
+ * usage text, the signals, and the writing of a run's results. */
 #ifndef IOTRIAL_CLI_H
 #define IOTRIAL_CLI_H
 
@@ -41,7 +41,7 @@ void cli_checkpoint(const struct results *r, void *dir);
 int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
 		      bool quiet);
 
-/* The whole --help text. */
+/* The whole --help text (cli/usage.c). */
 extern const char iotrial_usage[];
 
 /* After a usage error of command `cmd` (NULL before a command was named): the line
@@ -58,17 +58,15 @@ int cmd_report(int argc, char **argv);
 /* iotrial compare A.json B.json [--metric M] [--confidence C] [--paired]: exit status. */
 int cmd_compare(int argc, char **argv);
 
-struct plan;
-
-/* validate's output: every instance as resolved, then the stages (cli/info.c). */
-void cli_print_plan(const struct plan *p);
-void cli_print_stages(const struct plan *p);
+/* iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]:
+ * every instance as resolved, the stages, the estimated time (cli/info.c). Exit status. */
+int cmd_validate(int argc, char **argv);
 
 /* iotrial import-fio FILE.fio: exit status (0, 3 a partial import, 2, 1; cli/import_fio.c). */
 int cmd_import_fio(int argc, char **argv);
 
-/* iotrial backends: exit status. */
-int cmd_backends(void);
+/* iotrial backends (its arguments are not looked at): exit status. */
+int cmd_backends(int argc, char **argv);
 
 /* iotrial keys [NAME | BACKEND | --json] (cli/keys.c): exit status. */
 int cmd_keys(int argc, char **argv);

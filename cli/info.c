@@ -1,10 +1,16 @@
-/* What iotrial shows without running anything: the resolved plan and its stages
- * (validate), the backends and whether each works here (the job keys: keys.c). */
+/* What iotrial shows without running anything: validate's resolved plan, its stages and its
+ * estimated time, the backends and whether each works here (the job keys: keys.c). */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
+#include "cli/estimate.h"
+#include "cli/load.h"
+#include "engine/dist/dist.h"
 #include "engine/io/backends/backend.h"
 #include "model/jobkeys.h"
 #include "model/names.h"
@@ -22,7 +28,8 @@ static void print_target(const struct replication_spec *r)
 	putchar('\n');
 }
 
-void cli_print_plan(const struct plan *p)
+/* The plan as validate shows it: the experiment, then every instance as resolved. */
+static void print_plan(const struct plan *p)
 {
 	const struct exp_spec *s = p->spec;
 	char size[32], chunk[32];
@@ -56,7 +63,8 @@ void cli_print_plan(const struct plan *p)
 	}
 }
 
-void cli_print_stages(const struct plan *p)
+/* The stages: which instances run together, one after the other. */
+static void print_stages(const struct plan *p)
 {
 	for (size_t st = 0; st < p->nstages; st++) {
 		const char *seen[64];
@@ -87,7 +95,79 @@ void cli_print_stages(const struct plan *p)
 	}
 }
 
-int cmd_backends(void)
+/* validate's last line: the plan's estimated time, with the hints of --estimate-from or
+ * --probe. Returns 0 or the exit status of what failed (after saying why). */
+static int validate_estimate(const struct cli_args *c, const char *file, const char *scratch,
+			     const struct plan *p)
+{
+	struct est_hint *hints = NULL;
+	struct plan_estimate e;
+	char text[1024];
+	int ret = 0;
+
+	if (c->estimate_from && dist_rank() == 0)
+		ret = cli_hints_from(c->estimate_from, p, &hints);
+	else if (c->probe)
+		ret = cli_probe(file, c->ov, c->nov, scratch, p, 0.3, &hints);
+	if ((ret = load_agree_max(ret))) {
+		free(hints);
+		return ret;
+	}
+	estimate_plan(p, hints, &e);
+	cli_estimate_text(text, sizeof(text), p, &e,
+			  c->estimate_from ? "--estimate-from"
+			  : c->probe	   ? "--probe"
+					   : NULL,
+			  false);
+	if (dist_rank() == 0)
+		printf("estimated time: %s\n", text);
+	free(hints);
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct cli_args c = {0};
+	char *scratch = load_scratch_path();
+	int worst = 0, err;
+
+	if ((err = cli_args_parse(argc, argv, &c, false)) < 0) {
+		if (err == -EINVAL)
+			cli_usage_hint("validate");
+		cli_args_release(&c);
+		free(scratch);
+		return cli_exit_status(err, EXIT_USAGE);
+	}
+	if (c.probe && c.estimate_from) {
+		fputs("iotrial: give --estimate-from or --probe, not both\n", stderr);
+		cli_usage_hint("validate");
+		cli_args_release(&c);
+		free(scratch);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < c.nfiles; i++) {
+		struct exp_spec s;
+		struct plan p;
+		int ret = load_job(c.files[i], c.ov, c.nov, scratch ? scratch : ".", &s, &p);
+		if (ret) {
+			worst = ret > worst ? ret : worst;
+			continue;
+		}
+		if (dist_rank() == 0) {
+			print_plan(&p);
+			print_stages(&p);
+		}
+		ret = validate_estimate(&c, c.files[i], scratch ? scratch : ".", &p);
+		worst = ret > worst ? ret : worst;
+		plan_release(&p);
+		spec_release(&s);
+	}
+	free(scratch);
+	cli_args_release(&c);
+	return worst;
+}
+
+int cmd_backends(int argc, char **argv)
 {
 	printf("%-10s %-6s %s\n", "backend", "works", "about");
 	for (size_t i = 0; be_registry[i]; i++) {
@@ -105,5 +185,3 @@ int cmd_backends(void)
 		       be_missing_library("libaio"));
 	return 0;
 }
-
-/* Read a saved results file, printing its problems. Returns 0 or EXIT_USAGE. */
