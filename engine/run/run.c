@@ -20,6 +20,7 @@
 #include "engine/run/files.h"
 #include "engine/run/hooks.h"
 #include "engine/run/logcut.h"
+#include "engine/run/run_events.h"
 #include "engine/run/run_results.h"
 #include "engine/io/reclog.h"
 #include "engine/stats/series.h"
@@ -46,6 +47,7 @@ struct runner {
 	struct hook_ctx hk;
 	size_t open_stage;   /* the stage whose prepare hooks ran; SIZE_MAX: none */
 	size_t hooks_failed; /* cleanups that failed: the run's status, not a trial's */
+	struct run_events ev;
 };
 
 static void utc_now(char buf[32])
@@ -55,108 +57,6 @@ static void utc_now(char buf[32])
 
 	gmtime_r(&t, &tm);
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* The trial_end hook for each measured instance of the trial just run. */
-static void trial_end_hook(struct runner *rn, const struct plan_trial *pt)
-{
-	const struct plan_unit *u = &rn->p->units[pt->unit];
-
-	for (size_t i = 0; rn->o->trial_end && i < u->nmeasured; i++)
-		rn->o->trial_end(rn->r, u->inst[i], pt->index, rn->o->trial_end_arg);
-}
-
-/* Tell the command line where the run is, once per measured instance of trial `pt`. */
-static void progress(struct runner *rn, size_t k, const struct plan_trial *pt,
-		     enum run_progress_kind kind)
-{
-	const struct plan_unit *u = &rn->p->units[pt->unit];
-
-	if (!rn->o->progress)
-		return;
-	for (size_t i = 0; i < u->nmeasured; i++) {
-		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
-		/* Before the trial its result may not exist yet (a precision target's). */
-		struct run_progress ev = {
-		    .kind = kind,
-		    .k = k,
-		    .ntrials = rn->p->ntrials,
-		    .elapsed_ns = worker_now_ns() - rn->t0,
-		    .ir = ir,
-		    .tr = kind == RUN_PROGRESS_TRIAL_END ? &ir->trials[pt->index] : NULL,
-		    .index = pt->index,
-		    .warmup = pt->warmup,
-		    .pt = pt,
-		    .inst = u->inst[i],
-		};
-		rn->o->progress(&ev, rn->o->progress_arg);
-	}
-}
-
-/* trial_env.tick: the trial under way, so far, as one event for its first measured
- * instance. */
-static void tick(const struct trial_tick *tk, void *arg)
-{
-	struct runner *rn = arg;
-	const struct plan_unit *u = &rn->p->units[tk->pt->unit];
-	struct run_progress ev = {
-	    .kind = RUN_PROGRESS_TRIAL_TICK,
-	    .k = rn->k,
-	    .ntrials = rn->p->ntrials,
-	    .elapsed_ns = worker_now_ns() - rn->t0,
-	    .ir = &rn->r->inst[u->inst[0]],
-	    .index = tk->pt->index,
-	    .warmup = tk->pt->warmup,
-	    .bytes = tk->bytes,
-	    .ios = tk->ios,
-	    .trial_ns = tk->elapsed_ns,
-	    .pt = tk->pt,
-	    .inst = u->inst[0],
-	};
-
-	rn->o->progress(&ev, rn->o->progress_arg);
-}
-
-/* Tell the observer, if one listens, of event `ev` (its clock and results filled in here). */
-static void publish(struct runner *rn, struct run_event ev)
-{
-	const struct run_observer *obs = rn->o->observer;
-
-	if (!obs || !obs->event)
-		return;
-	ev.r = rn->r;
-	ev.elapsed_ns = worker_now_ns() - rn->t0;
-	obs->event(&ev, obs->arg);
-}
-
-/* A trial's start or end, once per measured instance of trial `pt`, the k-th of the run. */
-static void publish_trial(struct runner *rn, size_t k, const struct plan_trial *pt,
-			  enum run_event_kind kind)
-{
-	const struct plan_unit *u = &rn->p->units[pt->unit];
-
-	for (size_t i = 0; rn->o->observer && i < u->nmeasured; i++) {
-		const struct instance_result *ir = &rn->r->inst[u->inst[i]];
-		/* Before the trial its result may not exist yet (a precision target's). */
-		bool end = kind == RUN_EV_TRIAL_END && pt->index < ir->ntrials;
-		publish(rn, (struct run_event){.kind = kind,
-					       .ir = ir,
-					       .tr = end ? &ir->trials[pt->index] : NULL,
-					       .index = pt->index,
-					       .warmup = pt->warmup,
-					       .k = k,
-					       .ntrials = rn->p->ntrials});
-	}
-}
-
-/* After the run: each instance's summary, each comparison, then the end. */
-static void publish_end(struct runner *rn, int status)
-{
-	for (size_t i = 0; i < rn->r->ninst; i++)
-		publish(rn, (struct run_event){.kind = RUN_EV_SUMMARY, .ir = &rn->r->inst[i]});
-	for (size_t i = 0; i < rn->r->ncmp; i++)
-		publish(rn, (struct run_event){.kind = RUN_EV_COMPARISON, .cmp = &rn->r->cmp[i]});
-	publish(rn, (struct run_event){.kind = RUN_EV_RUN_END, .status = status});
 }
 
 /* target.estimate: pilot. After the pilot, the needed runs once, from the pilot's runs
@@ -469,16 +369,13 @@ static void run_trials(struct runner *rn)
 		}
 		if (!stage_hooks(rn, k) || k == p->ntrials)
 			break;
-		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_START);
-		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_START);
+		run_events_trial_start(&rn->ev, k, &p->order[k]);
 		if (trial_run(&rn->env, &p->order[k]) < 0) {
 			say_failed(rn, &p->order[k]);
 			rn->failed++;
 		}
 		mark_done(rn, k, &p->order[k]);
-		progress(rn, k, &p->order[k], RUN_PROGRESS_TRIAL_END);
-		publish_trial(rn, k, &p->order[k], RUN_EV_TRIAL_END);
-		trial_end_hook(rn, &p->order[k]);
+		run_events_trial_end(&rn->ev, k, &p->order[k]);
 		if ((rn->stopped = stop_after(rn, &p->order[k])))
 			break;
 		checkpoint(rn, false);
@@ -541,6 +438,14 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	if (!o->resumed)
 		utc_now(r->started_at);
 	ret = run_open(&rn);
+	rn.ev = (struct run_events){.progress = o->progress,
+				    .progress_arg = o->progress_arg,
+				    .observer = o->observer,
+				    .trial_end = o->trial_end,
+				    .trial_end_arg = o->trial_end_arg,
+				    .p = p,
+				    .r = r,
+				    .t0 = rn.t0};
 	rn.env = (struct trial_env){.p = p,
 				    .r = r,
 				    .ledger = &rn.ledger,
@@ -549,10 +454,10 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 				    .rec_fd = rn.rec_fd,
 				    .int_fd = rn.int_fd,
 				    .d = d,
-				    .tick = o->progress ? tick : NULL,
-				    .tick_arg = &rn,
+				    .tick = o->progress ? run_events_tick : NULL,
+				    .tick_arg = &rn.ev,
 				    .obs = o->observer};
-	publish(&rn, (struct run_event){.kind = RUN_EV_RUN_START, .ntrials = p->ntrials});
+	run_events_start(&rn.ev);
 	/* Every rank goes on, or none does. */
 	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {
 		if (ret == 0)
@@ -602,6 +507,6 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		    (unsigned long long)rn.env.ivl_dropped);
 	/* An interrupt ends the run as such, whatever the trial it cut short says (the exit
 	 * status says so too: 130). */
-	publish_end(&rn, *o->stop || (rn.env.agreed & DIST_STOP) ? -EINTR : ret);
+	run_events_end(&rn.ev, *o->stop || (rn.env.agreed & DIST_STOP) ? -EINTR : ret);
 	return ret;
 }

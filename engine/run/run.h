@@ -9,33 +9,9 @@
 
 #include "lib/diag.h"
 #include "engine/plan/plan.h"
+#include "engine/run/run_events.h"
 #include "model/events.h"
 #include "model/results.h"
-
-/* What the runner tells the command line as it goes: it never formats progress itself.
- * Sent from the coordinating thread only, before and after each trial, once per measured
- * instance of the trial; never from a worker. */
-enum run_progress_kind {
-	RUN_PROGRESS_TRIAL_START,
-	RUN_PROGRESS_TRIAL_END,	 /* `tr` holds the trial's result */
-	RUN_PROGRESS_TRIAL_TICK, /* during the trial, about every 0.25 s: `bytes`, `ios` so far */
-};
-
-struct run_progress {
-	enum run_progress_kind kind;
-	size_t k;			  /* the trial's position in the run, from 0 */
-	size_t ntrials;			  /* trials in the plan (a precision target adds some) */
-	uint64_t elapsed_ns;		  /* since the run started */
-	const struct instance_result *ir; /* the instance */
-	const struct trial_result *tr;	  /* end: the trial's result; start: NULL */
-	unsigned index;			  /* the trial's index (warm-ups first) */
-	bool warmup;			  /* a warm-up trial */
-	/* A tick, once per trial (for its first measured instance): what the trial's measured
-	 * workers on this rank moved so far, and the time since they were released. */
-	uint64_t bytes, ios, trial_ns;
-	const struct plan_trial *pt; /* the trial, in the plan */
-	size_t inst;		     /* the instance's index in the plan (and results) */
-};
 
 struct run_opts {
 	/* Called with each progress event (NULL: none); `progress_arg` is its second argument. */
