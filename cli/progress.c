@@ -156,7 +156,7 @@ static void learn(struct cli_progress *pg, const struct run_progress *ev)
 				       pg->sum_b[i] > 0 ? pg->sum_b[i] / pg->learned[i] : NAN, 0};
 }
 
-void cli_progress_event(const struct run_progress *ev, void *arg)
+static void on_progress(const struct run_progress *ev, void *arg)
 {
 	struct cli_progress *pg = arg;
 	const struct trial_result *tr = ev->tr;
@@ -187,6 +187,8 @@ void cli_progress_event(const struct run_progress *ev, void *arg)
 			tr->iops);
 	fflush(pg->out);
 }
+
+const struct run_observer cli_progress_observer = {.progress = on_progress};
 
 void cli_progress_end(struct cli_progress *pg)
 {

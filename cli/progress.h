@@ -10,8 +10,9 @@
 
 #include "engine/plan/estimate.h"
 
+#include "engine/run/run_events.h"
+
 struct plan;
-struct run_progress;
 
 struct cli_progress {
 	FILE *out;	/* NULL: no progress at all */
@@ -35,8 +36,9 @@ struct cli_progress {
  * (per instance, copied; may be NULL) are the hints of --estimate-from. 0 or -ENOMEM. */
 int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struct est_hint *given);
 
-/* run_opts.progress: `arg` is the struct cli_progress. */
-void cli_progress_event(const struct run_progress *ev, void *arg);
+/* The observer that draws the progress (run_observe, with the struct cli_progress as its
+ * context). */
+extern const struct run_observer cli_progress_observer;
 
 /* After the run: clear the status line, release what cli_progress_plan took. */
 void cli_progress_end(struct cli_progress *pg);

@@ -162,47 +162,51 @@ static int take_folder(struct file_run *fr, struct outdir *claimed)
 }
 
 /* Progress on stderr, when asked (rank 0): auto, on a terminal unless -q; always, a line per
- * trial where stderr is no terminal. Out of memory, the run goes on without it. */
-static void watch_progress(struct file_run *fr)
+ * trial where stderr is no terminal. Whether it is drawn: out of memory, the run goes on
+ * without it. */
+static bool watch_progress(struct file_run *fr)
 {
 	const struct cli_args *c = fr->c;
 	struct cli_progress *pg = &fr->pg;
 
 	if (!fr->lead ||
 	    !(c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO))))
-		return;
+		return false;
 	pg->out = stderr;
 	pg->tty = isatty(STDERR_FILENO);
-	fr->ro.progress = cli_progress_event;
-	fr->ro.progress_arg = pg;
 	if (cli_progress_plan(pg, &fr->p, fr->hints) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		pg->out = NULL;
-		fr->ro.progress = NULL;
+		return false;
 	}
+	return true;
 }
 
 /* What the runner is told to do besides running: the folder for the record logs, the
  * checkpoint (results.json, when asked for and there is a folder), and its observers on
- * rank 0: progress, --log, the event stream. */
-static void set_run_opts(struct file_run *fr, struct runlog *log)
+ * rank 0: progress, --log, the event stream. Returns 0 or an exit status, the same on every
+ * rank. */
+static int set_run_opts(struct file_run *fr, struct runlog *log)
 {
 	struct run_opts *ro = &fr->ro;
+	int err = 0;
 
-	watch_progress(fr);
 	ro->dir = fr->od->path;
 	ro->checkpoint = fr->lead ? cli_checkpoint : NULL;
 	ro->checkpoint_arg = fr->od->path;
 	if (!rep_list_has(&fr->c->formats, "json") || !fr->od->path)
 		ro->checkpoint = NULL; /* results.json was not asked for, or has no folder */
-	if (fr->lead && log->fd >= 0) {
-		ro->trial_end = runlog_trial;
-		ro->trial_end_arg = log;
-	}
-	if (fr->lead)
-		ro->observer = cli_stream_observer(&fr->c->stream);
+	if (watch_progress(fr))
+		err = run_observe(&ro->observers, &cli_progress_observer, &fr->pg);
+	if (!err && fr->lead && log->fd >= 0)
+		err = run_observe(&ro->observers, &runlog_observer, log);
+	if (!err && fr->lead && cli_stream_events(&fr->c->stream))
+		err = run_observe(&ro->observers, &cli_stream_observer, &fr->c->stream);
+	if (err)
+		fprintf(stderr, "iotrial: cannot observe the run: %s\n", strerror(-err));
 	if (fr->lead && !fr->od->path)
 		cli_stream_warn_logs(&fr->p);
+	return load_agree_max(err ? EXIT_RUN : 0);
 }
 
 /* After the run (`st`: what run_plan returned): its messages, then, on rank 0, its results
@@ -244,8 +248,8 @@ static int run_one(const char *file, struct cli_args *c, const char *scratch,
 	if ((ret = load_one(file, c, scratch, &fr.from, &fr.s, &fr.p)))
 		return ret;
 	fr.od = claimed ? claimed : &fr.own;
-	if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed))) {
-		set_run_opts(&fr, log);
+	if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed)) &&
+	    !(ret = set_run_opts(&fr, log))) {
 		if (fr.lead)
 			*where = strdup(fr.od->path ? fr.od->path : "-");
 		ret = write_out(&fr, run_plan(&fr.p, &fr.r, &fr.ro, &fr.d));

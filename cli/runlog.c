@@ -117,7 +117,8 @@ static void line_end(struct runlog *l, FILE *f, char **buf, size_t *len)
 	free(*buf);
 }
 
-void runlog_trial(const struct results *r, size_t inst, uint32_t index, void *log)
+/* One line for trial `index` of instance `inst` of `r`. */
+static void on_trial_end(const struct results *r, size_t inst, uint32_t index, void *log)
 {
 	struct runlog *l = log;
 	const struct instance_result *ir = &r->inst[inst];
@@ -149,6 +150,8 @@ void runlog_trial(const struct results *r, size_t inst, uint32_t index, void *lo
 		put_str(f, "error", tr->error ? tr->error : "?");
 	line_end(l, f, &buf, &len);
 }
+
+const struct run_observer runlog_observer = {.trial_end = on_trial_end};
 
 void runlog_file(struct runlog *l, const char *event, const char *file, const char *dir, int status)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct results;
+#include "engine/run/run_events.h"
 
 struct runlog {
 	int fd; /* the log, O_APPEND; -1: no log */
@@ -26,8 +26,9 @@ struct runlog {
  * Returns 0 or -errno. */
 int runlog_open(struct runlog *l, const char *path);
 
-/* The run_opts.trial_end hook: one line for trial `index` of instance `inst` of `r`. */
-void runlog_trial(const struct results *r, size_t inst, uint32_t index, void *log);
+/* The observer that writes a line for each trial as its figures are final (run_observe,
+ * with the struct runlog as its context). */
+extern const struct run_observer runlog_observer;
 
 /* One line for job file `file`: `event` (file-start, file-end) and, for file-end, its
  * exit status `status` and result folder `dir` (either may be NULL / negative: left out). */

@@ -69,14 +69,15 @@ int cli_stream_open(struct cli_stream *s, const char *outdir, const struct rep_l
 	}
 	s->on = true;
 	s->rep = events ? rep_find("ndjson") : NULL;
-	s->obs = (struct run_observer){on_event, s};
 	return 0;
 }
 
-const struct run_observer *cli_stream_observer(struct cli_stream *s)
+bool cli_stream_events(const struct cli_stream *s)
 {
-	return s->on && s->rep && s->rep->event ? &s->obs : NULL;
+	return s->on && s->rep && s->rep->event;
 }
+
+const struct run_observer cli_stream_observer = {.event = on_event};
 
 void cli_stream_warn_logs(const struct plan *p)
 {

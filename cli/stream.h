@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "model/events.h"
+#include "engine/run/run_events.h"
 
 struct rep_list;
 struct rep_ops;
@@ -19,7 +19,6 @@ struct cli_stream {
 	FILE *out;		   /* what stdout was; NULL: not on */
 	const struct rep_ops *rep; /* the reporter whose events go there; NULL: none */
 	int err;		   /* the first error writing to it (-errno); 0: none */
-	struct run_observer obs;
 };
 
 /* Does -o name stdout ("-") rather than a folder? */
@@ -34,8 +33,11 @@ int cli_stream_check(const char *outdir, struct rep_list *formats, bool formats_
  * -errno after a line on stderr. */
 int cli_stream_open(struct cli_stream *s, const char *outdir, const struct rep_list *formats);
 
-/* The run's observer when events are streamed (rank 0), else NULL. */
-const struct run_observer *cli_stream_observer(struct cli_stream *s);
+/* Are the run's events streamed (by cli_stream_observer, with `s` as its context)? */
+bool cli_stream_events(const struct cli_stream *s);
+
+/* The observer that writes each event of the run on the stream. */
+extern const struct run_observer cli_stream_observer;
 
 /* -o -: one line on stderr for each job that asks for a record log, which needs a folder. */
 void cli_stream_warn_logs(const struct plan *p);

@@ -1,7 +1,8 @@
 /* What a run tells an observer as it goes: the run starts, a trial starts and ends, an
  * interval of a logging job closes, an instance's summary and a comparison are known, the run
- * ends. The runner publishes them (engine/run), from its coordinating thread only, at trial
- * boundaries and interval ticks, never per I/O; a reporter (reporters/ndjson.c) formats them.
+ * ends. The runner publishes them to its observers (engine/run/run_events.h), from its
+ * coordinating thread only, at trial boundaries and interval ticks, never per I/O; a reporter
+ * (reporters/ndjson.c) formats them.
  * Data flows one way: an observer reads the event and what it points to, and changes nothing. */
 #ifndef IOTRIAL_EVENTS_H
 #define IOTRIAL_EVENTS_H
@@ -43,13 +44,6 @@ struct run_event {
 	size_t k, ntrials;   /* trial events: its place in the run, from 0, of how many so far */
 	uint64_t elapsed_ns; /* since the run started (CLOCK_MONOTONIC) */
 	int status; /* RUN_EV_RUN_END: 0, -EINTR when interrupted, else what run_plan returns */
-};
-
-/* Someone listening: `event` is called with each event in order, `arg` its second argument.
- * It must return quickly (a trial waits for it) and may not keep the pointers. */
-struct run_observer {
-	void (*event)(const struct run_event *ev, void *arg);
-	void *arg;
 };
 
 #endif

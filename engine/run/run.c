@@ -438,25 +438,18 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	if (!o->resumed)
 		utc_now(r->started_at);
 	ret = run_open(&rn);
-	rn.ev = (struct run_events){.progress = o->progress,
-				    .progress_arg = o->progress_arg,
-				    .observer = o->observer,
-				    .trial_end = o->trial_end,
-				    .trial_end_arg = o->trial_end_arg,
-				    .p = p,
-				    .r = r,
-				    .t0 = rn.t0};
-	rn.env = (struct trial_env){.p = p,
-				    .r = r,
-				    .ledger = &rn.ledger,
-				    .stop = o->stop,
-				    .t0 = rn.t0,
-				    .rec_fd = rn.rec_fd,
-				    .int_fd = rn.int_fd,
-				    .d = d,
-				    .tick = o->progress ? run_events_tick : NULL,
-				    .tick_arg = &rn.ev,
-				    .obs = o->observer};
+	rn.ev = (struct run_events){.obs = &o->observers, .p = p, .r = r, .t0 = rn.t0};
+	rn.env = (struct trial_env){
+	    .p = p,
+	    .r = r,
+	    .ledger = &rn.ledger,
+	    .stop = o->stop,
+	    .t0 = rn.t0,
+	    .rec_fd = rn.rec_fd,
+	    .int_fd = rn.int_fd,
+	    .d = d,
+	};
+	run_events_hook(&rn.ev, &rn.env);
 	run_events_start(&rn.ev);
 	/* Every rank goes on, or none does. */
 	if (dist_agree(ret < 0 ? DIST_SETUP : 0)) {

@@ -14,23 +14,15 @@
 #include "model/results.h"
 
 struct run_opts {
-	/* Called with each progress event (NULL: none); `progress_arg` is its second argument. */
-	void (*progress)(const struct run_progress *ev, void *arg);
+	/* Who is told of the run as it goes: progress, events, each trial's final figures
+	 * (engine/run/run_events.h; run_observe adds one). */
+	struct run_observers observers;
 	const atomic_int *stop; /* set by a signal handler: finish what is measured */
 	const char *dir;	/* the result folder: record logs go to DIR/records/; NULL: none */
 	/* Called every few seconds with the results so far (complete false), so a killed run
 	 * leaves them behind; may be NULL. The engine never formats them itself. */
 	void (*checkpoint)(const struct results *r, void *arg);
 	void *checkpoint_arg;
-	void *progress_arg;
-	/* Told of the run's events as they happen (model/events.h), from this thread, at trial
-	 * boundaries and interval ticks; NULL: nobody listens. */
-	const struct run_observer *observer;
-	/* Called once per measured instance of each trial when its figures are final (merged
-	 * over the ranks), failed or not: results `r`, instance `inst`, its trial `index`. For
-	 * a log of the run (--log); may be NULL. The engine never formats the line itself. */
-	void (*trial_end)(const struct results *r, size_t inst, uint32_t index, void *arg);
-	void *trial_end_arg;
 	uint64_t checkpoint_ns; /* the least time between two checkpoints; 0: after each trial */
 	/* A resumed run (engine/run/resume.h): the trials of the order's first `resume_done`
 	 * positions are in the results already, and its clock goes on from `resume_clock_ns`

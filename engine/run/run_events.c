@@ -1,18 +1,45 @@
 /* The runner's events (see run_events.h): each built from the plan and the results as they
- * stand, stamped with the run's clock, and handed to whoever listens. */
+ * stand, stamped with the run's clock, and handed to every observer that listens. */
 #include "engine/run/run_events.h"
+
+#include <errno.h>
 
 #include "engine/io/worker.h"
 #include "engine/run/trial_env.h"
 
-/* Tell progress of trial `pt`, the k-th of the run, once per measured instance. */
+int run_observe(struct run_observers *obs, const struct run_observer *cb, void *ctx)
+{
+	if (obs->n >= RUN_OBSERVERS_MAX)
+		return -ENOSPC;
+	obs->at[obs->n].cb = cb;
+	obs->at[obs->n].ctx = ctx;
+	obs->n++;
+	return 0;
+}
+
+static void tell_progress(const struct run_events *ev, const struct run_progress *pr)
+{
+	for (size_t i = 0; i < ev->obs->n; i++)
+		if (ev->obs->at[i].cb->progress)
+			ev->obs->at[i].cb->progress(pr, ev->obs->at[i].ctx);
+}
+
+/* trial_env.event: event `e` (filled in by the trial: an interval) to every observer. */
+static void tell_event(const struct run_event *e, void *arg)
+{
+	const struct run_events *ev = arg;
+
+	for (size_t i = 0; i < ev->obs->n; i++)
+		if (ev->obs->at[i].cb->event)
+			ev->obs->at[i].cb->event(e, ev->obs->at[i].ctx);
+}
+
+/* Progress of trial `pt`, the k-th of the run, once per measured instance. */
 static void progress(struct run_events *ev, size_t k, const struct plan_trial *pt,
 		     enum run_progress_kind kind)
 {
 	const struct plan_unit *u = &ev->p->units[pt->unit];
 
-	if (!ev->progress)
-		return;
 	for (size_t i = 0; i < u->nmeasured; i++) {
 		const struct instance_result *ir = &ev->r->inst[u->inst[i]];
 		/* Before the trial its result may not exist yet (a precision target's). */
@@ -28,11 +55,13 @@ static void progress(struct run_events *ev, size_t k, const struct plan_trial *p
 		    .pt = pt,
 		    .inst = u->inst[i],
 		};
-		ev->progress(&pr, ev->progress_arg);
+		tell_progress(ev, &pr);
 	}
 }
 
-void run_events_tick(const struct trial_tick *tk, void *arg)
+/* trial_env.tick: the trial under way, so far, as one progress event for its first measured
+ * instance. */
+static void tick(const struct trial_tick *tk, void *arg)
 {
 	struct run_events *ev = arg;
 	const struct plan_unit *u = &ev->p->units[tk->pt->unit];
@@ -51,19 +80,15 @@ void run_events_tick(const struct trial_tick *tk, void *arg)
 	    .inst = u->inst[0],
 	};
 
-	ev->progress(&pr, ev->progress_arg);
+	tell_progress(ev, &pr);
 }
 
-/* Tell the observer, if one listens, of event `e` (its clock and results filled in here). */
+/* Event `e` (its clock and results filled in here) to every observer. */
 static void publish(struct run_events *ev, struct run_event e)
 {
-	const struct run_observer *obs = ev->observer;
-
-	if (!obs || !obs->event)
-		return;
 	e.r = ev->r;
 	e.elapsed_ns = worker_now_ns() - ev->t0;
-	obs->event(&e, obs->arg);
+	tell_event(&e, ev);
 }
 
 /* A trial's start or end, once per measured instance of trial `pt`, the k-th of the run. */
@@ -72,7 +97,7 @@ static void publish_trial(struct run_events *ev, size_t k, const struct plan_tri
 {
 	const struct plan_unit *u = &ev->p->units[pt->unit];
 
-	for (size_t i = 0; ev->observer && i < u->nmeasured; i++) {
+	for (size_t i = 0; i < u->nmeasured; i++) {
 		const struct instance_result *ir = &ev->r->inst[u->inst[i]];
 		/* Before the trial its result may not exist yet (a precision target's). */
 		bool end = kind == RUN_EV_TRIAL_END && pt->index < ir->ntrials;
@@ -84,6 +109,20 @@ static void publish_trial(struct run_events *ev, size_t k, const struct plan_tri
 					       .k = k,
 					       .ntrials = ev->p->ntrials});
 	}
+}
+
+void run_events_hook(struct run_events *ev, struct trial_env *env)
+{
+	bool progress = false, events = false;
+
+	for (size_t i = 0; i < ev->obs->n; i++) {
+		progress |= ev->obs->at[i].cb->progress != NULL;
+		events |= ev->obs->at[i].cb->event != NULL;
+	}
+	env->tick = progress ? tick : NULL;
+	env->tick_arg = ev;
+	env->event = events ? tell_event : NULL;
+	env->event_arg = ev;
 }
 
 void run_events_start(struct run_events *ev)
@@ -104,8 +143,10 @@ void run_events_trial_end(struct run_events *ev, size_t k, const struct plan_tri
 
 	progress(ev, k, pt, RUN_PROGRESS_TRIAL_END);
 	publish_trial(ev, k, pt, RUN_EV_TRIAL_END);
-	for (size_t i = 0; ev->trial_end && i < u->nmeasured; i++)
-		ev->trial_end(ev->r, u->inst[i], pt->index, ev->trial_end_arg);
+	for (size_t o = 0; o < ev->obs->n; o++)
+		for (size_t i = 0; ev->obs->at[o].cb->trial_end && i < u->nmeasured; i++)
+			ev->obs->at[o].cb->trial_end(ev->r, u->inst[i], pt->index,
+						     ev->obs->at[o].ctx);
 }
 
 void run_events_end(struct run_events *ev, int status)

@@ -150,7 +150,7 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .rec_fd = e->rec_fd[inst],
 	    .int_fd = e->int_fd[inst],
 	    .interval_ns = j->log_interval_ns,
-	    .ivl_ring = e->obs && j->log_interval_ns && !r->background ? &s->sh->ivl : NULL,
+	    .ivl_ring = e->event && j->log_interval_ns && !r->background ? &s->sh->ivl : NULL,
 	    .trial = index,
 	    .worker = w,
 	    .rank = (uint32_t)dist_rank(),

@@ -36,8 +36,11 @@ struct trial_env {
 	 * workers run, never by a worker; NULL: none. */
 	void (*tick)(const struct trial_tick *tk, void *arg);
 	void *tick_arg;
-	const struct run_observer *obs; /* told of each interval as it closes; NULL: nobody */
-	uint64_t ivl_dropped;		/* intervals the workers closed faster than streamed */
+	/* Called by the coordinating thread with each interval as it closes; NULL: nobody
+	 * listens (and the workers keep no ring of intervals). */
+	void (*event)(const struct run_event *ev, void *arg);
+	void *event_arg;
+	uint64_t ivl_dropped; /* intervals the workers closed faster than streamed */
 };
 
 #define TRIAL_TICK_NS 250000000ull

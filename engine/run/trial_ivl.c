@@ -26,7 +26,7 @@ static bool slot_returned(const struct slot *s)
 	return waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid;
 }
 
-/* Tell the observer of every interval worker `s` closed since the last look. */
+/* Tell the observers of every interval worker `s` closed since the last look. */
 static void drain(struct trial_env *e, struct inst_run *r, struct slot *s)
 {
 	static struct worker_ivl_copy buf[WORKER_IVL_RING];
@@ -48,7 +48,7 @@ static void drain(struct trial_env *e, struct inst_run *r, struct slot *s)
 				       .index = r->tr->index,
 				       .warmup = r->tr->warmup,
 				       .elapsed_ns = worker_now_ns() - e->t0};
-		e->obs->event(&ev, e->obs->arg);
+		e->event(&ev, e->event_arg);
 	}
 }
 
@@ -67,7 +67,7 @@ static uint64_t shortest_interval(struct inst_run *runs, size_t n)
 
 void trial_stream_intervals(struct trial_env *e, struct inst_run *runs, size_t n)
 {
-	uint64_t ivl = e->obs && e->obs->event ? shortest_interval(runs, n) : 0;
+	uint64_t ivl = e->event ? shortest_interval(runs, n) : 0;
 	/* A few looks per interval, but no busier than 1000 a second nor lazier than 20. */
 	uint64_t tick_ns = ivl / 4 < 1000000 ? 1000000 : ivl / 4 > 50000000 ? 50000000 : ivl / 4;
 	struct timespec tick = {0, (long)tick_ns};
