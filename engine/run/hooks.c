@@ -1,5 +1,5 @@
 /* Running the prepare and cleanup hooks (see hooks.h), as the command workload runs its
- * command: /bin/sh -c in a process group of its own, which dies with iotrial. */
+ * command: /bin/sh -c in a process group of its own, which dies with iotrial (lib/child.c). */
 #include "engine/run/hooks.h"
 
 #include <errno.h>
@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "engine/io/worker.h"
+#include "lib/child.h"
 
 /* DIR/hooks/<who>.<what>.log, created anew (a name made safe for a file name), or /dev/null
  * without a result folder. Returns the descriptor or -errno, with the path in `path`. */
@@ -46,50 +43,12 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 	return fd < 0 ? -errno : fd;
 }
 
-static pid_t hook_spawn(const char *cmd, int out)
+/* child_wait's question for a prepare hook: has the user interrupted the run? */
+static bool interrupted(const void *arg)
 {
-	pid_t parent = getpid(), pid = fork();
+	const struct hook_ctx *h = arg;
 
-	if (pid != 0)
-		return pid;
-	setpgid(0, 0);
-	/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(127);
-	int in = open("/dev/null", O_RDONLY);
-	if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
-		_exit(127);
-	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	_exit(127);
-}
-
-/* Wait for the hook; stop it on an interrupt when `stoppable`. Its status as the shell
- * shows it (128 + N for signal N), or -errno. */
-static int hook_wait(pid_t pid, const struct hook_ctx *h, bool stoppable, bool *stopped)
-{
-	struct timespec tick = {0, 10 * 1000 * 1000};
-	uint64_t killed = 0;
-	int status = 0;
-
-	setpgid(pid, pid);
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (stoppable && h->stop && atomic_load(h->stop)) {
-			if (!killed) {
-				kill(-pid, SIGTERM);
-				killed = worker_now_ns();
-			} else if (worker_now_ns() - killed > 1000000000ull) {
-				kill(-pid, SIGKILL);
-			}
-		}
-		nanosleep(&tick, NULL);
-	}
-	*stopped = killed != 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return h->stop && atomic_load(h->stop);
 }
 
 int hook_run(const struct hook_ctx *h, const char *who, const char *what, const char *cmd)
@@ -105,8 +64,8 @@ int hook_run(const struct hook_ctx *h, const char *who, const char *what, const 
 			 path, strerror(-fd));
 		return -1;
 	}
-	pid = hook_spawn(cmd, fd);
-	st = pid < 0 ? -errno : hook_wait(pid, h, prepare, &stopped);
+	pid = child_start(cmd, fd);
+	st = pid < 0 ? pid : child_wait(pid, prepare ? interrupted : NULL, h, &stopped);
 	close(fd);
 	if (st == 0)
 		return 0;

@@ -4,17 +4,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine/run/ledger.h"
+#include "lib/child.h"
 
 static bool stopped(const struct worker_job *w)
 {
@@ -232,48 +230,26 @@ static int copytree(const struct worker_job *w, const struct loads_tree *t, char
 	return ret;
 }
 
+/* child_wait's question for a command: is the job told to stop? */
+static bool stop_asked(const void *w)
+{
+	return stopped(w);
+}
+
 /* Run `cmd` once; stop it (its whole process group) when told to. Returns its exit
- * status, or -errno. */
+ * status (0 when it was stopped on purpose), or -errno. */
 static int run_command(const struct worker_job *w, const char *cmd, char *err, size_t errlen)
 {
-	struct timespec tick = {0, 10 * 1000 * 1000};
-	pid_t parent = getpid(), pid = fork();
-	int status = 0;
-	uint64_t killed = 0;
+	pid_t pid = child_start(cmd, -1);
+	bool killed = false;
+	int st;
 
 	if (pid < 0) {
-		snprintf(err, errlen, "command: cannot start: %s", strerror(errno));
-		return -errno;
+		snprintf(err, errlen, "command: cannot start: %s", strerror(-pid));
+		return pid;
 	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (stopped(w)) {
-			/* TERM first; KILL if it has not gone within a second. */
-			if (!killed) {
-				kill(-pid, SIGTERM);
-				killed = worker_now_ns();
-			} else if (worker_now_ns() - killed > 1000000000ull) {
-				kill(-pid, SIGKILL);
-			}
-		}
-		nanosleep(&tick, NULL);
-	}
-	if (killed)
-		return 0; /* stopped on purpose */
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	st = child_wait(pid, stop_asked, w, &killed);
+	return st >= 0 && killed ? 0 : st;
 }
 
 static int command(const struct worker_job *w, const char *cmd, char *err, size_t errlen,
