@@ -12,11 +12,12 @@
 #include "engine/io/backends/backend.h"
 #include "lib/version.h"
 
-/* The commands: `name`, then `cmd` with its arguments (argv[0] is `name`); `ranks`: every
- * rank of a distributed run runs it (mpirun), the others run on one process. */
+/* The commands: `name`, then the function that `run`s it with its arguments (argv[0] is
+ * `name`); `ranks`: every rank of a distributed run runs it (mpirun), the others run on one
+ * process. */
 static const struct command {
 	const char *name;
-	int (*cmd)(int argc, char **argv);
+	int (*run)(int argc, char **argv);
 	bool ranks;
 } commands[] = {
     {"run", cmd_run, true},
@@ -28,7 +29,8 @@ static const struct command {
     {"keys", cmd_keys, false},
 };
 
-static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
+/* Run `run` on every rank of a distributed run (one, without mpirun): its exit status. */
+static int with_ranks(int (*run)(int, char **), int argc, char **argv)
 {
 	char why[512];
 	int ret;
@@ -42,7 +44,7 @@ static int with_ranks(int (*cmd)(int, char **), int argc, char **argv)
 	}
 	if (dist_share_run_id() < 0)
 		dist_abort(EXIT_RUN, "cannot receive the run's id from rank 0");
-	ret = cmd(argc - 1, argv + 1);
+	ret = run(argc - 1, argv + 1);
 	dist_finalize();
 	return ret;
 }
@@ -72,10 +74,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		const struct command *c = &commands[i];
-		if (strcmp(argv[1], c->name))
+		const struct command *cmd = &commands[i];
+		if (strcmp(argv[1], cmd->name))
 			continue;
-		return c->ranks ? with_ranks(c->cmd, argc, argv) : c->cmd(argc - 1, argv + 1);
+		return cmd->ranks ? with_ranks(cmd->run, argc, argv) : cmd->run(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "iotrial: unknown command '%s'\n", argv[1]);
 	cli_usage_hint(NULL);

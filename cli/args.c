@@ -12,22 +12,22 @@
 #include "engine/dist/dist.h"
 #include "lib/units.h"
 
-void cli_args_release(struct cli_args *c)
+void cli_args_release(struct cli_args *args)
 {
-	for (size_t i = 0; i < c->nov; i++) {
-		free(c->ov[i].key);
-		free(c->ov[i].value);
+	for (size_t i = 0; i < args->nov; i++) {
+		free(args->ov[i].key);
+		free(args->ov[i].value);
 	}
-	free(c->ov);
-	c->ov = NULL;
-	c->nov = 0;
+	free(args->ov);
+	args->ov = NULL;
+	args->nov = 0;
 }
 
-static int parse_formats(struct cli_args *c, const char *arg)
+static int parse_formats(struct cli_args *args, const char *arg)
 {
 	char names[128];
 
-	c->formats.n = 0;
+	args->formats.n = 0;
 	rep_names(names, sizeof(names));
 	/* Every item counts: -f '' or -f text,,csv is a slip, not a wish for no files. */
 	for (const char *t = arg;; t++) {
@@ -44,7 +44,7 @@ static int parse_formats(struct cli_args *c, const char *arg)
 				names);
 			return -EINVAL;
 		}
-		rep_list_add(&c->formats, rep);
+		rep_list_add(&args->formats, rep);
 		t += n;
 		if (!*t)
 			return 0;
@@ -53,27 +53,27 @@ static int parse_formats(struct cli_args *c, const char *arg)
 
 /* One more --set override (--force adds allow_overwrite=true): 0 or -ENOMEM. It is counted
  * even when a copy failed, so cli_release frees what was made. */
-static int add_override(struct cli_args *c, const char *key, size_t keylen, const char *value)
+static int add_override(struct cli_args *args, const char *key, size_t keylen, const char *value)
 {
-	struct spec_override *ov = realloc(c->ov, (c->nov + 1) * sizeof(*ov));
+	struct spec_override *ov = realloc(args->ov, (args->nov + 1) * sizeof(*ov));
 
 	if (!ov)
 		return -ENOMEM;
-	c->ov = ov;
-	ov[c->nov].key = strndup(key, keylen);
-	ov[c->nov].value = strdup(value);
-	c->nov++;
-	return ov[c->nov - 1].key && ov[c->nov - 1].value ? 0 : -ENOMEM;
+	args->ov = ov;
+	ov[args->nov].key = strndup(key, keylen);
+	ov[args->nov].value = strdup(value);
+	args->nov++;
+	return ov[args->nov - 1].key && ov[args->nov - 1].value ? 0 : -ENOMEM;
 }
 
-static int parse_progress(struct cli_args *c, const char *arg)
+static int parse_progress(struct cli_args *args, const char *arg)
 {
 	if (!strcmp(arg, "auto"))
-		c->progress = -1;
+		args->progress = -1;
 	else if (!strcmp(arg, "always"))
-		c->progress = 1;
+		args->progress = 1;
 	else if (!strcmp(arg, "never"))
-		c->progress = 0;
+		args->progress = 0;
 	else {
 		fprintf(stderr, "iotrial: --progress takes auto, always or never, not '%s'\n", arg);
 		return -EINVAL;
@@ -81,11 +81,11 @@ static int parse_progress(struct cli_args *c, const char *arg)
 	return 0;
 }
 
-static int parse_interval(struct cli_args *c, const char *arg)
+static int parse_interval(struct cli_args *args, const char *arg)
 {
 	const char *why = NULL;
 
-	if (units_parse_duration(arg, &c->checkpoint_ns, &why) < 0) {
+	if (units_parse_duration(arg, &args->checkpoint_ns, &why) < 0) {
 		fprintf(
 		    stderr,
 		    "iotrial: --checkpoint-interval takes a duration (5s, 500ms, 0), not '%s'%s%s\n",
@@ -97,7 +97,7 @@ static int parse_interval(struct cli_args *c, const char *arg)
 
 /* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
  * -ENOMEM. */
-static int parse_option(struct cli_args *c, int opt)
+static int parse_option(struct cli_args *args, int opt)
 {
 	const char *eq;
 
@@ -107,53 +107,53 @@ static int parse_option(struct cli_args *c, int opt)
 			fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
 			return -EINVAL;
 		}
-		c->outdir = optarg;
+		args->outdir = optarg;
 		return 0;
 	case 'f':
-		c->formats_given = true;
-		return parse_formats(c, optarg) < 0 ? -EINVAL : 0;
+		args->formats_given = true;
+		return parse_formats(args, optarg) < 0 ? -EINVAL : 0;
 	case 'q':
-		c->quiet = true;
+		args->quiet = true;
 		return 0;
 	case 'F':
 		/* The same as allow_overwrite: true on every job, and recorded as such; also
 		 * lets -o name a folder holding an earlier run, which is emptied first. */
-		c->force = true;
-		return add_override(c, "allow_overwrite", strlen("allow_overwrite"), "true");
+		args->force = true;
+		return add_override(args, "allow_overwrite", strlen("allow_overwrite"), "true");
 	case 'p':
-		return parse_progress(c, optarg);
+		return parse_progress(args, optarg);
 	case 'E':
-		c->estimate_from = optarg;
+		args->estimate_from = optarg;
 		return 0;
 	case 'P':
-		c->probe = true;
+		args->probe = true;
 		return 0;
 	case 'k':
-		c->keep_going = true;
+		args->keep_going = true;
 		return 0;
 	case 'L':
 		if (!*optarg) {
 			fprintf(stderr, "iotrial: --log takes a file name, not ''\n");
 			return -EINVAL;
 		}
-		c->log = optarg;
+		args->log = optarg;
 		return 0;
 	case 'R':
 		if (!*optarg) {
 			fprintf(stderr, "iotrial: --resume takes a result folder, not ''\n");
 			return -EINVAL;
 		}
-		c->resume = optarg;
+		args->resume = optarg;
 		return 0;
 	case 'C':
-		return parse_interval(c, optarg);
+		return parse_interval(args, optarg);
 	case 's':
 		eq = strchr(optarg, '=');
 		if (!eq || eq == optarg) {
 			fprintf(stderr, "iotrial: --set takes KEY=VALUE, not '%s'\n", optarg);
 			return -EINVAL;
 		}
-		return add_override(c, optarg, (size_t)(eq - optarg), eq + 1);
+		return add_override(args, optarg, (size_t)(eq - optarg), eq + 1);
 	case 'h':
 		fputs(iotrial_usage, stdout);
 		exit(0);
@@ -180,17 +180,17 @@ static int opt_len(char **argv)
 
 /* --resume DIR: one job file, its results into DIR, results.json among them (the
  * checkpoint), on one rank. 0 or -EINVAL after saying why. */
-static int check_resume(const struct cli_args *c)
+static int check_resume(const struct cli_args *args)
 {
 	const char *why = NULL;
 
-	if (!c->resume)
+	if (!args->resume)
 		return 0;
-	if (c->nfiles != 1)
+	if (args->nfiles != 1)
 		why = "--resume takes one job file";
-	else if (c->outdir)
+	else if (args->outdir)
 		why = "--resume DIR writes into DIR: -o is not for it";
-	else if (!rep_list_has(&c->formats, "json"))
+	else if (!rep_list_has(&args->formats, "json"))
 		why = "--resume needs json among -f's formats: results.json is the checkpoint";
 	else if (dist_size() > 1)
 		why = "--resume runs on one rank, not under mpirun";
@@ -199,7 +199,7 @@ static int check_resume(const struct cli_args *c)
 	return why ? -EINVAL : 0;
 }
 
-int cli_args_parse(int argc, char **argv, struct cli_args *c, bool for_run)
+int cli_args_parse(int argc, char **argv, struct cli_args *args, bool for_run)
 {
 	static const struct option longopts[] = {
 	    {"set", required_argument, NULL, 's'},
@@ -216,9 +216,9 @@ int cli_args_parse(int argc, char **argv, struct cli_args *c, bool for_run)
 	};
 	int opt, ret;
 
-	c->progress = -1;
-	c->checkpoint_ns = 5000000000ull;
-	rep_list_default(&c->formats);
+	args->progress = -1;
+	args->checkpoint_ns = 5000000000ull;
+	rep_list_default(&args->formats);
 	optind = 1;
 	opterr = 0; /* cli_bad_option says it, naming the command's help */
 	while ((opt = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
@@ -237,18 +237,19 @@ int cli_args_parse(int argc, char **argv, struct cli_args *c, bool for_run)
 			cli_bad_option(opt, argv);
 			return -EINVAL;
 		}
-		if ((ret = parse_option(c, opt)) < 0)
+		if ((ret = parse_option(args, opt)) < 0)
 			return ret;
 	}
-	c->files = argv + optind;
-	c->nfiles = argc - optind;
-	if (c->nfiles == 0) {
+	args->files = argv + optind;
+	args->nfiles = argc - optind;
+	if (args->nfiles == 0) {
 		fprintf(stderr, "iotrial: no job file given\n");
 		return -EINVAL;
 	}
-	if (for_run && (ret = cli_stream_check(c->outdir, &c->formats, c->formats_given)) < 0)
+	if (for_run &&
+	    (ret = cli_stream_check(args->outdir, &args->formats, args->formats_given)) < 0)
 		return ret;
-	return check_resume(c);
+	return check_resume(args);
 }
 
 int cli_exit_status(int err, int usage)

@@ -34,12 +34,12 @@ struct cli_args {
 };
 
 /* The options and job files of run (`for_run` true) or validate (argv[0] is the command's name)
- * into `c`: 0, -EINVAL after saying why, or -ENOMEM (see cli_exit_status). --help prints
- * the usage and exits 0. Release `c` either way. */
-int cli_args_parse(int argc, char **argv, struct cli_args *c, bool for_run);
+ * into `args`: 0, -EINVAL after saying why, or -ENOMEM (see cli_exit_status). --help prints
+ * the usage and exits 0. Release `args` either way. */
+int cli_args_parse(int argc, char **argv, struct cli_args *args, bool for_run);
 
-/* Free the --set overrides of `c`. */
-void cli_args_release(struct cli_args *c);
+/* Free the --set overrides of `args`. */
+void cli_args_release(struct cli_args *args);
 
 /* The exit status for a failed step below the command line: 1 when memory ran out (after
  * saying so), else `usage` (2 for a mistake in the command or the job file). */

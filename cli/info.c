@@ -97,7 +97,7 @@ static void print_stages(const struct plan *p)
 
 /* validate's last line: the plan's estimated time, with the hints of --estimate-from or
  * --probe. Returns 0 or the exit status of what failed (after saying why). */
-static int validate_estimate(const struct cli_args *c, const char *file, const char *scratch,
+static int validate_estimate(const struct cli_args *args, const char *file, const char *scratch,
 			     const struct plan *p)
 {
 	struct est_hint *hints = NULL;
@@ -105,19 +105,19 @@ static int validate_estimate(const struct cli_args *c, const char *file, const c
 	char text[1024];
 	int ret = 0;
 
-	if (c->estimate_from && dist_rank() == 0)
-		ret = cli_hints_from(c->estimate_from, p, &hints);
-	else if (c->probe)
-		ret = cli_probe(file, c->ov, c->nov, scratch, p, 0.3, &hints);
+	if (args->estimate_from && dist_rank() == 0)
+		ret = cli_hints_from(args->estimate_from, p, &hints);
+	else if (args->probe)
+		ret = cli_probe(file, args->ov, args->nov, scratch, p, 0.3, &hints);
 	if ((ret = load_agree_max(ret))) {
 		free(hints);
 		return ret;
 	}
 	estimate_plan(p, hints, &e);
 	cli_estimate_text(text, sizeof(text), p, &e,
-			  c->estimate_from ? "--estimate-from"
-			  : c->probe	   ? "--probe"
-					   : NULL,
+			  args->estimate_from ? "--estimate-from"
+			  : args->probe	      ? "--probe"
+					      : NULL,
 			  false);
 	if (dist_rank() == 0)
 		printf("estimated time: %s\n", text);
@@ -127,28 +127,29 @@ static int validate_estimate(const struct cli_args *c, const char *file, const c
 
 int cmd_validate(int argc, char **argv)
 {
-	struct cli_args c = {0};
+	struct cli_args args = {0};
 	char *scratch = load_scratch_path();
 	int worst = 0, err;
 
-	if ((err = cli_args_parse(argc, argv, &c, false)) < 0) {
+	if ((err = cli_args_parse(argc, argv, &args, false)) < 0) {
 		if (err == -EINVAL)
 			cli_usage_hint("validate");
-		cli_args_release(&c);
+		cli_args_release(&args);
 		free(scratch);
 		return cli_exit_status(err, EXIT_USAGE);
 	}
-	if (c.probe && c.estimate_from) {
+	if (args.probe && args.estimate_from) {
 		fputs("iotrial: give --estimate-from or --probe, not both\n", stderr);
 		cli_usage_hint("validate");
-		cli_args_release(&c);
+		cli_args_release(&args);
 		free(scratch);
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < c.nfiles; i++) {
+	for (int i = 0; i < args.nfiles; i++) {
 		struct exp_spec s;
 		struct plan p;
-		int ret = load_job(c.files[i], c.ov, c.nov, scratch ? scratch : ".", &s, &p);
+		int ret =
+		    load_job(args.files[i], args.ov, args.nov, scratch ? scratch : ".", &s, &p);
 		if (ret) {
 			worst = ret > worst ? ret : worst;
 			continue;
@@ -157,13 +158,13 @@ int cmd_validate(int argc, char **argv)
 			print_plan(&p);
 			print_stages(&p);
 		}
-		ret = validate_estimate(&c, c.files[i], scratch ? scratch : ".", &p);
+		ret = validate_estimate(&args, args.files[i], scratch ? scratch : ".", &p);
 		worst = ret > worst ? ret : worst;
 		plan_release(&p);
 		spec_release(&s);
 	}
 	free(scratch);
-	cli_args_release(&c);
+	cli_args_release(&args);
 	return worst;
 }
 

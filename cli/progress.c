@@ -41,15 +41,15 @@ int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struc
 		return 0;
 	pg->p = p;
 	pg->given = calloc(n, sizeof(*pg->given));
-	pg->now = calloc(n, sizeof(*pg->now));
+	pg->hints = calloc(n, sizeof(*pg->hints));
 	pg->sum_s = calloc(n, sizeof(*pg->sum_s));
-	pg->sum_b = calloc(n, sizeof(*pg->sum_b));
-	pg->learned = calloc(n, sizeof(*pg->learned));
-	if (!pg->given || !pg->now || !pg->sum_s || !pg->sum_b || !pg->learned)
+	pg->sum_bytes = calloc(n, sizeof(*pg->sum_bytes));
+	pg->nlearned = calloc(n, sizeof(*pg->nlearned));
+	if (!pg->given || !pg->hints || !pg->sum_s || !pg->sum_bytes || !pg->nlearned)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->ninst; i++)
 		pg->given[i] = given ? given[i] : (struct est_hint){NAN, NAN, 0};
-	memcpy(pg->now, pg->given, p->ninst * sizeof(*pg->now));
+	memcpy(pg->hints, pg->given, p->ninst * sizeof(*pg->hints));
 	estimate_plan(p, pg->given, &e);
 	cli_estimate_text(line, sizeof(line), p, &e, given ? "--estimate-from" : NULL, true);
 	fprintf(pg->out, "iotrial: %zu trial(s) of %zu job instance(s); estimated time: %s\n",
@@ -60,9 +60,9 @@ int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struc
 
 /* Trial k's expected seconds: from the estimate, else the mean of the trials ended so far;
  * NAN before any. */
-static double trial_s(const struct cli_progress *pg, size_t k)
+static double expected_s(const struct cli_progress *pg, size_t k)
 {
-	double s = estimate_trial(pg->p, &pg->p->order[k], pg->now, NULL);
+	double s = estimate_trial(pg->p, &pg->p->order[k], pg->hints, NULL);
 
 	if (isnan(s) && pg->nended)
 		s = pg->ended_s / (double)pg->nended;
@@ -70,64 +70,67 @@ static double trial_s(const struct cli_progress *pg, size_t k)
 }
 
 /* The share of trial `ev` done: from its bytes when it is bound by size and a tick said how
- * many, else from its time against `est`; NAN when neither can say. */
-static double trial_share(const struct cli_progress *pg, const struct run_progress *ev, double est)
+ * many, else from its time against `est_s`; NAN when neither can say. */
+static double trial_share(const struct cli_progress *pg, const struct run_progress *ev,
+			  double est_s)
 {
 	const struct instance *in = &pg->p->inst[ev->inst];
-	double in_trial = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9, planned;
+	double in_trial_s = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9, planned_bytes;
 
 	if (ev->kind == RUN_PROGRESS_TRIAL_END)
 		return 1;
 	if (ev->kind == RUN_PROGRESS_TRIAL_START)
 		return 0;
-	planned = estimate_trial_bytes(in) / (in->rank_n > 1 ? in->rank_n : 1);
-	if (estimate_size_bound(in) && planned > 0)
-		return fmin((double)ev->bytes / planned, 1);
-	return isnan(est) ? NAN : fmin(in_trial / est, 1);
+	planned_bytes = estimate_trial_bytes(in) / (in->rank_n > 1 ? in->rank_n : 1);
+	if (estimate_size_bound(in) && planned_bytes > 0)
+		return fmin((double)ev->bytes / planned_bytes, 1);
+	return isnan(est_s) ? NAN : fmin(in_trial_s / est_s, 1);
 }
 
-/* The time left for the whole plan, and the share of it done: NAN when not known. */
-static void eta(const struct cli_progress *pg, const struct run_progress *ev, double *left,
-		double *share)
+/* The time left for the whole plan, in seconds, and in *share the share of it done: NAN when
+ * not known. */
+static double time_left_s(const struct cli_progress *pg, const struct run_progress *ev,
+			  double *share)
 {
-	double done = 0, todo = 0, est = trial_s(pg, ev->k), part = trial_share(pg, ev, est);
+	double done_s = 0, left_s = 0, trial_est_s = expected_s(pg, ev->k);
+	double trial_done = trial_share(pg, ev, trial_est_s);
 
 	/* A size-bound trial without an estimate: its own rate so far says how long it takes. */
-	if (isnan(est) && part > 0.02 && ev->kind == RUN_PROGRESS_TRIAL_TICK)
-		est = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9 / part;
+	if (isnan(trial_est_s) && trial_done > 0.02 && ev->kind == RUN_PROGRESS_TRIAL_TICK)
+		trial_est_s = (double)(ev->elapsed_ns - pg->trial_t0) / 1e9 / trial_done;
 	for (size_t k = 0; k < ev->k; k++)
-		done += trial_s(pg, k);
+		done_s += expected_s(pg, k);
 	for (size_t k = ev->k + 1; k < pg->p->ntrials; k++)
-		todo += trial_s(pg, k);
-	done += part * est;
-	todo += (1 - part) * est;
-	*left = todo;
-	*share = done + todo > 0 ? done / (done + todo) : NAN;
+		left_s += expected_s(pg, k);
+	done_s += trial_done * trial_est_s;
+	left_s += (1 - trial_done) * trial_est_s;
+	*share = done_s + left_s > 0 ? done_s / (done_s + left_s) : NAN;
 	if (isnan(*share)) /* by count, where the times are not known */
-		*share = ((double)ev->k + (isnan(part) ? 0 : part)) /
+		*share = ((double)ev->k + (isnan(trial_done) ? 0 : trial_done)) /
 			 (double)(ev->ntrials ? ev->ntrials : 1);
+	return left_s;
 }
 
 static void status_line(struct cli_progress *pg, const struct run_progress *ev)
 {
 	const struct instance *in = &pg->p->inst[ev->inst];
-	double left, share, measured = ((double)ev->trial_ns - (double)in->job.ramp_ns) / 1e9;
+	double share, left_s = time_left_s(pg, ev, &share);
+	double measured_s = ((double)ev->trial_ns - (double)in->job.ramp_ns) / 1e9;
 	char elapsed[32], eta_text[32] = "?";
 
-	eta(pg, ev, &left, &share);
 	clock_text(elapsed, sizeof(elapsed), (double)ev->elapsed_ns / 1e9);
-	if (!isnan(left))
-		clock_text(eta_text, sizeof(eta_text), left);
+	if (!isnan(left_s))
+		clock_text(eta_text, sizeof(eta_text), left_s);
 	/* \r and erase-line: the line is drawn again in place, never scrolled. */
 	fprintf(pg->out, "\r\033[K%s trial %u%s (%zu of %zu, %.0f%%): ", ev->ir->name, ev->index,
 		ev->warmup ? " warm-up" : "", ev->k + 1, ev->ntrials, 100.0 * share);
-	if (ev->kind == RUN_PROGRESS_TRIAL_TICK && measured > 0 && ev->ios)
-		fprintf(pg->out, "now %.1f MB/s, %.0f IO/s, ", (double)ev->bytes / 1e6 / measured,
-			(double)ev->ios / measured);
+	if (ev->kind == RUN_PROGRESS_TRIAL_TICK && measured_s > 0 && ev->ios)
+		fprintf(pg->out, "now %.1f MB/s, %.0f IO/s, ", (double)ev->bytes / 1e6 / measured_s,
+			(double)ev->ios / measured_s);
 	else if (ev->kind == RUN_PROGRESS_TRIAL_TICK)
-		fputs(measured > 0 ? "running, " : "ramp, ", pg->out);
+		fputs(measured_s > 0 ? "running, " : "ramp, ", pg->out);
 	else if (pg->have_rate)
-		fprintf(pg->out, "last %.1f MB/s, %.0f IO/s, ", pg->mbs, pg->iops);
+		fprintf(pg->out, "last %.1f MB/s, %.0f IO/s, ", pg->last_mbs, pg->last_iops);
 	fprintf(pg->out, "elapsed %s, ETA %s", elapsed, eta_text);
 	fflush(pg->out);
 	pg->drawn = true;
@@ -146,14 +149,15 @@ static void learn(struct cli_progress *pg, const struct run_progress *ev)
 	}
 	if (!tr || tr->failed || !isfinite(tr->seconds))
 		return;
-	pg->mbs = tr->bw_bytes / 1e6;
-	pg->iops = tr->iops;
+	pg->last_mbs = tr->bw_bytes / 1e6;
+	pg->last_iops = tr->iops;
 	pg->have_rate = true;
 	pg->sum_s[i] += tr->seconds;
-	pg->sum_b[i] += (double)tr->bytes;
-	pg->learned[i]++;
-	pg->now[i] = (struct est_hint){pg->sum_s[i] / pg->learned[i],
-				       pg->sum_b[i] > 0 ? pg->sum_b[i] / pg->learned[i] : NAN, 0};
+	pg->sum_bytes[i] += (double)tr->bytes;
+	pg->nlearned[i]++;
+	pg->hints[i] =
+	    (struct est_hint){pg->sum_s[i] / pg->nlearned[i],
+			      pg->sum_bytes[i] > 0 ? pg->sum_bytes[i] / pg->nlearned[i] : NAN, 0};
 }
 
 static void on_progress(const struct run_progress *ev, void *arg)
@@ -169,10 +173,10 @@ static void on_progress(const struct run_progress *ev, void *arg)
 		learn(pg, ev);
 	if (pg->tty) {
 		/* The last trial's end is always drawn; others at most every REDRAW_NS. */
-		if (pg->drawn && ev->elapsed_ns - pg->last_ns < REDRAW_NS &&
+		if (pg->drawn && ev->elapsed_ns - pg->drawn_ns < REDRAW_NS &&
 		    !(ev->kind == RUN_PROGRESS_TRIAL_END && ev->k + 1 >= ev->ntrials))
 			return;
-		pg->last_ns = ev->elapsed_ns;
+		pg->drawn_ns = ev->elapsed_ns;
 		status_line(pg, ev);
 		return;
 	}
@@ -199,11 +203,11 @@ void cli_progress_end(struct cli_progress *pg)
 	}
 	pg->drawn = false;
 	free(pg->given);
-	free(pg->now);
+	free(pg->hints);
 	free(pg->sum_s);
-	free(pg->sum_b);
-	free(pg->learned);
-	pg->given = pg->now = NULL;
-	pg->sum_s = pg->sum_b = NULL;
-	pg->learned = NULL;
+	free(pg->sum_bytes);
+	free(pg->nlearned);
+	pg->given = pg->hints = NULL;
+	pg->sum_s = pg->sum_bytes = NULL;
+	pg->nlearned = NULL;
 }

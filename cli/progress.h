@@ -18,15 +18,15 @@ struct cli_progress {
 	FILE *out;	/* NULL: no progress at all */
 	bool tty;	/* redraw one line in place; else a line per trial */
 	bool drawn;	/* a status line is on the screen */
-	bool have_rate; /* mbs and iops hold the last trial's figures */
-	double mbs, iops;
-	uint64_t last_ns; /* when the line was last drawn (run clock) */
+	bool have_rate; /* last_mbs and last_iops hold the last trial's figures */
+	double last_mbs, last_iops;
+	uint64_t drawn_ns; /* when the line was last drawn (run clock) */
 	const struct plan *p;
 	/* Per instance: what its trials take, from --estimate-from (given), then from its
-	 * trials in this run (learned: seconds and bytes summed over `learned` trials). */
-	struct est_hint *given, *now;
-	double *sum_s, *sum_b;
-	uint32_t *learned;
+	 * trials in this run (hints: their seconds and bytes summed over `nlearned` trials). */
+	struct est_hint *given, *hints;
+	double *sum_s, *sum_bytes;
+	uint32_t *nlearned;
 	double ended_s; /* the ended trials' time, from their start to their end */
 	size_t nended;
 	uint64_t trial_t0; /* when the trial under way started (run clock) */

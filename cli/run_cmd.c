@@ -29,24 +29,24 @@
 
 /* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
  * folder itself; else a new <experiment>-<UTC time> folder under -o DIR or results/. */
-static int result_folder(const struct cli_args *c, const struct exp_spec *s, struct outdir *od)
+static int result_folder(const struct cli_args *args, const struct exp_spec *s, struct outdir *od)
 {
 	char stamp[32], *base = NULL;
 	time_t t = time(NULL);
 	struct tm tm;
 	int ret;
 
-	if (cli_stream_only(c->outdir))
+	if (cli_stream_only(args->outdir))
 		return 0; /* -o -: no folder, stdout has it all */
-	if (c->outdir && c->nfiles == 1)
-		return outdir_claim(od, c->outdir, c->force);
+	if (args->outdir && args->nfiles == 1)
+		return outdir_claim(od, args->outdir, args->force);
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	if (asprintf(&base, "%s-%s", s->experiment, stamp) < 0) {
 		fprintf(stderr, "iotrial: out of memory\n");
 		return -ENOMEM;
 	}
-	ret = outdir_new(od, c->outdir ? c->outdir : "results", base);
+	ret = outdir_new(od, args->outdir ? args->outdir : "results", base);
 	free(base);
 	return ret;
 }
@@ -54,7 +54,7 @@ static int result_folder(const struct cli_args *c, const struct exp_spec *s, str
 /* --resume: the checkpoint's trials into `r` (fresh from run_results_init), matched to the
  * plan; where the run goes on into `ro`, the kept trials that failed into *failed. Returns 0 or
  * an exit status, after one line. */
-static int resume_into(const struct cli_args *c, struct plan *p, struct results *from,
+static int resume_into(const struct cli_args *args, struct plan *p, struct results *from,
 		       struct results *r, struct run_opts *ro, size_t *failed)
 {
 	struct resume_point at;
@@ -68,7 +68,7 @@ static int resume_into(const struct cli_args *c, struct plan *p, struct results 
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	ret = run_resume(p, r, from, now, &at, &d);
 	if (ret == -EINVAL)
-		fprintf(stderr, "iotrial: cannot resume from '%s': %s\n", c->resume,
+		fprintf(stderr, "iotrial: cannot resume from '%s': %s\n", args->resume,
 			d.n ? d.msgs[0] : "its checkpoint does not fit the plan");
 	else if (ret < 0)
 		fputs("iotrial: out of memory\n", stderr);
@@ -85,21 +85,21 @@ static int resume_into(const struct cli_args *c, struct plan *p, struct results 
 /* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`,
  * plan with its seed, and check that the job file and the overrides are its. Returns 0 or an
  * exit status (then nothing is left to release). */
-static int load_one(const char *file, const struct cli_args *c, const char *scratch,
+static int load_one(const char *file, const struct cli_args *args, const char *scratch,
 		    struct results *from, struct exp_spec *s, struct plan *p)
 {
 	int ret;
 
 	memset(from, 0, sizeof(*from));
-	if (!c->resume)
-		return load_job(file, c->ov, c->nov, scratch, s, p);
-	if ((ret = cli_resume_load(c->resume, from)))
+	if (!args->resume)
+		return load_job(file, args->ov, args->nov, scratch, s, p);
+	if ((ret = cli_resume_load(args->resume, from)))
 		return ret;
-	if ((ret = load_job_seeded(file, c->ov, c->nov, scratch, from->seed, s, p))) {
+	if ((ret = load_job_seeded(file, args->ov, args->nov, scratch, from->seed, s, p))) {
 		results_release(from);
 		return ret;
 	}
-	if ((ret = cli_resume_match(c->resume, from, s))) {
+	if ((ret = cli_resume_match(args->resume, from, s))) {
 		results_release(from);
 		plan_release(p);
 		spec_release(s);
@@ -109,7 +109,7 @@ static int load_one(const char *file, const struct cli_args *c, const char *scra
 
 /* One job file's run, from its plan to its results: what the steps of run_one share. */
 struct file_run {
-	struct cli_args *c;
+	struct cli_args *args;
 	bool lead; /* rank 0: it writes the results and prints; the other ranks measure quietly */
 	struct exp_spec s;
 	struct plan p;
@@ -129,8 +129,8 @@ static int check_plan(struct file_run *fr)
 	int ret = 0;
 
 	/* A results file that cannot be read is a usage error: nothing has run yet. */
-	if (fr->lead && fr->c->estimate_from)
-		ret = cli_hints_from(fr->c->estimate_from, &fr->p, &fr->hints);
+	if (fr->lead && fr->args->estimate_from)
+		ret = cli_hints_from(fr->args->estimate_from, &fr->p, &fr->hints);
 	if ((ret = load_agree_max(ret)))
 		return ret;
 	if (load_settle(run_preflight(&fr->p, &fr->d) < 0 ? EXIT_RUN : 0, &fr->d))
@@ -147,18 +147,19 @@ static int check_plan(struct file_run *fr)
  * on every rank. */
 static int take_folder(struct file_run *fr, struct outdir *claimed)
 {
-	const struct cli_args *c = fr->c;
+	const struct cli_args *args = fr->args;
 	int ret;
 
 	/* Every check of --resume is done before its folder is taken: a refusal changes nothing
 	 * there. */
-	if (c->resume && (ret = resume_into(c, &fr->p, &fr->from, &fr->r, &fr->ro, &fr->failed)))
+	if (args->resume &&
+	    (ret = resume_into(args, &fr->p, &fr->from, &fr->r, &fr->ro, &fr->failed)))
 		return ret;
 	results_release(&fr->from);
 	ret = !fr->lead || claimed ? 0
-	      : c->resume	   ? outdir_resume(&fr->own, c->resume)
-				   : result_folder(c, &fr->s, &fr->own);
-	return load_agree_max(ret == -EBUSY && c->resume ? EXIT_USAGE : ret < 0 ? EXIT_RUN : 0);
+	      : args->resume	   ? outdir_resume(&fr->own, args->resume)
+				   : result_folder(args, &fr->s, &fr->own);
+	return load_agree_max(ret == -EBUSY && args->resume ? EXIT_USAGE : ret < 0 ? EXIT_RUN : 0);
 }
 
 /* Progress on stderr, when asked (rank 0): auto, on a terminal unless -q; always, a line per
@@ -166,11 +167,11 @@ static int take_folder(struct file_run *fr, struct outdir *claimed)
  * without it. */
 static bool watch_progress(struct file_run *fr)
 {
-	const struct cli_args *c = fr->c;
+	const struct cli_args *args = fr->args;
 	struct cli_progress *pg = &fr->pg;
 
-	if (!fr->lead ||
-	    !(c->progress == 1 || (c->progress == -1 && !c->quiet && isatty(STDERR_FILENO))))
+	if (!fr->lead || !(args->progress == 1 ||
+			   (args->progress == -1 && !args->quiet && isatty(STDERR_FILENO))))
 		return false;
 	pg->out = stderr;
 	pg->tty = isatty(STDERR_FILENO);
@@ -194,14 +195,14 @@ static int set_run_opts(struct file_run *fr, struct runlog *log)
 	ro->dir = fr->od->path;
 	ro->checkpoint = fr->lead ? cli_checkpoint : NULL;
 	ro->checkpoint_arg = fr->od->path;
-	if (!rep_list_has(&fr->c->formats, "json") || !fr->od->path)
+	if (!rep_list_has(&fr->args->formats, "json") || !fr->od->path)
 		ro->checkpoint = NULL; /* results.json was not asked for, or has no folder */
 	if (watch_progress(fr))
 		err = run_observe(&ro->observers, &cli_progress_observer, &fr->pg);
 	if (!err && fr->lead && log->fd >= 0)
 		err = run_observe(&ro->observers, &runlog_observer, log);
-	if (!err && fr->lead && cli_stream_events(&fr->c->stream))
-		err = run_observe(&ro->observers, &cli_stream_observer, &fr->c->stream);
+	if (!err && fr->lead && cli_stream_events(&fr->args->stream))
+		err = run_observe(&ro->observers, &cli_stream_observer, &fr->args->stream);
 	if (err)
 		fprintf(stderr, "iotrial: cannot observe the run: %s\n", strerror(-err));
 	if (fr->lead && !fr->od->path)
@@ -213,7 +214,7 @@ static int set_run_opts(struct file_run *fr, struct runlog *log)
  * into the folder or onto the stream. Returns the job file's exit status. */
 static int write_out(struct file_run *fr, int st)
 {
-	struct cli_args *c = fr->c;
+	struct cli_args *args = fr->args;
 	int ret;
 
 	cli_progress_end(&fr->pg);
@@ -221,11 +222,11 @@ static int write_out(struct file_run *fr, int st)
 		diag_print(&fr->d, stderr);
 	ret = st < 0 || fr->failed ? EXIT_RUN : 0;
 	if (fr->lead) {
-		st = fr->od->path ? cli_write_results(&fr->r, fr->od->path, &c->formats,
-						      c->quiet || c->stream.on)
-				  : cli_stream_results(&c->stream, &fr->r, &c->formats);
+		st = fr->od->path ? cli_write_results(&fr->r, fr->od->path, &args->formats,
+						      args->quiet || args->stream.on)
+				  : cli_stream_results(&args->stream, &fr->r, &args->formats);
 		ret = st > ret ? st : ret;
-		st = cli_stream_status(&c->stream);
+		st = cli_stream_status(&args->stream);
 		ret = st > ret ? st : ret;
 	}
 	if (cli_stop_signal)
@@ -236,16 +237,17 @@ static int write_out(struct file_run *fr, int st)
 /* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
  * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
  * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
-static int run_one(const char *file, struct cli_args *c, const char *scratch,
+static int run_one(const char *file, struct cli_args *args, const char *scratch,
 		   struct outdir *claimed, struct runlog *log, char **where)
 {
-	struct file_run fr = {.c = c,
-			      .lead = dist_rank() == 0,
-			      .ro = {.stop = &cli_stop_signal, .checkpoint_ns = c->checkpoint_ns},
-			      .own = OUTDIR_INIT};
+	struct file_run fr = {
+	    .args = args,
+	    .lead = dist_rank() == 0,
+	    .ro = {.stop = &cli_stop_signal, .checkpoint_ns = args->checkpoint_ns},
+	    .own = OUTDIR_INIT};
 	int ret;
 
-	if ((ret = load_one(file, c, scratch, &fr.from, &fr.s, &fr.p)))
+	if ((ret = load_one(file, args, scratch, &fr.from, &fr.s, &fr.p)))
 		return ret;
 	fr.od = claimed ? claimed : &fr.own;
 	if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed)) &&
@@ -269,14 +271,14 @@ static int run_one(const char *file, struct cli_args *c, const char *scratch,
  * the machine refuses as it stands (a file that would be written over, too little space)
  * stops the queue too, though an earlier file might have changed that: such a file belongs
  * in a queue of its own. Returns 0 or the worst exit status, after a line saying so. */
-static int check_all(const struct cli_args *c, const char *scratch)
+static int check_all(const struct cli_args *args, const char *scratch)
 {
 	int worst = 0, bad = 0;
 
-	for (int i = 0; i < c->nfiles; i++) {
+	for (int i = 0; i < args->nfiles; i++) {
 		struct exp_spec s;
 		struct plan p;
-		int ret = load_job(c->files[i], c->ov, c->nov, scratch, &s, &p);
+		int ret = load_job(args->files[i], args->ov, args->nov, scratch, &s, &p);
 		if (ret) {
 			worst = ret > worst ? ret : worst;
 			bad++;
@@ -287,50 +289,51 @@ static int check_all(const struct cli_args *c, const char *scratch)
 	}
 	if (bad && dist_rank() == 0)
 		fprintf(stderr, "iotrial: %d of %d job files cannot run: nothing was run\n", bad,
-			c->nfiles);
+			args->nfiles);
 	return worst;
 }
 
 /* Take the batch folder and every job file's result folder (several job files, rank 0):
  * an exit status. */
-static int batch_start(struct batch *b, const struct cli_args *c, const char *scratch)
+static int batch_start(struct batch *b, const struct cli_args *args, const char *scratch)
 {
-	int st = dist_rank() == 0 ? batch_init(b, c->files, (size_t)c->nfiles) : 0;
+	int st = dist_rank() == 0 ? batch_init(b, args->files, (size_t)args->nfiles) : 0;
 
 	if ((st = load_agree_max(st == -ENOMEM ? EXIT_RUN : st < 0 ? EXIT_USAGE : 0)))
 		return st;
-	if ((st = check_all(c, scratch)))
+	if ((st = check_all(args, scratch)))
 		return st;
-	b->keep_going = c->keep_going;
-	b->log = c->log;
-	st = dist_rank() == 0 ? batch_open(b, c->outdir, c->force) : 0;
+	b->keep_going = args->keep_going;
+	b->log = args->log;
+	st = dist_rank() == 0 ? batch_open(b, args->outdir, args->force) : 0;
 	return load_agree_max(st < 0 ? EXIT_RUN : 0);
 }
 
 /* Run the job files in turn: after one fails, the rest only with --keep-going. */
-static int run_files(struct cli_args *c, const char *scratch, struct batch *b, struct runlog *log)
+static int run_files(struct cli_args *args, const char *scratch, struct batch *b,
+		     struct runlog *log)
 {
-	bool lead = dist_rank() == 0, queue = c->nfiles > 1;
+	bool lead = dist_rank() == 0, queue = args->nfiles > 1;
 	int worst = 0;
 
 	/* Ranks interrupted at different moments still agree on the next job file. */
-	for (int i = 0; i < c->nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
+	for (int i = 0; i < args->nfiles && !load_agree_max(cli_stop_signal || cli_stdout_closed);
 	     i++) {
 		char *where = NULL;
 		int ret;
 		if (lead && queue)
 			batch_begin(b, (size_t)i);
-		runlog_file(log, "file-start", c->files[i], NULL, -1);
-		log->file = c->files[i];
-		ret = run_one(c->files[i], c, scratch, lead && queue ? &b->e[i].od : NULL, log,
-			      &where);
-		runlog_file(log, "file-end", c->files[i], where, ret);
+		runlog_file(log, "file-start", args->files[i], NULL, -1);
+		log->file = args->files[i];
+		ret = run_one(args->files[i], args, scratch, lead && queue ? &b->e[i].od : NULL,
+			      log, &where);
+		runlog_file(log, "file-end", args->files[i], where, ret);
 		free(where);
 		if (lead && queue)
 			batch_end(b, (size_t)i, ret);
 		if (ret > worst || ret >= 128)
 			worst = ret;
-		if (load_agree_max(ret && !c->keep_going))
+		if (load_agree_max(ret && !args->keep_going))
 			break;
 	}
 	return worst;
@@ -338,16 +341,16 @@ static int run_files(struct cli_args *c, const char *scratch, struct batch *b, s
 
 int cmd_run(int argc, char **argv)
 {
-	struct cli_args c = {0};
+	struct cli_args args = {0};
 	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
 	struct runlog log = RUNLOG_INIT;
 	char *scratch;
 	int worst = 0, err;
 
-	if ((err = cli_args_parse(argc, argv, &c, true)) < 0) {
+	if ((err = cli_args_parse(argc, argv, &args, true)) < 0) {
 		if (err == -EINVAL)
 			cli_usage_hint("run");
-		cli_args_release(&c);
+		cli_args_release(&args);
 		return cli_exit_status(err, EXIT_USAGE);
 	}
 	if (load_agree_max((scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
@@ -355,29 +358,29 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
 				strerror(errno));
 		free(scratch);
-		cli_args_release(&c);
+		cli_args_release(&args);
 		return EXIT_RUN;
 	}
 	cli_signals_install();
-	if (c.nfiles > 1 && c.outdir && !strcmp(c.outdir, "-")) {
+	if (args.nfiles > 1 && args.outdir && !strcmp(args.outdir, "-")) {
 		fprintf(stderr,
 			"iotrial: -o - streams one job file; run the files one at a time\n");
 		cli_usage_hint("run");
 		free(scratch);
-		cli_args_release(&c);
+		cli_args_release(&args);
 		return EXIT_USAGE;
 	}
-	if (cli_stream_open(&c.stream, c.outdir, &c.formats) < 0) {
+	if (cli_stream_open(&args.stream, args.outdir, &args.formats) < 0) {
 		free(scratch);
-		cli_args_release(&c);
+		cli_args_release(&args);
 		return EXIT_RUN;
 	}
-	err = dist_rank() == 0 && c.log ? runlog_open(&log, c.log) : 0;
+	err = dist_rank() == 0 && args.log ? runlog_open(&log, args.log) : 0;
 	if ((worst = load_agree_max(err < 0 ? EXIT_RUN : 0)))
 		goto out;
-	if (c.nfiles > 1 && (worst = batch_start(&b, &c, scratch)))
+	if (args.nfiles > 1 && (worst = batch_start(&b, &args, scratch)))
 		goto out;
-	worst = run_files(&c, scratch, &b, &log);
+	worst = run_files(&args, scratch, &b, &log);
 	if (cli_stop_signal && worst < 128)
 		worst = 128 + cli_stop_signal;
 	if ((log.failed || b.write_failed) && !worst)
@@ -390,8 +393,8 @@ int cmd_run(int argc, char **argv)
 out:
 	batch_release(&b);
 	runlog_close(&log);
-	cli_stream_close(&c.stream);
+	cli_stream_close(&args.stream);
 	free(scratch);
-	cli_args_release(&c);
+	cli_args_release(&args);
 	return worst;
 }
