@@ -339,48 +339,46 @@ static int run_files(struct cli_args *args, const char *scratch, struct batch *b
 	return worst;
 }
 
-int cmd_run(int argc, char **argv)
+/* Before any job file: the arguments into `args`, the scratch folder into `*scratch`, the
+ * signals, and stdout for the stream when it is asked for. Returns 0 or an exit status. */
+static int start(int argc, char **argv, struct cli_args *args, char **scratch)
 {
-	struct cli_args args = {0};
-	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
-	struct runlog log = RUNLOG_INIT;
-	char *scratch;
-	int worst = 0, err;
+	int err;
 
-	if ((err = cli_args_parse(argc, argv, &args, true)) < 0) {
+	if ((err = cli_args_parse(argc, argv, args, true)) < 0) {
 		if (err == -EINVAL)
 			cli_usage_hint("run");
-		cli_args_release(&args);
 		return cli_exit_status(err, EXIT_USAGE);
 	}
-	if (load_agree_max((scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
-		if (!scratch)
+	if (load_agree_max((*scratch = load_scratch_path()) ? 0 : EXIT_RUN)) {
+		if (!*scratch)
 			fprintf(stderr, "iotrial: cannot resolve the scratch folder: %s\n",
 				strerror(errno));
-		free(scratch);
-		cli_args_release(&args);
 		return EXIT_RUN;
 	}
 	cli_signals_install();
-	if (args.nfiles > 1 && args.outdir && !strcmp(args.outdir, "-")) {
+	if (args->nfiles > 1 && args->outdir && !strcmp(args->outdir, "-")) {
 		fprintf(stderr,
 			"iotrial: -o - streams one job file; run the files one at a time\n");
 		cli_usage_hint("run");
-		free(scratch);
-		cli_args_release(&args);
 		return EXIT_USAGE;
 	}
-	if (cli_stream_open(&args.stream, args.outdir, &args.formats) < 0) {
-		free(scratch);
-		cli_args_release(&args);
-		return EXIT_RUN;
-	}
-	err = dist_rank() == 0 && args.log ? runlog_open(&log, args.log) : 0;
+	return cli_stream_open(&args->stream, args->outdir, &args->formats) < 0 ? EXIT_RUN : 0;
+}
+
+/* The job files, with --log and, for several, the batch folder: the worst exit status. */
+static int run_queue(struct cli_args *args, const char *scratch)
+{
+	struct batch b = {.dir_fd = -1, .own = OUTDIR_INIT};
+	struct runlog log = RUNLOG_INIT;
+	int worst, err;
+
+	err = dist_rank() == 0 && args->log ? runlog_open(&log, args->log) : 0;
 	if ((worst = load_agree_max(err < 0 ? EXIT_RUN : 0)))
 		goto out;
-	if (args.nfiles > 1 && (worst = batch_start(&b, &args, scratch)))
+	if (args->nfiles > 1 && (worst = batch_start(&b, args, scratch)))
 		goto out;
-	worst = run_files(&args, scratch, &b, &log);
+	worst = run_files(args, scratch, &b, &log);
 	if (cli_stop_signal && worst < 128)
 		worst = 128 + cli_stop_signal;
 	if ((log.failed || b.write_failed) && !worst)
@@ -393,6 +391,17 @@ int cmd_run(int argc, char **argv)
 out:
 	batch_release(&b);
 	runlog_close(&log);
+	return worst;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct cli_args args = {0};
+	char *scratch = NULL;
+	int worst;
+
+	if (!(worst = start(argc, argv, &args, &scratch)))
+		worst = run_queue(&args, scratch);
 	cli_stream_close(&args.stream);
 	free(scratch);
 	cli_args_release(&args);
