@@ -95,6 +95,18 @@ static int parse_interval(struct cli_args *args, const char *arg)
 	return 0;
 }
 
+/* An option that names a file or a folder, `what` (for the message), into *to: 0, or -EINVAL
+ * after saying why when optarg is empty. */
+static int set_name(const char **to, const char *option, const char *what)
+{
+	if (!*optarg) {
+		fprintf(stderr, "iotrial: %s takes %s, not ''\n", option, what);
+		return -EINVAL;
+	}
+	*to = optarg;
+	return 0;
+}
+
 /* One option `opt` (getopt's, its argument in optarg): 0, -EINVAL after saying why, or
  * -ENOMEM. */
 static int parse_option(struct cli_args *args, int opt)
@@ -103,12 +115,7 @@ static int parse_option(struct cli_args *args, int opt)
 
 	switch (opt) {
 	case 'o':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: -o takes a folder name, not ''\n");
-			return -EINVAL;
-		}
-		args->outdir = optarg;
-		return 0;
+		return set_name(&args->outdir, "-o", "a folder name");
 	case 'f':
 		args->formats_given = true;
 		return parse_formats(args, optarg) < 0 ? -EINVAL : 0;
@@ -132,19 +139,9 @@ static int parse_option(struct cli_args *args, int opt)
 		args->keep_going = true;
 		return 0;
 	case 'L':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: --log takes a file name, not ''\n");
-			return -EINVAL;
-		}
-		args->log = optarg;
-		return 0;
+		return set_name(&args->log, "--log", "a file name");
 	case 'R':
-		if (!*optarg) {
-			fprintf(stderr, "iotrial: --resume takes a result folder, not ''\n");
-			return -EINVAL;
-		}
-		args->resume = optarg;
-		return 0;
+		return set_name(&args->resume, "--resume", "a result folder");
 	case 'C':
 		return parse_interval(args, optarg);
 	case 's':
@@ -157,7 +154,7 @@ static int parse_option(struct cli_args *args, int opt)
 	case 'h':
 		fputs(iotrial_usage, stdout);
 		exit(0);
-	default: /* '?' and ':' are parse_args' */
+	default: /* '?' and ':' are cli_args_parse's */
 		return -EINVAL;
 	}
 }
