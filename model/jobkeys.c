@@ -1,6 +1,7 @@
 /* The job key table and the small lookups around it (see jobkeys.h). */
 #include "model/jobkeys.h"
 
+#include "model/pctlist.h"
 #include "model/wlopts.h"
 
 #include <errno.h>
@@ -196,6 +197,14 @@ const struct job_key job_keys[JK_NKEYS] =
 	    {"log_histogram", KT_BOOL, OFF(log_histogram), "false", 0, 1, NULL,
 	     "keep each trial's latency histogram (its non-empty buckets) in results.json (also log: {histogram: true})",
 	     "log_histogram: true"},
+	[JK_PERCENTILES] =
+	    {"percentiles", KT_STRING, OFF(percentiles), NULL, 0, 0, NULL,
+	     "the latency percentiles the summary gives, pooled over the I/Os of the kept trials (fio's percentile_list): ascending, each above 0 and at most 100 with at most four decimals, at most 16; default: 50, 99, 99.9",
+	     "percentiles: [50, 90, 99, 99.9, 99.99]", 0, 0, pct_list_check},
+	[JK_SUBMIT_LATENCY] =
+	    {"submit_latency", KT_BOOL, OFF(submit_latency), "false", 0, 1, NULL,
+	     "asynchronous backends (io_uring, libaio, null with null_delay): time each I/O's submission apart (fio's slat and clat): slat from queueing to the kernel taking it, clat from then to its completion; results.json and the text summary give both beside the total latency",
+	     "submit_latency: true"},
 	[JK_RAMP] = {"ramp", KT_DURATION, OFF(ramp_ns), NULL, 0, 3600 * SEC, NULL,
 		     "run the workload this long before the measured window, without counting it",
 		     "ramp: 5s"},

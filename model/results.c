@@ -43,6 +43,8 @@ void results_release(struct results *r)
 			free(ir->trials[i].workers);
 			free(ir->trials[i].sizes);
 			free(ir->trials[i].hist);
+			for (int h = 0; h < LAT_NKINDS; h++)
+				free(ir->trials[i].pool_hist[h]);
 
 			for (uint32_t n = 0; n < ir->trials[i].nranks; n++) {
 				free(ir->trials[i].ranks[n].host);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "lib/env.h"
+#include "model/pctlist.h"
 #include "model/spec.h"
 #include "lib/stats.h"
 
@@ -62,6 +63,15 @@ struct dir_result {
 };
 
 enum { DIR_READ, DIR_WRITE };
+
+/* The latencies a trial keeps a histogram of, for the summary to pool: every I/O's, the
+ * reads', the writes' (mixed workloads), and with submit_latency the submissions' (slat) and
+ * the completions' (clat). */
+enum lat_kind { LAT_ALL, LAT_READ, LAT_WRITE, LAT_SLAT, LAT_CLAT, LAT_NKINDS };
+
+/* A trial's latency histogram, its non-empty buckets only (engine/stats/hist.h); one block
+ * of memory, freed with free(). Not written to results.json. */
+struct hist_sparse;
 
 /* block_split with sizes listed: how many I/Os of one size a trial did. */
 struct size_count {
@@ -120,6 +130,12 @@ struct trial_result {
 	/* Its place in the order the run went through, from 1, once it ran to its end (a
 	 * resumed run keeps such trials); 0: it was cut short by an interrupt, or has not run. */
 	uint64_t seq;
+	/* submit_latency: slat, queued to taken by the kernel; clat, from then to complete. */
+	bool split_on;
+	struct lat_summary slat, clat;
+	/* By enum lat_kind, for the summary's pooled percentiles; NULL: none (not measured, or
+	 * read back from a file). */
+	struct hist_sparse *pool_hist[LAT_NKINDS];
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };
@@ -152,6 +168,15 @@ struct dir_summary {
 	double required_n; /* for iops, at the instance's confidence and error; NAN: unknown */
 };
 
+/* The latency of every I/O of the kept trials, pooled (their histograms merged), at the
+ * instance's percentiles; NAN where nothing was measured or a kept trial lacks its
+ * histogram. */
+struct pooled_lat {
+	uint64_t ios;
+	double min, max;
+	double p[PCT_LIST_MAX]; /* by instance_result.pcts */
+};
+
 /* Room for every row of the metric table (model/metrics.c checks that it fits). */
 
 #define RESULTS_MAX_METRICS 8
@@ -166,6 +191,7 @@ struct instance_summary {
 	const char *stopped_by;	     /* precision target: "precision" or "max"; NULL: a count */
 	/* Over every I/O of the kept trials (discwr2\'s per-record summary). */
 	double rec_min_ns, rec_max_ns, rec_mean_ns, rec_rms_ns;
+	struct pooled_lat pooled[LAT_NKINDS]; /* by enum lat_kind */
 };
 
 /* How an instance is replicated, as results.json reports it. */
@@ -223,8 +249,10 @@ struct instance_result {
 	char *backend;
 	char *workload;
 	uint32_t threads;
-	bool background; /* load that ran alongside measured jobs: reported apart */
-	bool records;	 /* per-record log written: the summary shows the record times */
+	bool background;      /* load that ran alongside measured jobs: reported apart */
+	bool records;	      /* per-record log written: the summary shows the record times */
+	bool submit_latency;  /* slat and clat measured apart (trial_result.slat, clat) */
+	struct pct_list pcts; /* the percentiles of summary.pooled */
 	struct param *params;
 	size_t nparams;
 	struct trial_result *trials;

@@ -167,6 +167,10 @@ static const struct rfield trial_rows[] = {
     /* Only a job with fsync_every or fdatasync_every has the object. */
     NOVAL("sync", RF_OBJ, RF_MARK, .sub = &sync_table, .when = rf_trial_has_sync,
 	  .mark_off = offsetof(struct trial_result, sync_on)),
+    /* Only a job with submit_latency has them. */
+    T("slat_ns", RF_OBJ, RF_MARK, slat, .sub = &lat_table, .when = rf_trial_splits,
+      .mark_off = offsetof(struct trial_result, split_on)),
+    T("clat_ns", RF_OBJ, OPT, clat, .sub = &lat_table, .when = rf_trial_splits),
     ARR(struct trial_result, "block_sizes", OPT, sizes, nsizes, size_table,
 
 	.when = rf_trial_has_sizes),
@@ -188,6 +192,9 @@ static const struct rfield required_rows[] = {
     S("metric", RF_NAME, NULLABLE, summary.required.metric, .put = rf_put_metric),
 };
 static TABLE(required_table, required_rows);
+/* The latency of every I/O of the kept trials, pooled, at the instance's percentiles. */
+#define POOLED(k, fl, m, ...)                                                                      \
+	S(k, RF_CUSTOM, fl, m, .put = rf_put_pooled, .get = rf_get_pooled, __VA_ARGS__)
 /* summary.read, summary.write: a direction's statistics and the runs its IO/s need. */
 #define DIRSUM(d, metric)                                                                          \
 	static const struct rfield dir##d##_required_rows[] = {                                    \
@@ -200,6 +207,7 @@ static TABLE(required_table, required_rows);
 	    S("bw_bytes", RF_OBJ, REQ, summary.dir[(d)].bw_bytes, .sub = &stat_table),             \
 	    S("lat_mean_ns", RF_OBJ, REQ, summary.dir[(d)].lat_mean_ns, .sub = &stat_table),       \
 	    NOVAL("required_runs", RF_OBJ, REQ, .sub = &dir##d##_required_table),                  \
+	    POOLED("lat_ns", OPT, summary.pooled[LAT_READ + (d)]),                                 \
 	};                                                                                         \
 	static TABLE(dir##d##_sum_table, dir##d##_sum_rows)
 DIRSUM(0, "read_iops");
@@ -225,6 +233,12 @@ static const struct rfield summary_rows[] = {
     /* "seconds": STAT, "bw_bytes": STAT, ...: every metric's, by the metric table. */
     S("(metrics)", RF_METRICS, REQ, summary.stat, .sub = &stat_table),
     NOVAL("required_runs", RF_OBJ, REQ, .sub = &required_table),
+    /* The percentiles first: the pooled objects' keys follow them. */
+    NOVAL("percentiles", RF_CUSTOM, OPT, .put = rf_put_pcts, .get = rf_get_pcts),
+    POOLED("lat_ns", OPT, summary.pooled[LAT_ALL]),
+    POOLED("slat_ns", RF_MARK, summary.pooled[LAT_SLAT], .when = rf_instance_splits,
+	   .mark_off = offsetof(struct instance_result, submit_latency)),
+    POOLED("clat_ns", OPT, summary.pooled[LAT_CLAT], .when = rf_instance_splits),
     NOVAL("read", RF_OBJ, OPT, .sub = &dir0_sum_table),
     NOVAL("write", RF_OBJ, OPT, .sub = &dir1_sum_table),
     S("reads_cached", RF_BOOL, OPT, reads_cached),

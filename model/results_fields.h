@@ -54,6 +54,17 @@ void rf_get_hist(struct rj *c, json_t *o, const char *where, void *trial, const 
 void rf_get_points(struct rj *c, json_t *o, const char *where, void *series,
 		   const struct rfield *f);
 
+/* The summary's pooled latency (rf_pct.c): the percentile list, and an object per kind at
+ * the row's offset in struct instance_result, keyed by that list. */
+json_t *rf_put_pcts(const void *instance, const void *owner, const struct rfield *f);
+void rf_get_pcts(struct rj *c, json_t *o, const char *where, void *instance,
+		 const struct rfield *f);
+json_t *rf_put_pooled(const void *instance, const void *owner, const struct rfield *f);
+void rf_get_pooled(struct rj *c, json_t *o, const char *where, void *instance,
+		   const struct rfield *f);
+bool rf_instance_splits(const void *instance, const void *results);
+bool rf_trial_splits(const void *trial, const void *instance);
+
 /* `after`: what a reader derives once an object is read. */
 void rf_trial_read(struct rj *c, void *trial);
 void rf_summary_read(struct rj *c, void *instance);

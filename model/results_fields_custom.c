@@ -363,6 +363,16 @@ void rf_get_points(struct rj *c, json_t *o, const char *where, void *series, con
 	}
 }
 
+bool rf_instance_splits(const void *instance, const void *results)
+{
+	return ((const struct instance_result *)instance)->submit_latency;
+}
+
+bool rf_trial_splits(const void *trial, const void *instance)
+{
+	return ((const struct trial_result *)trial)->split_on;
+}
+
 /* Only trials that ran are written, so every trial read back ran. */
 void rf_trial_read(struct rj *c, void *trial)
 {

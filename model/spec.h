@@ -78,6 +78,8 @@ enum job_key_id {
 	JK_LOG_RECORDS,
 	JK_LOG_INTERVAL,
 	JK_LOG_HISTOGRAM,
+	JK_PERCENTILES,
+	JK_SUBMIT_LATENCY,
 	JK_RAMP,
 	JK_RATE,
 	JK_RATE_IOPS,
@@ -206,10 +208,12 @@ struct job_spec {
 	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
 	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
 	bool log_histogram;	  /* results.json: each trial's latency buckets */
-	uint64_t ramp_ns;	  /* run this long before the measured window, not counted */
-	uint64_t rate;		  /* bytes per second per worker; 0: unthrottled */
-	uint64_t think_time_ns;	  /* pause after each I/O completes */
-	char *command;		  /* workload command: the program run by /bin/sh -c */
+	char *percentiles; /* the summary's latency percentiles (model/pctlist.h); NULL: default */
+	bool submit_latency;	/* async backends: time submission and completion apart */
+	uint64_t ramp_ns;	/* run this long before the measured window, not counted */
+	uint64_t rate;		/* bytes per second per worker; 0: unthrottled */
+	uint64_t think_time_ns; /* pause after each I/O completes */
+	char *command;		/* workload command: the program run by /bin/sh -c */
 	/* hooks run before and after the job's stage (/bin/sh -c); the small fields above sit
 	 * in what would be padding, so that the two pointers leave a 100000-instance plan its
 	 * size (tests/t/t0023) */

@@ -193,6 +193,8 @@ void worker_out_add(struct worker_out *o, const struct worker_out *more)
 			x->dir[d].ios += y->dir[d].ios;
 			hist_merge(&x->dir[d].hist, &y->dir[d].hist);
 			welford_merge(&x->dir[d].lat, &y->dir[d].lat);
+			hist_merge(&x->split_hist[d], &y->split_hist[d]);
+			welford_merge(&x->split_lat[d], &y->split_lat[d]);
 		}
 	}
 
@@ -363,6 +365,8 @@ static int loop_init(struct loop *l, char **bufs)
 	l->free_list = cacheline_zalloc(depth * sizeof(*l->free_list));
 	l->ready = cacheline_zalloc(depth * sizeof(*l->ready));
 	l->reaped = cacheline_zalloc(depth * sizeof(*l->reaped));
+	if (w->split_lat && !(l->pend = cacheline_zalloc(depth * sizeof(*l->pend))))
+		return -ENOMEM;
 	if (!l->slots || !l->free_list || !l->ready || !l->reaped ||
 	    posix_memalign((void **)bufs, BUF_ALIGN, depth * w->chunk))
 		return -ENOMEM;
@@ -449,6 +453,7 @@ static void loop_free(struct loop *l, char *bufs)
 	free(l->free_list);
 	free(l->ready);
 	free(l->reaped);
+	free(l->pend);
 }
 
 int worker_run(const struct worker_job *w, struct worker_out *o)
@@ -471,6 +476,8 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 		for (int d = 0; d < 2; d++) {
 			hist_init(&x->dir[d].hist);
 			welford_init(&x->dir[d].lat);
+			hist_init(&x->split_hist[d]);
+			welford_init(&x->split_lat[d]);
 		}
 	}
 

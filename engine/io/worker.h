@@ -52,6 +52,9 @@ struct worker_job {
 	struct worker_extra *extra;
 
 	bool mixed; /* readwrite, randrw: each I/O reads or writes, by a seeded draw */
+	/* submit_latency: time each I/O's submission (slat) and completion (clat) apart, into
+	 * extra (which it then needs); the queued I/Os are committed before each wait. */
+	bool split_lat;
 
 	uint32_t read_pct; /* ... reading with this probability, in percent */
 	bool verify;	   /* writes carry the verify pattern, reads are checked */
@@ -130,6 +133,9 @@ struct worker_extra {
 	uint64_t syncs;
 	struct hist sync_hist;
 	struct welford sync_lat;
+	/* split_lat: queued to taken by the kernel [0], taken to seen complete [1]. */
+	struct hist split_hist[2];
+	struct welford split_lat[2];
 };
 
 struct worker_out {

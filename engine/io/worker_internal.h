@@ -36,7 +36,10 @@ struct loop {
 	uint64_t rng;
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */
-	int fatal;	   /* a commit or a pause's reap failed for good (-errno); 0: none */
+	/* split_lat: the I/Os queued since the last commit, for it to stamp (depth of room) */
+	struct be_io **pend;
+	unsigned npend;
+	int fatal; /* a commit or a pause's reap failed for good (-errno); 0: none */
 	unsigned busy_spins;
 	bool stopping;
 	uint32_t since_sync; /* sync_every: writes issued since the last sync */

@@ -172,6 +172,27 @@ static void push(struct loop *l)
 	l->unpushed = 0;
 	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->fatal)
 		l->fatal = r;
+	/* submit_latency: what the kernel took was submitted now (one clock read for the
+	 * batch); what it had no room for is submitted by reap(), its slat unknown. */
+	if (l->npend && r >= 0) {
+		uint64_t now = worker_now_ns();
+		for (unsigned i = 0; i < l->npend; i++)
+			l->pend[i]->submit_ns = now;
+	}
+	l->npend = 0;
+}
+
+/* submit_latency: an I/O's slat and clat, when it was submitted apart from its queueing. */
+static void split_record(struct worker_extra *x, const struct be_io *io, uint64_t t)
+{
+	uint64_t s = io->submit_ns;
+
+	if (!s || s < io->start_ns || t < s)
+		return;
+	hist_record(&x->split_hist[0], s - io->start_ns);
+	welford_add(&x->split_lat[0], (double)(s - io->start_ns));
+	hist_record(&x->split_hist[1], t - s);
+	welford_add(&x->split_lat[1], (double)(t - s));
 }
 
 /* Handle a finished submission that was seen complete at `now` (CLOCK_MONOTONIC ns):
@@ -249,6 +270,8 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 		d->bytes += io->full_len;
 		d->ios++;
 	}
+	if (l->pend)
+		split_record(o->extra, io, t);
 
 	if (l->rec)
 		reclog_writer_add(l->rec, io->seq, io->base_offset, io->full_len,
@@ -264,7 +287,10 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 
 bool worker_submit(struct loop *l, struct be_io *io)
 {
-	int r = l->w->be->queue(l->w->priv, io);
+	int r;
+
+	io->submit_ns = 0;
+	r = l->w->be->queue(l->w->priv, io);
 
 	if (r == BE_BUSY) {
 		l->busy_spins++;
@@ -274,6 +300,11 @@ bool worker_submit(struct loop *l, struct be_io *io)
 	if (r == BE_QUEUED) {
 		l->inflight++;
 		l->unpushed++;
+		/* submit_latency: a backend without commit() submits in queue(). */
+		if (l->pend && l->w->be->commit)
+			l->pend[l->npend++] = io;
+		else if (l->pend)
+			io->submit_ns = worker_now_ns();
 		return true;
 	}
 	if (r != BE_DONE)
@@ -292,8 +323,13 @@ void worker_push_batch(struct loop *l, bool more)
  * its I/Os were seen complete together. */
 int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
 {
-	int n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
+	int n;
 	uint64_t now;
+
+	/* submit_latency: commit apart from the wait, so the submission has its own time. */
+	if (l->npend)
+		push(l);
+	n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
 
 	l->unpushed = 0;
 	if (n <= 0)

@@ -212,6 +212,9 @@ static int merge_ranks(struct trial_result *tr, const struct blob *all, int n, u
 		if (tr->ios && latency_buckets(h, &tr->hist, &tr->nhist) < 0)
 			ret = -ENOMEM;
 	}
+	/* Every rank's I/Os, for the summary's pooled percentiles. */
+	free(tr->pool_hist[LAT_ALL]);
+	tr->pool_hist[LAT_ALL] = h->count ? hist_sparse_of(h) : NULL;
 	tr->agg.lat_samples = h->count;
 	merged_error(tr, all, n);
 	free(h);

@@ -134,6 +134,7 @@ static int results_instance(const struct plan *p, const struct instance *in, str
 			    struct instance_result *ir)
 {
 	int bad = 0, ret;
+	char err[256];
 
 	ir->name = dup_or_note(in->name, &bad);
 	ir->job = dup_or_note(p->spec->jobs[in->job_index].name, &bad);
@@ -141,6 +142,10 @@ static int results_instance(const struct plan *p, const struct instance *in, str
 	ir->workload = dup_or_note(spec_workload_name(in->job.workload), &bad);
 	ir->threads = in->job.threads ? in->job.threads : 1;
 	ir->background = in->job.background;
+	ir->submit_latency = in->job.submit_latency;
+	/* Checked when the job file was read; the default stands in should it fail here. */
+	if (pct_list_parse(in->job.percentiles, &ir->pcts, err, sizeof(err)) < 0)
+		pct_list_default(&ir->pcts);
 	if (bad || add_params(ir, in) < 0)
 		return -ENOMEM;
 	ir->rep = (struct replication_info){

@@ -160,6 +160,7 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .think_ns = j->think_time_ns,
 	    .verify = j->verify,
 	    .tally = r->background ? NULL : &s->sh->tally,
+	    .split_lat = j->submit_latency,
 	};
 	if (j->verify && (!spec_workload_writes(j->workload) || j->workload == WL_COPY)) {
 		/* Reads check the layout's pattern; a file iotrial did not lay out may
@@ -211,7 +212,8 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		if (!s->sh || !s->data_path || (copy && !s->src_path))
 			return -ENOMEM;
 		/* Mixed directions and syncs: their histograms, for the run and a top-up. */
-		if ((in->wl && in->wl->mixed) || j->fsync_every || j->fdatasync_every) {
+		if ((in->wl && in->wl->mixed) || j->fsync_every || j->fdatasync_every ||
+		    j->submit_latency) {
 			struct worker_extra *x =
 			    alloc_shared(2 * sizeof(struct worker_extra), processes);
 			if (!x)

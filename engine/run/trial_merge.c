@@ -101,6 +101,47 @@ static void trial_merge_syncs(struct trial_result *tr, const struct inst_run *r)
 	free(h);
 }
 
+static void keep_hist(struct trial_result *tr, int k, const struct hist *h);
+
+/* submit_latency: the submissions' (slat) and completions' (clat) latency, over the workers. */
+static void trial_merge_split(struct trial_result *tr, const struct inst_run *r)
+{
+	struct lat_summary *out[2] = {&tr->slat, &tr->clat};
+	struct hist *h;
+	struct welford w;
+
+	if (!r->in->job.submit_latency)
+		return;
+	tr->split_on = true;
+	if (!(h = malloc(sizeof(*h))))
+		return;
+	for (int k = 0; k < 2; k++) {
+		*out[k] =
+		    (struct lat_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		hist_init(h);
+		welford_init(&w);
+		for (uint32_t s = 0; s < r->n; s++) {
+			const struct worker_extra *x = r->slots[s].sh->out.extra;
+			if (!x)
+				continue;
+			hist_merge(h, &x->split_hist[k]);
+			welford_merge(&w, &x->split_lat[k]);
+		}
+		if (h->count)
+			latency_summarize(out[k], h, &w);
+		keep_hist(tr, LAT_SLAT + k, h);
+	}
+	free(h);
+}
+
+/* Keep histogram `h` as the trial's of kind `k`, for the summary to pool (when it holds
+ * anything; without memory, the summary says it cannot pool). */
+static void keep_hist(struct trial_result *tr, int k, const struct hist *h)
+{
+	free(tr->pool_hist[k]);
+	tr->pool_hist[k] = h && h->count ? hist_sparse_of(h) : NULL;
+}
+
 /* Reads and writes apart: a mixed workload's from its workers' shares, a one-direction
  * workload's from the trial's own figures; rates over the trial's seconds. */
 static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
@@ -120,6 +161,9 @@ static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
 			dr->ios = tr->ios;
 			dr->bytes = tr->bytes;
 			dr->lat = tr->lat;
+			/* The trial's own (every rank's, in a distributed run). */
+			free(tr->pool_hist[LAT_READ + d]);
+			tr->pool_hist[LAT_READ + d] = hist_sparse_dup(tr->pool_hist[LAT_ALL]);
 		} else if (spec_workload_mixed(wl) && r->slots && (h || (h = malloc(sizeof(*h))))) {
 			hist_init(h);
 			welford_init(&w);
@@ -134,8 +178,10 @@ static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
 				hist_merge(h, &wd->hist);
 				welford_merge(&w, &wd->lat);
 			}
-			if (dr->ios)
+			if (dr->ios) {
 				latency_summarize(&dr->lat, h, &w);
+				keep_hist(tr, LAT_READ + d, h);
+			}
 		}
 		dr->iops = isfinite(tr->seconds) ? (double)dr->ios / tr->seconds : NAN;
 		dr->bw_bytes = isfinite(tr->seconds) ? (double)dr->bytes / tr->seconds : NAN;
@@ -207,6 +253,7 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	tr->cpu_user_s = tr->cpu_sys_s = 0;
 	trial_merge_sizes(tr, r);
 	trial_merge_syncs(tr, r);
+	trial_merge_split(tr, r);
 
 	for (uint32_t k = 0; k < r->n; k++) {
 		add_worker(e, r, &r->slots[k]);
@@ -229,6 +276,7 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 		trial_error(tr, "cannot keep its latency histogram: out of memory");
 		return -ENOMEM;
 	}
+	keep_hist(tr, LAT_ALL, r->hist);
 	trial_merge_dirs(tr, r);
 	return 0;
 }

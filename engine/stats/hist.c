@@ -5,6 +5,7 @@
 #include "engine/stats/hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hist_init(struct hist *h)
@@ -90,4 +91,44 @@ double hist_percentile(const struct hist *h, uint32_t ppm)
 double hist_max_relative_error(void)
 {
 	return 1.0 / (double)(2u << HIST_SUB_BITS);
+}
+
+struct hist_sparse *hist_sparse_of(const struct hist *h)
+{
+	struct hist_sparse *s;
+	uint32_t n = 0;
+
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		n += h->buckets[i] != 0;
+	if (!(s = malloc(sizeof(*s) + n * sizeof(s->bin[0]))))
+		return NULL;
+	s->count = h->count;
+	s->min = h->min;
+	s->max = h->max;
+	s->n = 0;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (h->buckets[i])
+			s->bin[s->n++] = (struct hist_bin){i, h->buckets[i]};
+	return s;
+}
+
+struct hist_sparse *hist_sparse_dup(const struct hist_sparse *s)
+{
+	size_t size = s ? sizeof(*s) + s->n * sizeof(s->bin[0]) : 0;
+	struct hist_sparse *d = s ? malloc(size) : NULL;
+
+	if (d)
+		memcpy(d, s, size);
+	return d;
+}
+
+void hist_merge_sparse(struct hist *dst, const struct hist_sparse *s)
+{
+	for (uint32_t k = 0; k < s->n; k++)
+		dst->buckets[s->bin[k].index] += s->bin[k].count;
+	dst->count += s->count;
+	if (s->min < dst->min)
+		dst->min = s->min;
+	if (s->max > dst->max)
+		dst->max = s->max;
 }

@@ -85,4 +85,25 @@ uint64_t hist_rank(uint64_t count, uint32_t ppm);
 /* Bound on |reported - true| / true for any value reported by hist_percentile(): 1/128. */
 double hist_max_relative_error(void);
 
+/* A histogram's non-empty buckets, for keeping many (one per trial) until they are pooled:
+ * one block of memory, freed with free(). struct hist_sparse in model/results.h names it. */
+struct hist_bin {
+	uint32_t index; /* of the bucket */
+	uint64_t count;
+};
+struct hist_sparse {
+	uint64_t count, min, max;
+	uint32_t n;
+	struct hist_bin bin[];
+};
+
+/* @h's non-empty buckets (NULL: out of memory). */
+struct hist_sparse *hist_sparse_of(const struct hist *h);
+
+/* A copy of @s (NULL: @s is NULL, or out of memory). */
+struct hist_sparse *hist_sparse_dup(const struct hist_sparse *s);
+
+/* Add @s into @dst, as hist_merge() does a full histogram. */
+void hist_merge_sparse(struct hist *dst, const struct hist_sparse *s);
+
 #endif /* IOTRIAL_HIST_H */

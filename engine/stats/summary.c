@@ -8,6 +8,7 @@
 
 #include "engine/stats/compare.h"
 #include "engine/stats/outliers.h"
+#include "engine/stats/pooled.h"
 #include "model/metrics.h"
 #include "model/names.h"
 #include "model/results.h"
@@ -119,6 +120,7 @@ void results_summarize_one(struct instance_result *ir)
 			ir->trials[idx[i]].dropped = true;
 		}
 	record_times(ir);
+	pooled_summarize(ir);
 	s->runs = s->kept = 0;
 	for (size_t i = 0; i < ir->ntrials; i++) {
 		s->runs += ir->trials[i].ran && !ir->trials[i].warmup;

@@ -34,6 +34,9 @@ struct be_io {
 	int phase;	 /* copy: 0 reading the source, 1 writing the destination */
 	bool unsent;	 /* refused with BE_BUSY before it ever reached the backend */
 	uint16_t size_i; /* block_split: which of the listed sizes it is */
+	/* submit_latency: when the kernel took it (its commit returned); 0: not taken yet, or
+	 * done inside queue(). */
+	uint64_t submit_ns;
 };
 
 /* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */
