@@ -41,10 +41,9 @@ static void print_plan(const struct plan *p)
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		const struct job_spec *j = &in->job;
-		units_format_size(size, sizeof(size), (double)j->file_size,
-				  s->units == UNITS_BINARY);
-		units_format_size(chunk, sizeof(chunk), (double)in->chunk,
-				  s->units == UNITS_BINARY);
+		/* As the job file can state them, not rounded: 32 MiB, 80 MB. */
+		units_format_size_exact(size, sizeof(size), j->file_size, s->units == UNITS_BINARY);
+		units_format_size_exact(chunk, sizeof(chunk), in->chunk, s->units == UNITS_BINARY);
 		printf(
 		    "  %s: %s on %s, %s in %s I/Os, iodepth %u, sync %s%s, %u run(s) + %u warm-up\n",
 		    in->name, spec_workload_name(j->workload), in->be->name, size, chunk,

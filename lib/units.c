@@ -368,3 +368,59 @@ size_t units_format_duration(char *buf, size_t len, double ns)
 		decimals = 0;
 	return (size_t)snprintf(buf, len, "%s%.*f %s", ns < 0 ? "-" : "", decimals, a, name[i]);
 }
+
+size_t units_format_size_exact(char *buf, size_t len, uint64_t bytes, bool binary)
+{
+	static const char *const dec[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	static const char *const bin[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	uint64_t d = bytes, b = bytes;
+	int di = 0, bi = 0;
+
+	while (bytes && di < 5 && d % 1000 == 0) {
+		d /= 1000;
+		di++;
+	}
+	while (bytes && bi < 5 && b % 1024 == 0) {
+		b /= 1024;
+		bi++;
+	}
+	if (bi > di || (bi == di && bi > 0 && binary))
+		return (size_t)snprintf(buf, len, "%llu %s", (unsigned long long)b, bin[bi]);
+	return (size_t)snprintf(buf, len, "%llu %s", (unsigned long long)d, dec[di]);
+}
+
+size_t units_format_count(char *buf, size_t len, double v)
+{
+	static const char *const mult[] = {"", "k", "M", "G", "T"};
+	double a = fabs(v);
+	size_t i = 0;
+
+	if (!isfinite(v))
+		return (size_t)snprintf(buf, len, "n/a");
+	/* Move up while the value, once rounded to three digits, would show four. */
+	while (i < 4 && a >= 999.5) {
+		a /= 1000;
+		i++;
+	}
+	return (size_t)snprintf(buf, len, "%s%.*f%s", v < 0 ? "-" : "",
+				a == 0 || a >= 99.95 ? 0
+				: a >= 9.995	     ? 1
+						     : 2,
+				a, mult[i]);
+}
+
+double units_rate_unit(double lo, bool binary, char *name, size_t len)
+{
+	static const char *const dec[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"};
+	static const char *const bin[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"};
+	const double base = binary ? 1024.0 : 1000.0;
+	double unit = 1;
+	int i = 0;
+
+	while (isfinite(lo) && lo > 0 && i < 5 && lo >= unit * base) {
+		unit *= base;
+		i++;
+	}
+	snprintf(name, len, "%s", binary ? bin[i] : dec[i]);
+	return unit;
+}

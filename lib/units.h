@@ -67,4 +67,25 @@ size_t units_format_rate(char *buf, size_t len, double bytes_per_s, bool binary)
  */
 size_t units_format_duration(char *buf, size_t len, double ns);
 
+/*
+ * Format a size the way a job file states it exactly, for echoing what it asked for: the
+ * largest unit of which `bytes` is a whole multiple, "32 MiB", "80 MB", "4 KiB", "4 kB",
+ * "1000 B". A value whole in both families (1 MB = 1000000 B is not whole in KiB, but
+ * 1024000 B is 1000 KiB and 1024 kB) takes the larger unit, and `binary` breaks a tie.
+ */
+size_t units_format_size_exact(char *buf, size_t len, uint64_t bytes, bool binary);
+
+/*
+ * Format a count (an I/O rate) with three significant digits and a k (10^3), M (10^6) or
+ * G (10^9) multiplier: "812", "81.2", "1.96k", "812k", "8.15M"; "0" for 0.
+ */
+size_t units_format_count(char *buf, size_t len, double v);
+
+/*
+ * The unit a column of rates is shown in: the largest of B/s, kB/s (KiB/s), MB/s, ... in
+ * which the smallest finite, non-zero value `lo` is at least 1, so no cell is "0.00". Its
+ * name goes to `name` (len bytes); returns its size in bytes per second.
+ */
+double units_rate_unit(double lo, bool binary, char *name, size_t len);
+
 #endif

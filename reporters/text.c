@@ -10,7 +10,9 @@
 #include "lib/units.h"
 #include "model/metrics.h"
 #include "model/names.h"
+#include "reporters/cells.h"
 #include "reporters/reporter.h"
+#include "reporters/text_lat.h"
 #include "reporters/words.h"
 
 #define NA "n/a"
@@ -21,7 +23,7 @@ struct col {
 };
 
 /* The last two columns are shown only when the rows' confidence or error differ; else the
- * footer states the one pair they share. */
+ * footer states the one pair they share. The rate column's title is its unit (rate_unit). */
 static const struct col cols[] = {
     {"job", true},    {"workload", true}, {"runs", false}, {"seconds", false},
     {"rate", false},  {"±CI", false},	  {"IO/s", false}, {"lat mean", false},
@@ -31,6 +33,7 @@ static const struct col cols[] = {
 #define NCOLS	   (sizeof(cols) / sizeof(cols[0]))
 #define NCOLS_BASE (NCOLS - 2)
 #define CELL	   48
+#define COL_RATE   4
 
 static void fmt_num(char *b, double v, const char *f)
 {
@@ -95,7 +98,29 @@ static bool levels_differ(const struct results *r)
 	return false;
 }
 
-static void row_cells(const struct results *r, const struct instance_result *ir,
+/* A rate in the column's unit (its title), one decimal as units_format_rate gives it:
+ * "103.5", "6.2"; whole from 1000 on ("2131": the column's smallest rate set the unit). */
+static void fmt_rate(char *b, double v, double unit)
+{
+	v /= unit;
+	fmt_num(b, v, v >= 999.95 ? "%.0f" : "%.1f");
+}
+
+/* The unit of the rate column of the measured rows or of the load: the largest in which
+ * every rate is at least 1, into `name` (CELL bytes). */
+static double rate_unit(const struct results *r, bool background, char *name)
+{
+	double lo = INFINITY;
+
+	for (size_t i = 0; i < r->ninst; i++) {
+		double v = r->inst[i].summary.stat[METRIC_BW_BYTES].mean;
+		if (r->inst[i].background == background && isfinite(v) && v > 0 && v < lo)
+			lo = v;
+	}
+	return units_rate_unit(lo, r->units == UNITS_BINARY, name, CELL);
+}
+
+static void row_cells(const struct results *r, const struct instance_result *ir, double unit,
 		      char cells[NCOLS][CELL])
 {
 	const struct instance_summary *s = &ir->summary;
@@ -105,12 +130,12 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	snprintf(cells[1], CELL, "%s", ir->workload);
 	snprintf(cells[2], CELL, "%u/%u", s->kept, s->runs);
 	fmt_num(cells[3], s->stat[METRIC_SECONDS].mean, "%.3f");
-	format_value(cells[4], &metrics[METRIC_BW_BYTES], s->stat[METRIC_BW_BYTES].mean, binary);
+	fmt_rate(cells[COL_RATE], s->stat[METRIC_BW_BYTES].mean, unit);
 	/* The half-width of the interval, relative to the mean, of the metric that varies. */
 	const struct metric *pm = metric_find(s->metric);
 	const struct stat_summary *m = metric_stat(s, pm ? pm : &metrics[METRIC_SECONDS]);
 	fmt_pct(cells[5], (m->ci_high - m->ci_low) / 2 / m->mean);
-	format_value(cells[6], &metrics[METRIC_IOPS], s->stat[METRIC_IOPS].mean, binary);
+	units_format_count(cells[6], CELL, s->stat[METRIC_IOPS].mean);
 	format_value(cells[7], &metrics[METRIC_LAT_MEAN_NS], s->stat[METRIC_LAT_MEAN_NS].mean,
 		     binary);
 	fmt_pct(cells[8], m->cov);
@@ -122,27 +147,6 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	fmt_num(cells[10], s->required.n, "%.0f");
 	fmt_given_pct(cells[11], CELL, "", row_confidence(r, ir));
 	fmt_given_pct(cells[12], CELL, "±", s->required.error);
-}
-
-/* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static void put_cell(FILE *out, const char *s, size_t w, bool left, bool last)
-{
-	size_t pad = w - width(s);
-
-	if (!left)
-		fprintf(out, "%*s", (int)pad, "");
-	fputs(s, out);
-	if (left && !last)
-		fprintf(out, "%*s", (int)pad, "");
-	fputs(last ? "\n" : "  ", out);
 }
 
 /* One sentence per comparison: which side is better, by how much, how sure (words.c). */
@@ -164,6 +168,9 @@ static int print_table(const struct results *r, FILE *out, bool background)
 	 * end of their names. */
 	const char **names = calloc(r->ninst ? r->ninst : 1, sizeof(*names));
 	size_t w[NCOLS], n = 0, ncols = levels_differ(r) ? NCOLS : NCOLS_BASE;
+	const char *title[NCOLS];
+	char unit_name[CELL];
+	double unit = rate_unit(r, background, unit_name);
 
 	if (!cells || !names) {
 		free(cells);
@@ -171,27 +178,29 @@ static int print_table(const struct results *r, FILE *out, bool background)
 		return -ENOMEM;
 	}
 	for (size_t c = 0; c < NCOLS; c++)
-		w[c] = width(cols[c].title);
+		title[c] = c == COL_RATE ? unit_name : cols[c].title;
+	for (size_t c = 0; c < NCOLS; c++)
+		w[c] = cells_width(title[c]);
 	for (size_t i = 0; i < r->ninst; i++) {
 		if (r->inst[i].background != background)
 			continue;
-		row_cells(r, &r->inst[i], cells[n]);
+		row_cells(r, &r->inst[i], unit, cells[n]);
 		names[n] = r->inst[i].name;
-		if (width(names[n]) > w[0])
-			w[0] = width(names[n]);
+		if (cells_width(names[n]) > w[0])
+			w[0] = cells_width(names[n]);
 		for (size_t c = 1; c < NCOLS; c++)
-			if (width(cells[n][c]) > w[c])
-				w[c] = width(cells[n][c]);
+			if (cells_width(cells[n][c]) > w[c])
+				w[c] = cells_width(cells[n][c]);
 		n++;
 	}
 	if (n && background)
 		fprintf(out, "\nbackground load (ran alongside, not measured):\n");
 	for (size_t c = 0; n && c < ncols; c++)
-		put_cell(out, cols[c].title, w[c], cols[c].left, c + 1 == ncols);
+		cells_put(out, title[c], w[c], cols[c].left, c + 1 == ncols);
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = 0; c < ncols; c++)
-			put_cell(out, c ? cells[i][c] : names[i], w[c], cols[c].left,
-				 c + 1 == ncols);
+			cells_put(out, c ? cells[i][c] : names[i], w[c], cols[c].left,
+				  c + 1 == ncols);
 	free(names);
 	free(cells);
 	return 0;
@@ -266,7 +275,7 @@ static void print_directions(const struct results *r, FILE *out)
 		for (int d = 0; d < 2; d++) {
 			const struct dir_summary *ds = &ir->summary.dir[d];
 			char iops[CELL], rate[CELL], lat[CELL], cov[CELL];
-			fmt_num(iops, ds->iops.mean, "%.0f");
+			units_format_count(iops, CELL, ds->iops.mean);
 			units_format_rate(rate, CELL, ds->bw_bytes.mean, r->units == UNITS_BINARY);
 			units_format_duration(lat, CELL, ds->lat_mean_ns.mean);
 			fmt_pct(cov, ds->iops.cov);
@@ -493,21 +502,23 @@ static int print_layout(const struct results *r, FILE *out)
 	}
 	for (size_t c = 0; c < ncol; c++) {
 		param_text(head[c], CELL, colv[c]);
-		cw[c] = width(head[c]);
+		cw[c] = cells_width(head[c]);
 	}
 	for (size_t l = 0; l < nlines; l++) {
-		lw = width(lines[l].label) > lw ? width(lines[l].label) : lw;
+		lw = cells_width(lines[l].label) > lw ? cells_width(lines[l].label) : lw;
 		for (size_t c = 0; c < ncol; c++)
-			cw[c] = width(lines[l].cell[c]) > cw[c] ? width(lines[l].cell[c]) : cw[c];
+			cw[c] = cells_width(lines[l].cell[c]) > cw[c]
+				    ? cells_width(lines[l].cell[c])
+				    : cw[c];
 	}
 	fputc('\n', out);
-	put_cell(out, "", lw, true, !ncol);
+	cells_put(out, "", lw, true, !ncol);
 	for (size_t c = 0; c < ncol; c++)
-		put_cell(out, head[c], cw[c], false, c + 1 == ncol);
+		cells_put(out, head[c], cw[c], false, c + 1 == ncol);
 	for (size_t l = 0; l < nlines; l++) {
-		put_cell(out, lines[l].label, lw, true, !ncol);
+		cells_put(out, lines[l].label, lw, true, !ncol);
 		for (size_t c = 0; c < ncol; c++)
-			put_cell(out, lines[l].cell[c], cw[c], false, c + 1 == ncol);
+			cells_put(out, lines[l].cell[c], cw[c], false, c + 1 == ncol);
 	}
 	if (cut)
 		fprintf(
@@ -522,13 +533,16 @@ static int print_layout(const struct results *r, FILE *out)
  * them, else the rows' own columns give them. */
 static void print_footer(const struct results *r, FILE *out)
 {
-	const char *rate = r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)";
+	const char *rate =
+	    r->units == UNITS_BINARY
+		? "binary units (KiB/s = 2^10 B/s, MiB/s = 2^20 B/s, GiB/s = 2^30 B/s)"
+		: "decimal units (kB/s = 10^3 B/s, MB/s = 10^6 B/s, GB/s = 10^9 B/s)";
 	char conf[CELL], err[CELL];
 
 	if (levels_differ(r)) {
 		fprintf(
 		    out,
-		    "\nrate in %s; ±CI: half-width of the confidence interval of the mean at the row's confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row's ±error at its confidence\n",
+		    "\nrates in %s; IO/s: k = 10^3, M = 10^6; ±CI: half-width of the confidence interval of the mean at the row's confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row's ±error at its confidence\n",
 		    rate);
 		return;
 	}
@@ -537,7 +551,7 @@ static void print_footer(const struct results *r, FILE *out)
 	fmt_given_pct(err, sizeof(err), "±", r->ninst ? r->inst[0].summary.required.error : 0.03);
 	fprintf(
 	    out,
-	    "\nrate in %s; ±CI: half-width of the %s confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for %s at %s confidence\n",
+	    "\nrates in %s; IO/s: k = 10^3, M = 10^6; ±CI: half-width of the %s confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for %s at %s confidence\n",
 	    rate, conf, err, conf);
 }
 
@@ -574,7 +588,7 @@ static int text_report(const struct results *r, FILE *out)
 		    r->nranks);
 	fputs("\n\n", out);
 	if (print_table(r, out, false) < 0 || print_table(r, out, true) < 0 ||
-	    print_layout(r, out) < 0)
+	    print_layout(r, out) < 0 || text_latency(r, out) < 0)
 		return -ENOMEM;
 	print_records(r, out);
 	print_copies(r, out);
@@ -606,12 +620,6 @@ static int text_report(const struct results *r, FILE *out)
 			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
 				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,
 				ir->summary.runs);
-		if (isfinite(ir->summary.required.n) && ir->summary.required.n > ir->summary.kept)
-			fprintf(
-			    out,
-			    "%snote: %s: %u kept runs; the data suggest %.0f for the stated precision\n",
-			    notes++ ? "" : "\n", ir->name, ir->summary.kept,
-			    ir->summary.required.n);
 	}
 	if (!r->complete)
 		fprintf(out,

@@ -37,14 +37,16 @@ test_expect_success 'rows at different confidence and error each say their own' 
 	cat >want <<-\EOF
 	levels
 
-	job    workload  runs  seconds        rate    ±CI  IO/s  lat mean   COV  COV all  need  confidence  error
-	tight  read       5/5    0.010  103.5 MB/s  14.5%   104   9.69 ms  5.8%        -    43       99.5%  ±2.5%
-	loose  read       5/5    0.010   99.0 MB/s   7.0%    99   10.1 ms  5.6%        -    14         95%    ±3%
+	job    workload  runs  seconds   MB/s    ±CI  IO/s  lat mean   COV  COV all  need  confidence  error
+	tight  read       5/5    0.010  103.5  14.5%   104   9.69 ms  5.8%        -    43       99.5%  ±2.5%
+	loose  read       5/5    0.010   99.0   7.0%  99.0   10.1 ms  5.6%        -    14         95%    ±3%
 
-	rate in MB/s (10^6 B/s); ±CI: half-width of the confidence interval of the mean at the row'"'"'s confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row'"'"'s ±error at its confidence
+	latency (every I/O of the kept trials, pooled):
+	job    I/Os      p50      p99    p99.9      max
+	tight     5  9.63 ms  10.3 ms  10.3 ms  10.3 ms
+	loose     5  10.3 ms  10.8 ms  10.8 ms  10.8 ms
 
-	note: tight: 5 kept runs; the data suggest 43 for the stated precision
-	note: loose: 5 kept runs; the data suggest 14 for the stated precision
+	rates in decimal units (kB/s = 10^3 B/s, MB/s = 10^6 B/s, GB/s = 10^9 B/s); IO/s: k = 10^3, M = 10^6; ±CI: half-width of the confidence interval of the mean at the row'"'"'s confidence, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for the row'"'"'s ±error at its confidence
 	EOF
 	diff -u want got
 	"$IOTRIAL" report lv/results.json >again
@@ -57,14 +59,16 @@ test_expect_success 'rows that share 99.5% and 2.5% have them in the footer, as 
 	cat >want <<-\EOF
 	levels
 
-	job    workload  runs  seconds        rate    ±CI  IO/s  lat mean   COV  COV all  need
-	tight  read       5/5    0.010  103.5 MB/s  14.5%   104   9.69 ms  5.8%        -    43
-	loose  read       5/5    0.010   99.0 MB/s  14.1%    99   10.1 ms  5.6%        -    40
+	job    workload  runs  seconds   MB/s    ±CI  IO/s  lat mean   COV  COV all  need
+	tight  read       5/5    0.010  103.5  14.5%   104   9.69 ms  5.8%        -    43
+	loose  read       5/5    0.010   99.0  14.1%  99.0   10.1 ms  5.6%        -    40
 
-	rate in MB/s (10^6 B/s); ±CI: half-width of the 99.5% confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for ±2.5% at 99.5% confidence
+	latency (every I/O of the kept trials, pooled):
+	job    I/Os      p50      p99    p99.9      max
+	tight     5  9.63 ms  10.3 ms  10.3 ms  10.3 ms
+	loose     5  10.3 ms  10.8 ms  10.8 ms  10.8 ms
 
-	note: tight: 5 kept runs; the data suggest 43 for the stated precision
-	note: loose: 5 kept runs; the data suggest 40 for the stated precision
+	rates in decimal units (kB/s = 10^3 B/s, MB/s = 10^6 B/s, GB/s = 10^9 B/s); IO/s: k = 10^3, M = 10^6; ±CI: half-width of the 99.5% confidence interval of the mean, relative; COV: stddev/mean (COV all: before the outlier policy); need: runs for ±2.5% at 99.5% confidence
 	EOF
 	diff -u want got
 '
@@ -83,12 +87,14 @@ test_expect_success 'rows whose long names differ only at the end show them whol
 	EOF
 	"$IOTRIAL" run -q long.yaml -o long 2>err
 	grep "^job  *workload  runs" long/summary.txt >head.txt
-	grep "^a_rather" long/summary.txt | cut -d" " -f1 >names.txt
+	# The summary table: from its head to the first empty line.
+	sed -n "/^job  *workload  runs/,/^\$/p" long/summary.txt >table.txt
+	grep "^a_rather" table.txt | cut -d" " -f1 >names.txt
 	printf "a_rather_long_job_name_for_a_sweep[iodepth=%s,sim_mean=%s]\n" 1 1000000 1 2000000 2 1000000 2 2000000 >want
 	diff -u want names.txt
 	# The workload column starts where its title does, on every row.
 	at=$(awk "{print index(\$0, \"workload\")}" head.txt)
-	awk -v at="$at" "/^a_rather/ && substr(\$0, at, 4) != \"read\" {bad = 1} END {exit bad}" long/summary.txt
+	awk -v at="$at" "/^a_rather/ && substr(\$0, at, 4) != \"read\" {bad = 1} END {exit bad}" table.txt
 '
 
 test_expect_success 'a comparison states its confidence as given (99.5%, not 100%)' '

@@ -26,9 +26,9 @@ else
 test_expect_success 'sqlio-vpc: validate shows 2 threads x 8 outstanding I/Os, binary units, sequential order' '
 	BACKEND=$sqlio_backend "$IOTRIAL" validate "$SRC/jobs/sqlio-vpc.yaml" >plan.txt
 	grep "^experiment sqlio-vpc: 11 job instance(s), 11 trial(s), order sequential, .*units binary (MiB = 2^20 B)$" plan.txt
-	expect_eq "$(grep -c "^  read\[device=.*\]: read on $sqlio_backend, 100.0 MiB in 256.0 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
-	expect_eq "$(grep -c "^  write\[device=.*\]: write on $sqlio_backend, 100.0 MiB in 256.0 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
-	expect_eq "$(grep -c "^  copy\[device=.*_usb\]: copy on sync, 8.0 GiB" plan.txt)" 3
+	expect_eq "$(grep -c "^  read\[device=.*\]: read on $sqlio_backend, 100 MiB in 256 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
+	expect_eq "$(grep -c "^  write\[device=.*\]: write on $sqlio_backend, 100 MiB in 256 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
+	expect_eq "$(grep -c "^  copy\[device=.*_usb\]: copy on sync, 8 GiB" plan.txt)" 3
 '
 
 test_expect_success 'sqlio-vpc: the published table, disks as columns, n/a for the internal copy' '
@@ -44,7 +44,7 @@ test_expect_success 'sqlio-vpc: the published table, disks as columns, n/a for t
 	expect_eq "$(grep -c "^\(Read\|Write\) MB/sec\( *[0-9.]* [KMG]iB/s\)\{4\}$" table.txt)" 2
 	expect_eq "$(grep -c "^\(Read\|Write\) IO/sec\( *[0-9]*\)\{4\}$" table.txt)" 2
 	expect_eq "$(grep -c "^\(Read\|Write\) Avg Latency\( *[0-9.]* [mun]*s\)\{4\}$" table.txt)" 2
-	grep "^rate in MiB/s (2^20 B/s)" sq.txt
+	grep "^rates in binary units (KiB/s = 2^10 B/s, MiB/s = 2^20 B/s" sq.txt
 	# The saved run prints the same table.
 	"$IOTRIAL" report sq/results.json >again.txt
 	layout again.txt >table2.txt
@@ -61,16 +61,16 @@ fi
 test_expect_success 'discwr2: validate shows O_SYNC records, decimal units, sequential order, rsync paired as published' '
 	"$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan.txt
 	grep "^experiment discwr2: 15 job instance(s), 13 trial(s), order sequential, .*units decimal (MB = 10^6 B)$" plan.txt
-	expect_eq "$(grep -c ": write on sync, 6.0 GB in .* I/Os, iodepth 1, sync osync, 1 run(s)" plan.txt)" 13
+	expect_eq "$(grep -c ": write on sync, 6 GB in .* I/Os, iodepth 1, sync osync, 1 run(s)" plan.txt)" 13
 	grep "^stage 3: under-load + rsync-1 (background)$" plan.txt
 	grep "^stage 4: two-under-load + rsync-2 (background)$" plan.txt
-	grep "^  under-load: write on sync, 6.0 GB in 20.0 MB I/Os" plan.txt
-	grep "^  two-under-load: write on sync, 6.0 GB in 200.0 kB I/Os" plan.txt
+	grep "^  under-load: write on sync, 6 GB in 20 MB I/Os" plan.txt
+	grep "^  two-under-load: write on sync, 6 GB in 200 kB I/Os" plan.txt
 	# The rsync reads a tree on the device under test (raid), not in the scratch root.
 	grep -A1 "^  rsync-[12]: copytree" plan.txt >rsync.txt
 	expect_eq "$(grep -c "^    source .*/raid/iotrial-rsync-[12] (laid out by iotrial)$" rsync.txt)" 2
 	LOAD_SIZE=5GB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan5.txt
-	expect_eq "$(grep -c "^  rsync-[12]: copytree on sync, 5.0 GB" plan5.txt)" 2
+	expect_eq "$(grep -c "^  rsync-[12]: copytree on sync, 5 GB" plan5.txt)" 2
 '
 
 test_expect_success 'discwr2: the per-device table, per-record statistics and each copy'"'"'s rate' '
@@ -127,9 +127,9 @@ test_expect_success 'preallocate: false writes a new file each trial; true alloc
 test_expect_success 'usb-vs-sata: validate shows the two studies, the pilot estimate, sequential order' '
 	"$IOTRIAL" validate "$SRC/jobs/usb-vs-sata.yaml" >plan.txt
 	grep "^experiment usb-vs-sata: 20 job instance(s), 1680 trial(s), order sequential, .*units decimal (MB = 10^6 B)$" plan.txt
-	expect_eq "$(grep -c "^  copy\[file_size=\(80\|800\)000000,device=\(usb\|sata\)\]: copy on sync, 800\{0,1\}.0 MB in 32.8 kB I/Os, iodepth 1, sync fsync_end, 20 run(s) + 0 warm-up$" plan.txt)" 4
+	expect_eq "$(grep -c "^  copy\[file_size=\(80\|800\)000000,device=\(usb\|sata\)\]: copy on sync, 800\{0,1\} MB in 32 KiB I/Os, iodepth 1, sync fsync_end, 20 run(s) + 0 warm-up$" plan.txt)" 4
 	expect_eq "$(grep -c "^    precision target: ±3% at 95% confidence, pilot 20, max 1000, estimated once from the pilot before outliers, rounded up to a multiple of 100$" plan.txt)" 4
-	expect_eq "$(grep -c "^  buffer\[device=\(usb\|sata\),buffer_size=[0-9]*\]: copy on sync, 80.0 MB in .* 100 run(s) + 0 warm-up$" plan.txt)" 16
+	expect_eq "$(grep -c "^  buffer\[device=\(usb\|sata\),buffer_size=[0-9]*\]: copy on sync, 80 MB in .* 100 run(s) + 0 warm-up$" plan.txt)" 16
 	grep "^stage 1: copy$" plan.txt
 	grep "^stage 2: buffer$" plan.txt
 '

@@ -77,8 +77,8 @@ test_expect_success 'trials.csv and the text summary show both; a saved results.
 	head -1 out/trials.csv | tr "," "\n" >cols.txt
 	grep -x read_iops cols.txt
 	grep -x write_lat_mean_ns cols.txt
-	grep "^  rand read  *[0-9]* IO/s" out/summary.txt
-	grep "^  rand write  *[0-9]* IO/s" out/summary.txt
+	grep "^  rand read  *[0-9.]*[kM]\{0,1\} IO/s" out/summary.txt
+	grep "^  rand write  *[0-9.]*[kM]\{0,1\} IO/s" out/summary.txt
 	"$IOTRIAL" report out/results.json -f csv -o back.csv
 	cmp out/trials.csv back.csv
 '

@@ -124,7 +124,7 @@ test_expect_success 'size=50% is half of the existing target, measured when plan
 	"$IOTRIAL" import-fio half.fio >half.yaml
 	grep "^    file_size: 50%$" half.yaml
 	"$IOTRIAL" validate half.yaml >plan
-	grep "read on sync, 4.2 MB in 4.1 kB I/Os" plan
+	grep "read on sync, 4 MiB in 4 KiB I/Os" plan
 '
 
 test_expect_success 'a filename under /dev is a device that must exist, never a file made there' '

@@ -89,15 +89,18 @@ static void test_text(void **state)
 	build(&r);
 	s = report("text", &r);
 	assert_non_null(strstr(s, "exp\nstarted 2026-01-01T00:00:00Z, seed 17"));
-	/* The row: name, workload, kept/ran, seconds, rate, IO/s, mean latency. */
-	assert_non_null(strstr(
-	    s, "\ncopy[device=usb]  copy       3/3    1.000  80.0 MB/s  0.0%  1000   1.00 ms"));
-	assert_non_null(strstr(s, " 1000 "));
+	/* The row: name, workload, kept/ran, seconds, rate (its unit the column's title),
+	 * IO/s (scaled), mean latency. */
+	assert_non_null(
+	    strstr(s, "\njob               workload  runs  seconds  MB/s   ±CI   IO/s  lat mean"));
+	assert_non_null(
+	    strstr(s, "\ncopy[device=usb]  copy       3/3    1.000  80.0  0.0%  1.00k   1.00 ms"));
 	assert_non_null(strstr(s, " 1.00 ms "));
 	free(s);
 	r.units = UNITS_BINARY;
 	s = report("text", &r);
-	assert_non_null(strstr(s, "76.3 MiB/s"));
+	assert_non_null(strstr(s, "  MiB/s  "));
+	assert_non_null(strstr(s, "  76.3  "));
 	free(s);
 	results_release(&r);
 }
