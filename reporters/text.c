@@ -98,26 +98,42 @@ static bool levels_differ(const struct results *r)
 	return false;
 }
 
+/* Past this many of the column's unit, one unit no longer reads: each cell says its own. */
+#define RATE_SPAN 100000
+
 /* A rate in the column's unit (its title), one decimal as units_format_rate gives it:
- * "103.5", "6.2"; whole from 1000 on ("2131": the column's smallest rate set the unit). */
-static void fmt_rate(char *b, double v, double unit)
+ * "103.5", "6.2"; whole from 1000 on ("2131": the column's smallest rate set the unit).
+ * unit 0: with its own unit, "2.1 GB/s", under the title "rate". */
+static void fmt_rate(char *b, double v, double unit, bool binary)
 {
+	if (!unit && isfinite(v)) {
+		units_format_rate(b, CELL, v, binary);
+		return;
+	}
 	v /= unit;
 	fmt_num(b, v, v >= 999.95 ? "%.0f" : "%.1f");
 }
 
-/* The unit of the rate column of the measured rows or of the load: the largest in which
- * every rate is at least 1, into `name` (CELL bytes). */
+/* The unit of the rate column of the measured rows or of the load, its name in `name`
+ * (CELL bytes): the largest in which every rate is at least 1; or, when the largest rate
+ * would then need more than five digits (a 40 kB/s row beside a 60 GB/s one), 0 and
+ * "rate": each cell carries its own unit. */
 static double rate_unit(const struct results *r, bool background, char *name)
 {
-	double lo = INFINITY;
+	double lo = INFINITY, hi = 0, unit;
 
 	for (size_t i = 0; i < r->ninst; i++) {
 		double v = r->inst[i].summary.stat[METRIC_BW_BYTES].mean;
-		if (r->inst[i].background == background && isfinite(v) && v > 0 && v < lo)
-			lo = v;
+		if (r->inst[i].background != background || !isfinite(v) || v <= 0)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
 	}
-	return units_rate_unit(lo, r->units == UNITS_BINARY, name, CELL);
+	unit = units_rate_unit(lo, r->units == UNITS_BINARY, name, CELL);
+	if (hi / unit < RATE_SPAN)
+		return unit;
+	snprintf(name, CELL, "rate");
+	return 0;
 }
 
 static void row_cells(const struct results *r, const struct instance_result *ir, double unit,
@@ -130,7 +146,7 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 	snprintf(cells[1], CELL, "%s", ir->workload);
 	snprintf(cells[2], CELL, "%u/%u", s->kept, s->runs);
 	fmt_num(cells[3], s->stat[METRIC_SECONDS].mean, "%.3f");
-	fmt_rate(cells[COL_RATE], s->stat[METRIC_BW_BYTES].mean, unit);
+	fmt_rate(cells[COL_RATE], s->stat[METRIC_BW_BYTES].mean, unit, binary);
 	/* The half-width of the interval, relative to the mean, of the metric that varies. */
 	const struct metric *pm = metric_find(s->metric);
 	const struct stat_summary *m = metric_stat(s, pm ? pm : &metrics[METRIC_SECONDS]);
