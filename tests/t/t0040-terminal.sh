@@ -150,6 +150,7 @@ jobs:
   - {name: async, backend: null, null_delay: 50us, iodepth: 8, submit_latency: true}
   - {name: sync, backend: null, submit_latency: true}
   - {name: plain, backend: null, null_delay: 50us, iodepth: 8}
+  - {name: skel, backend: skeleton, iodepth: 8, submit_latency: true}
 JOB
 
 test_expect_success 'submit_latency: slat and clat apart on an asynchronous backend, null on one that is not' '
@@ -159,6 +160,10 @@ test_expect_success 'submit_latency: slat and clat apart on an asynchronous back
 	jq -e ".jobs[0].summary | .slat_ns.ios == .lat_ns.ios and .clat_ns.ios == .lat_ns.ios and .clat_ns.p50 >= 50000 and .slat_ns.p50 < .clat_ns.p50" split/results.json
 	jq -e ".jobs[1] | .trials[0].slat_ns.p50 == null and .summary.slat_ns.ios == 0 and .summary.clat_ns.p50 == null" split/results.json
 	expect_eq "$(jq -c "[.jobs[2].trials[0] | has(\"slat_ns\"), (.jobs[2].summary | has(\"slat_ns\"))]" split/results.json)" "[false,false]"
+	# A backend with commit() (skeleton, as io_uring and libaio): every I/O is committed,
+	# and stamped, before the wait that reaps it, the last batch of each round too.
+	jq -e ".jobs[3].trials[] | .slat_ns.p50 > 0 and .clat_ns.p50 > 0" split/results.json
+	jq -e ".jobs[3].summary | .slat_ns.ios == .lat_ns.ios and .clat_ns.ios == .lat_ns.ios and .lat_ns.ios == 1024" split/results.json
 	grep "^async slat  *1\.02k  *[0-9.]* [nu]s" split/summary.txt
 	grep "^async clat  *1\.02k  *[0-9.]* [um]s" split/summary.txt
 	grep "^sync slat  *0  *n/a" split/summary.txt
