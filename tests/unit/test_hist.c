@@ -327,6 +327,45 @@ static void test_merge_equals_single(void **state)
 	free(empty);
 }
 
+/* A trial's histogram kept sparse (its non-empty buckets) and merged back: the same as the
+ * full histograms merged, so pooled percentiles are those of every I/O. */
+static void test_sparse_merge_equals_full(void **state)
+{
+	struct hist *a = hist_new(), *b = hist_new(), *full = hist_new(), *pooled = hist_new();
+	struct hist_sparse *sa, *sb, *copy;
+	uint64_t s = 0x9e3779b97f4a7c15ULL;
+
+	for (int k = 0; k < 20000; k++) {
+		uint64_t r = rng_next(&s);
+		hist_record(k % 2 ? a : b, rng_next(&s) >> (r % 64));
+	}
+	hist_merge(full, a);
+	hist_merge(full, b);
+	sa = hist_sparse_of(a);
+	sb = hist_sparse_of(b);
+	copy = hist_sparse_dup(sb);
+	assert_non_null(sa);
+	assert_non_null(sb);
+	assert_non_null(copy);
+	assert_null(hist_sparse_dup(NULL));
+	hist_merge_sparse(pooled, sa);
+	hist_merge_sparse(pooled, copy);
+	assert_true(pooled->count == full->count && pooled->min == full->min &&
+		    pooled->max == full->max);
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		if (pooled->buckets[i] != full->buckets[i])
+			fail_msg("bucket %u: pooled %llu, full %llu", i,
+				 (unsigned long long)pooled->buckets[i],
+				 (unsigned long long)full->buckets[i]);
+	free(sa);
+	free(sb);
+	free(copy);
+	free(a);
+	free(b);
+	free(full);
+	free(pooled);
+}
+
 static void test_empty_and_invalid(void **state)
 {
 	static const uint32_t ps[] = {0, 500000, 999000, HIST_PPM};
@@ -355,6 +394,7 @@ int main(void)
 	    cmocka_unit_test(test_rank_exact),
 	    cmocka_unit_test(test_percentiles_are_order_statistics),
 	    cmocka_unit_test(test_merge_equals_single),
+	    cmocka_unit_test(test_sparse_merge_equals_full),
 	    cmocka_unit_test(test_empty_and_invalid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

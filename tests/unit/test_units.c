@@ -331,6 +331,52 @@ static void test_format(void **state)
 	}
 }
 
+/* What the text summary prints: sizes as the job file can state them, IO/s scaled, the unit
+ * of a column of rates. */
+static void test_format_summary(void **state)
+{
+	static const struct {
+		uint64_t v;
+		bool binary;
+		const char *want;
+	} sizes[] = {
+	    {33554432, false, "32 MiB"}, {4096, false, "4 KiB"},
+	    {80000000, true, "80 MB"},	 {32768, false, "32 KiB"},
+	    {1000, true, "1 kB"},	 {1024000, false, "1024 kB"},
+	    {1024000, true, "1000 KiB"}, {1000000, true, "1 MB"},
+	    {0, false, "0 B"},		 {4097, true, "4097 B"},
+	    {6000000000, false, "6 GB"}, {1048576000, true, "1000 MiB"},
+	};
+	static const struct {
+		double v;
+		const char *want;
+	} counts[] = {
+	    {0, "0"},	      {3.5, "3.50"},	  {81.2, "81.2"},  {812, "812"},
+	    {999.4, "999"},   {999.5, "1.00k"},	  {1961, "1.96k"}, {150579, "151k"},
+	    {812345, "812k"}, {8150000, "8.15M"}, {NAN, "n/a"},	   {2.5e12, "2.50T"},
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		units_format_size_exact(buf, sizeof(buf), sizes[i].v, sizes[i].binary);
+		if (strcmp(buf, sizes[i].want))
+			fail_msg("size %" PRIu64 " (binary %d): got '%s', want '%s'", sizes[i].v,
+				 sizes[i].binary, buf, sizes[i].want);
+	}
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		units_format_count(buf, sizeof(buf), counts[i].v);
+		if (strcmp(buf, counts[i].want))
+			fail_msg("count %g: got '%s', want '%s'", counts[i].v, buf, counts[i].want);
+	}
+	assert_true(units_rate_unit(69.5e6, false, buf, sizeof(buf)) == 1e6);
+	assert_string_equal(buf, "MB/s");
+	assert_true(units_rate_unit(999, false, buf, sizeof(buf)) == 1);
+	assert_string_equal(buf, "B/s");
+	assert_true(units_rate_unit(2048, true, buf, sizeof(buf)) == 1024);
+	assert_string_equal(buf, "KiB/s");
+	assert_true(units_rate_unit(NAN, false, buf, sizeof(buf)) == 1);
+}
+
 static void test_format_truncates(void **state)
 {
 	char buf[4];
@@ -363,6 +409,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_bool),
 	    cmocka_unit_test(test_parse_double),
 	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_format_summary),
 	    cmocka_unit_test(test_format_truncates),
 	    cmocka_unit_test(test_format_roundtrip),
 	};
