@@ -205,13 +205,13 @@ struct job_spec {
 	char *with;		      /* runs alongside this job, starting on one barrier */
 	bool background;	  /* load: loops until the jobs it runs with end; reported apart */
 	bool log_records;	  /* records/<instance>.csv: one line per I/O */
+	bool log_histogram;	  /* results.json: each trial's latency buckets */
+	bool submit_latency;	  /* async backends: time submission and completion apart */
 	uint32_t tree_files;	  /* copytree: files in a laid-out source tree */
 	uint64_t log_interval_ns; /* records/<instance>.intervals.csv: one line per interval */
-	bool log_histogram;	  /* results.json: each trial's latency buckets */
 	char *percentiles; /* the summary's latency percentiles (model/pctlist.h); NULL: default */
-	bool submit_latency;	/* async backends: time submission and completion apart */
-	uint64_t ramp_ns;	/* run this long before the measured window, not counted */
-	uint64_t rate;		/* bytes per second per worker; 0: unthrottled */
+	uint64_t ramp_ns;  /* run this long before the measured window, not counted */
+	uint64_t rate;	   /* bytes per second per worker; 0: unthrottled */
 	uint64_t think_time_ns; /* pause after each I/O completes */
 	char *command;		/* workload command: the program run by /bin/sh -c */
 	/* hooks run before and after the job's stage (/bin/sh -c); the small fields above sit
