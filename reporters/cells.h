@@ -7,11 +7,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The size of a cell's buffer. */
+#define CELLS_CELL 48
+
+struct metric;
+
 /* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
 size_t cells_width(const char *s);
 
 /* `s` padded to width `w`, left- or right-aligned, then two spaces, or a newline after the
  * row's `last` cell. */
 void cells_put(FILE *out, const char *s, size_t w, bool left, bool last);
+
+/* `v` by printf format `f` into cell `b` (CELLS_CELL bytes); n/a when not finite. */
+void cells_num(char *b, double v, const char *f);
+
+/* Value `v` of metric `m` in cell `b`: a rate in the job file's units (`binary`), a duration
+ * in a unit that suits it, a count or seconds as numbers; n/a when not measured. */
+void cells_value(char *b, const struct metric *m, double v, bool binary);
 
 #endif
