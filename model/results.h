@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "lib/env.h"
+#include "model/lat_hist.h"
 #include "model/pctlist.h"
 #include "model/spec.h"
 #include "lib/stats.h"
@@ -69,18 +70,9 @@ enum { DIR_READ, DIR_WRITE };
  * the completions' (clat). */
 enum lat_kind { LAT_ALL, LAT_READ, LAT_WRITE, LAT_SLAT, LAT_CLAT, LAT_NKINDS };
 
-/* A trial's latency histogram, its non-empty buckets only (engine/stats/hist.h); one block
- * of memory, freed with free(). Not written to results.json. */
-struct hist_sparse;
-
 /* block_split with sizes listed: how many I/Os of one size a trial did. */
 struct size_count {
 	uint64_t size, ios;
-};
-
-/* One bucket of a latency histogram: the values from `low` to `high` (ns, both inclusive). */
-struct lat_bucket {
-	uint64_t low, high, count;
 };
 
 struct trial_result {
@@ -133,8 +125,10 @@ struct trial_result {
 	/* submit_latency: slat, queued to taken by the kernel; clat, from then to complete. */
 	bool split_on;
 	struct lat_summary slat, clat;
-	/* By enum lat_kind, for the summary's pooled percentiles; NULL: none (not measured, or
-	 * read back from a file). */
+	/* By enum lat_kind, for the summary's pooled percentiles; NULL: none (not measured;
+	 * read back from a file that did not keep it, see trial_hists in docs/results.md). A
+	 * one-direction trial keeps no [LAT_READ] or [LAT_WRITE]: its [LAT_ALL] is its
+	 * direction's (engine/stats/pooled.c). */
 	struct hist_sparse *pool_hist[LAT_NKINDS];
 };
 
@@ -173,6 +167,9 @@ struct dir_summary {
  * histogram. */
 struct pooled_lat {
 	uint64_t ios;
+	/* Kept trials that measured this kind but have no histogram to pool (resumed from a
+	 * checkpoint that did not keep them): when above 0, ios is 0 and every figure NAN. */
+	uint32_t no_hist;
 	double min, max;
 	double p[PCT_LIST_MAX]; /* by instance_result.pcts */
 };

@@ -309,6 +309,11 @@ static const struct rfield instance_rows[] = {
     ARR(struct instance_result, "change_points", OPT, cps, ncps, change_point_table),
     ARR(struct instance_result, "series", OPT, series, nseries, series_table),
     I("replication", RF_OBJ, OPT, rep, .sub = &replication_table),
+    /* Each trial's histograms, for the summary's pooled percentiles: in a checkpoint, so
+     * that --resume pools the trials it keeps, and with log_histogram (rf_hist.c). Read
+     * after "trials", whose entries it fills. */
+    NOVAL("trial_hists", RF_CUSTOM, OPT, .when = rf_instance_keeps_hists, .put = rf_put_trial_hists,
+	  .get = rf_get_trial_hists),
 };
 static TABLE(instance_table, instance_rows);
 

@@ -51,6 +51,12 @@ json_t *rf_put_points(const void *series, const void *owner, const struct rfield
 /* log_histogram: a trial's latency buckets with their scheme (rf_hist.c). */
 json_t *rf_put_hist(const void *trial, const void *owner, const struct rfield *f);
 void rf_get_hist(struct rj *c, json_t *o, const char *where, void *trial, const struct rfield *f);
+/* trial_hists: every kind of each trial's histogram, written in a checkpoint (the results
+ * are not complete) and with log_histogram (rf_hist.c). */
+bool rf_instance_keeps_hists(const void *instance, const void *results);
+json_t *rf_put_trial_hists(const void *instance, const void *owner, const struct rfield *f);
+void rf_get_trial_hists(struct rj *c, json_t *o, const char *where, void *instance,
+			const struct rfield *f);
 void rf_get_points(struct rj *c, json_t *o, const char *where, void *series,
 		   const struct rfield *f);
 

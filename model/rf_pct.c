@@ -1,6 +1,7 @@
 /* The summary's pooled latency in results.json (rows in results_fields.c): the percentile
  * list, and per kind an object {"ios", "min", "max", "p50", "p99", "p99_9", ...} whose keys
- * follow that list (model/pctlist.h), so a reader needs nothing but the file. */
+ * follow that list (model/pctlist.h), so a reader needs nothing but the file; with
+ * "trials_without_histogram" when kept trials had none to pool (then the figures are null). */
 #include <math.h>
 #include <stdio.h>
 
@@ -72,6 +73,9 @@ json_t *rf_put_pooled(const void *instance, const void *owner, const struct rfie
 		if (rf_set(o, key, rf_json_num(pl->p[i])) < 0)
 			goto fail;
 	}
+	if (pl->no_hist &&
+	    rf_set(o, "trials_without_histogram", json_integer((json_int_t)pl->no_hist)) < 0)
+		goto fail;
 	return o;
 fail:
 	json_decref(o);
@@ -87,6 +91,7 @@ void rf_get_pooled(struct rj *c, json_t *o, const char *where, void *instance,
 	char wp[PATH_LEN], key[40];
 
 	pl->ios = 0;
+	pl->no_hist = 0;
 	pl->min = pl->max = NAN;
 	for (uint32_t i = 0; i < PCT_LIST_MAX; i++)
 		pl->p[i] = NAN;
@@ -94,6 +99,7 @@ void rf_get_pooled(struct rj *c, json_t *o, const char *where, void *instance,
 		return;
 	rj_path_key(wp, where, f->key);
 	rj_get_u64(c, p, wp, "ios", true, false, &pl->ios);
+	rj_get_u32(c, p, wp, "trials_without_histogram", false, false, &pl->no_hist);
 	rj_get_real(c, p, wp, "min", true, &pl->min);
 	rj_get_real(c, p, wp, "max", true, &pl->max);
 	for (uint32_t i = 0; i < ir->pcts.n; i++) {

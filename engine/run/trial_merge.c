@@ -161,9 +161,7 @@ static void trial_merge_dirs(struct trial_result *tr, const struct inst_run *r)
 			dr->ios = tr->ios;
 			dr->bytes = tr->bytes;
 			dr->lat = tr->lat;
-			/* The trial's own (every rank's, in a distributed run). */
-			free(tr->pool_hist[LAT_READ + d]);
-			tr->pool_hist[LAT_READ + d] = hist_sparse_dup(tr->pool_hist[LAT_ALL]);
+			/* Its histogram is the trial's own (pool_hist[LAT_ALL]): no copy. */
 		} else if (spec_workload_mixed(wl) && r->slots && (h || (h = malloc(sizeof(*h))))) {
 			hist_init(h);
 			welford_init(&w);

@@ -108,7 +108,8 @@ struct hist_sparse *hist_sparse_of(const struct hist *h)
 	s->n = 0;
 	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
 		if (h->buckets[i])
-			s->bin[s->n++] = (struct hist_bin){i, h->buckets[i]};
+			s->bin[s->n++] = (struct lat_bucket){hist_bucket_low(i),
+							     hist_bucket_high(i), h->buckets[i]};
 	return s;
 }
 
@@ -122,10 +123,28 @@ struct hist_sparse *hist_sparse_dup(const struct hist_sparse *s)
 	return d;
 }
 
+bool hist_sparse_fits(const struct hist_sparse *s)
+{
+	uint64_t sum = 0;
+
+	if (!s->n || s->min > s->max || s->min < s->bin[0].low || s->min > s->bin[0].high ||
+	    s->max < s->bin[s->n - 1].low || s->max > s->bin[s->n - 1].high)
+		return false;
+	for (uint32_t k = 0; k < s->n; k++) {
+		const struct lat_bucket *b = &s->bin[k];
+		unsigned i = hist_bucket_of(b->low);
+		if (hist_bucket_low(i) != b->low || hist_bucket_high(i) != b->high || !b->count ||
+		    (k && b->low <= s->bin[k - 1].high) || sum + b->count < sum)
+			return false;
+		sum += b->count;
+	}
+	return sum == s->count;
+}
+
 void hist_merge_sparse(struct hist *dst, const struct hist_sparse *s)
 {
 	for (uint32_t k = 0; k < s->n; k++)
-		dst->buckets[s->bin[k].index] += s->bin[k].count;
+		dst->buckets[hist_bucket_of(s->bin[k].low)] += s->bin[k].count;
 	dst->count += s->count;
 	if (s->min < dst->min)
 		dst->min = s->min;

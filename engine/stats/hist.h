@@ -6,7 +6,10 @@
 #ifndef IOTRIAL_HIST_H
 #define IOTRIAL_HIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "model/lat_hist.h"
 
 /*
  * Values below HIST_EXACT_LIMIT get one bucket each. Every power of two [2^e, 2^(e+1)) with
@@ -86,16 +89,8 @@ uint64_t hist_rank(uint64_t count, uint32_t ppm);
 double hist_max_relative_error(void);
 
 /* A histogram's non-empty buckets, for keeping many (one per trial) until they are pooled:
- * one block of memory, freed with free(). struct hist_sparse in model/results.h names it. */
-struct hist_bin {
-	uint32_t index; /* of the bucket */
-	uint64_t count;
-};
-struct hist_sparse {
-	uint64_t count, min, max;
-	uint32_t n;
-	struct hist_bin bin[];
-};
+ * struct hist_sparse (model/lat_hist.h), each bucket with its bounds, one block of memory,
+ * freed with free(). */
 
 /* @h's non-empty buckets (NULL: out of memory). */
 struct hist_sparse *hist_sparse_of(const struct hist *h);
@@ -103,7 +98,14 @@ struct hist_sparse *hist_sparse_of(const struct hist *h);
 /* A copy of @s (NULL: @s is NULL, or out of memory). */
 struct hist_sparse *hist_sparse_dup(const struct hist_sparse *s);
 
-/* Add @s into @dst, as hist_merge() does a full histogram. */
+/*
+ * Can @s be merged: is each bin a bucket of this scheme (its low and high those of the bucket
+ * holding low), ascending, with a count above 0, the counts adding up to s->count, and min
+ * and max in the first and last bin? One read back from a file may be anything.
+ */
+bool hist_sparse_fits(const struct hist_sparse *s);
+
+/* Add @s (one that fits) into @dst, as hist_merge() does a full histogram. */
 void hist_merge_sparse(struct hist *dst, const struct hist_sparse *s);
 
 #endif /* IOTRIAL_HIST_H */

@@ -32,7 +32,11 @@ run_killed() {
 		before=0
 		if [ -f "$dir/results.json" ]; then
 			if jq -e .complete "$dir/results.json" >/dev/null; then
-				break # killed after it wrote its last result file
+				# Killed after it wrote its last result file: before it removed its
+				# lock file, maybe (flock is released with the process; the next run
+				# takes the file over). Nothing else may be left.
+				rm -f "$dir/.iotrial.lock"
+				break
 			fi
 			set -- --resume "$dir"
 			resumes=$((resumes + 1))
@@ -251,6 +255,98 @@ test_expect_success 'a failed trial kept from the first session makes the exit s
 	mv f.json failed/results.json
 	expect_code 1 "$IOTRIAL" run -q syn.yaml --resume failed
 	jq -e ".complete and .jobs[0].trials[2].error == \"planted\"" failed/results.json
+'
+
+# The pooled latency of a resumed run, rebuilt from results.json alone: per job and kind
+# (all, read, write, slat, clat), the histograms in trial_hists of the kept trials added up
+# by bucket (a one-direction trial's reads or writes are its `all`), read at the summary's
+# percentiles by the jq function of docs/results.md. One line per figure: job, kind, key,
+# the summary's value, the rebuilt one.
+awk '/^def pct\(\$ppm\):/ { on = 1 } on && /^```/ { exit } on { print }' "$SRC/docs/results.md" >pct.jq
+cat >pool.jq <<'JQ'
+include "pct";
+def merge: {count: (map(.count) | add), min: (map(.min) | min), max: (map(.max) | max),
+	buckets: ([.[].buckets[]] | group_by(.[0]) | map([.[0][0], .[0][1], (map(.[2]) | add)]))};
+.jobs[] | . as $j | [.trials[] | select(.kept)] as $kept
+| .summary as $s | .summary.percentiles as $pcts
+| ["all", $s.lat_ns], ["read", $s.read.lat_ns], ["write", $s.write.lat_ns], ["slat", $s.slat_ns], ["clat", $s.clat_ns]
+| .[0] as $k | .[1] as $sum | select($sum != null)
+| [$kept[] | . as $t | ($j.trial_hists.trials[] | select(.trial == $t.index))
+	| if .[$k] then .[$k] elif ($k == "read" or $k == "write") and $t[$k].ios == $t.ios then .all else empty end]
+| select(length > 0) | merge as $h
+| ([["ios", $h.count], ["min", $h.min], ["max", $h.max]]
+   + [$pcts[] | . as $p | ["p" + (tostring | sub("\\."; "_")), ($h | pct($p * 10000 | round))]])[]
+| [$j.name, $k, .[0], $sum[.[0]], .[1]] | @tsv
+JQ
+
+# Two instances taking turns (interleaved), so that the checkpoint holds trials of both: one
+# direction, and a mix of reads and writes; slat and clat apart on both.
+cat >pool.yaml <<'JOB'
+experiment: pool
+replication: {runs: 20, warmup: 1, order: interleaved}
+jobs:
+  - name: j
+    workload: read
+    backend: null
+    file_size: 1MiB
+    block_size: 4KiB
+    runtime: 20ms
+    null_delay: 20us
+    iodepth: 4
+    submit_latency: true
+    log_histogram: true
+    percentiles: [50, 90, 99, 99.9]
+    matrix: {workload: [read, randrw]}
+JOB
+
+test_expect_success 'null: killed after a checkpoint and resumed, its pooled percentiles are those of every kept trial'"'"'s I/Os' '
+	rm -rf pool
+	"$IOTRIAL" run -q pool.yaml -o pool --checkpoint-interval 0 2>pool.err &
+	pid=$!
+	n=0
+	while [ "$(trials_done pool)" -lt 8 ] && [ "$n" -lt 1000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
+	kill -KILL "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 137
+	cp pool/results.json ckpt.json
+	jq -e ".complete == false and ([.jobs[].trials[] | select(.seq != null)] | length >= 8)" ckpt.json
+	# Every trial that ran to its end has its histograms in the checkpoint, but a warm-up.
+	jq -e "[.jobs[] | (.trial_hists.trials | map(.trial)) as \$h | .trials[] | select(.seq != null and .ios > 0) | .index as \$i | any(\$h[]; . == \$i) != (.warmup == true)] | all" ckpt.json
+	"$IOTRIAL" run -q pool.yaml --resume pool
+	jq -e ".complete and (.resumptions | length == 1)" pool/results.json
+	# The trials kept from the checkpoint carry its histograms, not new ones.
+	jq -c "[.jobs[] | .name as \$n | (.trials | map(select(.seq != null) | .index)) as \$kept | .trial_hists.trials[] | select(.trial as \$t | any(\$kept[]; . == \$t)) | [\$n, .]]" ckpt.json >ckpt.h
+	jq -c --slurpfile c ckpt.h ". as \$r | [\$c[0][] | .[0] as \$n | .[1].trial as \$t | [\$n, (\$r.jobs[] | select(.name == \$n) | .trial_hists.trials[] | select(.trial == \$t))]]" pool/results.json >final.h
+	jq -e "length >= 6" ckpt.h
+	cmp ckpt.h final.h
+	jq -L . -r -f pool.jq pool/results.json >pooled.tsv
+	cat pooled.tsv
+	# read: all, read (its all), slat, clat; randrw: all, read, write, slat, clat; each
+	# ios, min, max and 4 percentiles, none left out.
+	expect_eq "$(wc -l <pooled.tsv)" 63 "figures rebuilt"
+	awk -F "\t" "\$4 != \$5 || \$4 == \"\" { print \"differs: \" \$0; bad = 1 } END { exit bad }" pooled.tsv
+	# Pooled over every kept trial: the kept trials of the first session among them.
+	jq -e ".jobs[] | .summary.lat_ns.ios == ([.trials[] | select(.kept) | .ios] | add)" pool/results.json
+	jq -e "[.jobs[].trials[] | select(.kept)] | length == 40" pool/results.json
+'
+
+test_expect_success 'a checkpoint without trial_hists: pooled percentiles absent, and the summary says why' '
+	rm -rf old
+	mkdir old
+	jq "del(.jobs[].trial_hists)" ckpt.json >old/results.json
+	jq "[.jobs[1].trials[] | select(.seq != null and .kept)] | length" ckpt.json >nold
+	"$IOTRIAL" run -q pool.yaml --resume old
+	jq -e ".complete" old/results.json
+	jq -e "[.jobs[].summary | .lat_ns, .read.lat_ns, .write.lat_ns, .slat_ns, .clat_ns | .ios == 0 and .p50 == null and .max == null] | all" old/results.json
+	expect_eq "$(jq ".jobs[1].summary | [.lat_ns, .read.lat_ns, .write.lat_ns, .slat_ns, .clat_ns] | map(.trials_without_histogram) | unique | .[]" old/results.json)" "$(cat nold)" "kept trials without a histogram"
+	grep -F "(n/a for j[workload=randrw]: $(cat nold) kept trials have no latency histogram to pool; the checkpoint its run was resumed from did not keep them)" old/summary.txt
+	grep -F "(n/a for j[workload=read]: " old/summary.txt
+	"$IOTRIAL" report old/results.json >old.txt
+	cmp old/summary.txt old.txt
 '
 
 # A copy of the killed run's last checkpoint, made incomplete again: the folder to refuse.

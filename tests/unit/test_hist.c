@@ -366,6 +366,59 @@ static void test_sparse_merge_equals_full(void **state)
 	free(pooled);
 }
 
+/* One read back from a file is merged only when it fits the scheme: each change below
+ * (a bound off by one, buckets out of order, counts that do not add up, a min or max
+ * outside the end buckets, an empty bucket) makes it one that does not. */
+static void test_sparse_fits(void **state)
+{
+	struct hist *h = hist_new();
+	struct hist_sparse *s, *t;
+	uint64_t r = 0x243f6a8885a308d3ULL;
+
+	for (int k = 0; k < 5000; k++)
+		hist_record(h, 1000 + rng_next(&r) % 100000);
+	s = hist_sparse_of(h);
+	assert_non_null(s);
+	assert_true(s->n > 10);
+	assert_true(hist_sparse_fits(s));
+	for (int change = 0; change < 7; change++) {
+		t = hist_sparse_dup(s);
+		assert_non_null(t);
+		switch (change) {
+		case 0:
+			t->bin[3].low++;
+			break;
+		case 1:
+			t->bin[3].high--;
+			break;
+		case 2: {
+			struct lat_bucket b = t->bin[3];
+			t->bin[3] = t->bin[4];
+			t->bin[4] = b;
+			break;
+		}
+		case 3:
+			t->count++;
+			break;
+		case 4:
+			t->min = t->bin[0].high + 1;
+			break;
+		case 5:
+			t->max = t->bin[t->n - 1].low - 1;
+			break;
+		default:
+			t->count -= t->bin[2].count;
+			t->bin[2].count = 0;
+			break;
+		}
+		if (hist_sparse_fits(t))
+			fail_msg("change %d: still fits", change);
+		free(t);
+	}
+	free(s);
+	free(h);
+}
+
 static void test_empty_and_invalid(void **state)
 {
 	static const uint32_t ps[] = {0, 500000, 999000, HIST_PPM};
@@ -395,6 +448,7 @@ int main(void)
 	    cmocka_unit_test(test_percentiles_are_order_statistics),
 	    cmocka_unit_test(test_merge_equals_single),
 	    cmocka_unit_test(test_sparse_merge_equals_full),
+	    cmocka_unit_test(test_sparse_fits),
 	    cmocka_unit_test(test_empty_and_invalid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
