@@ -10,6 +10,7 @@
 #include "model/metrics.h"
 #include "plot/figures.h"
 #include "plot/svg.h"
+#include "reporters/lat_table.h"
 #include "reporters/reporter.h"
 #include "reporters/words.h"
 
@@ -231,6 +232,51 @@ static void summary(const struct results *r, FILE *out)
 		100 * (isfinite(r->confidence) ? r->confidence : 0.95));
 }
 
+/* The summary's pooled latency, as the text summary shows it (lat_table.h), and why a row
+ * says n/a. 0 or -ENOMEM. */
+static int pooled(const struct results *r, FILE *out)
+{
+	struct lat_table t;
+	char why[1024];
+
+	if (lat_table_init(&t, r) < 0)
+		return -ENOMEM;
+	if (!t.nrows)
+		return 0;
+	fputs("<h3 id=\"pooled\">Latency: every I/O of the kept trials, pooled</h3>\n"
+	      "<table class=\"pooled\">\n",
+	      out);
+	for (size_t l = 0; l < t.nrows; l++) {
+		const char *tag = l ? "td" : "th";
+		fprintf(out, "<tr><%s class=\"l mono name\">", tag);
+		name_wrapping(out, t.rows[l].name);
+		fprintf(out, "</%s>", tag);
+		for (size_t c = 1; c < t.ncols; c++) {
+			fprintf(out, "<%s>", tag);
+			esc(out, t.rows[l].cell[c]);
+			fprintf(out, "</%s>", tag);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (t.cut)
+		fprintf(
+		    out,
+		    "<p class=\"note\">The first %d percentiles; results.json holds every one.</p>\n",
+		    LAT_MAX_PCOLS);
+	for (size_t i = 0; i < r->ninst; i++)
+		if (lat_table_why(why, sizeof(why), &r->inst[i])) {
+			fputs("<p class=\"note why-na\">", out);
+			esc(out, why);
+			fputs(".</p>\n", out);
+		}
+	fputs(
+	    "<p>Percentiles: nearest rank over the merged histograms of the kept trials, within 1/128 of the exact value.</p>\n",
+	    out);
+	lat_table_release(&t);
+	return 0;
+}
+
 static void note(FILE *out, const char *what, const char *why)
 {
 	fputs("<p class=\"note\">", out);
@@ -410,6 +456,8 @@ static int html_report(const struct results *r, FILE *out)
 	header(r, out);
 	environment(r, out);
 	summary(r, out);
+	if (pooled(r, out) < 0)
+		return -ENOMEM;
 	sweeps(r, out);
 	comparisons(r, out);
 	series(r, out);

@@ -347,6 +347,8 @@ test_expect_success 'a checkpoint without trial_hists: pooled percentiles absent
 	grep -F "(n/a for j[workload=read]: " old/summary.txt
 	"$IOTRIAL" report old/results.json >old.txt
 	cmp old/summary.txt old.txt
+	"$IOTRIAL" report old/results.json -f html -o old.html
+	grep -F "<p class=\"note why-na\">n/a for j[workload=randrw]: $(cat nold) kept trials have no latency histogram to pool;" old.html
 '
 
 # A copy of the killed run's last checkpoint, made incomplete again: the folder to refuse.

@@ -173,6 +173,19 @@ test_expect_success 'submit_latency: slat and clat apart on an asynchronous back
 	cmp back.json split/results.json
 '
 
+test_expect_success 'report.html shows the pooled latency table of the text summary' '
+	"$IOTRIAL" report split/results.json -f html -o split.html
+	# The rows of the table, tags dropped, cells one space apart, against those of the summary.
+	sed -n "/<table class=\"pooled\">/,/<\/table>/p" split.html | grep "^<tr>" | sed -e "s|</t[dh]><t[dh][^>]*>| |g" -e "s|<[^>]*>||g" >html.rows
+	sed -n "/^latency (every I\/O/,/^\$/p" split/summary.txt | sed 1d | awk NF | sed -e "s/  */ /g" -e "s/ \$//" >text.rows
+	cat html.rows
+	# The header, async, sync and skel with slat and clat, plain alone.
+	expect_eq "$(wc -l <text.rows)" 11 "rows"
+	# A backend that cannot split slat from clat leaves them n/a, with no reason to give.
+	not grep -F "(n/a for" split/summary.txt split.html
+	cmp text.rows html.rows
+'
+
 # Rates a few times apart share one unit; 20 kB/s beside 60 GB/s cannot, and each cell
 # then says its own.
 cat >narrow.yaml <<'JOB'
