@@ -2,6 +2,7 @@
  * An unmeasured value is an empty field. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,37 @@ static void real(FILE *out, double v)
 	fputc(',', out);
 }
 
+/* submit_latency: the columns of slat and clat, after every other. */
+static const char split_header[] =
+    ",slat_mean_ns,slat_p50_ns,slat_p99_ns,slat_max_ns,clat_mean_ns,clat_p50_ns,clat_p99_ns,"
+    "clat_max_ns";
+
+static bool any_split(const struct results *r)
+{
+	for (size_t k = 0; k < r->ninst; k++)
+		if (r->inst[k].submit_latency)
+			return true;
+	return false;
+}
+
+/* Trial `t`'s slat and clat cells, each after a comma; empty where not measured. */
+static void split_cells(FILE *out, const struct trial_result *t)
+{
+	const struct lat_summary *l[2] = {&t->slat, &t->clat};
+
+	for (int k = 0; k < 2; k++) {
+		const double v[] = {l[k]->mean, l[k]->p50, l[k]->p99, l[k]->max};
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			fputc(',', out);
+			if (t->split_on && isfinite(v[i]))
+				fprintf(out, "%.9g", v[i]);
+		}
+	}
+}
+
 static int csv_report(const struct results *r, FILE *out)
 {
+	bool split = any_split(r);
 	static const char *const header =
 	    "trial,warmup,kept,failed,dropped,seconds,bytes,ios,iops,bw_bytes,"
 	    "lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
@@ -69,7 +99,7 @@ static int csv_report(const struct results *r, FILE *out)
 		fputc(',', out);
 		quoted(out, mkeys[m]);
 	}
-	fprintf(out, ",%s\n", header);
+	fprintf(out, ",%s%s\n", header, split ? split_header : "");
 	for (size_t k = 0; k < r->ninst; k++) {
 		const struct instance_result *ir = &r->inst[k];
 		for (size_t i = 0; i < ir->ntrials; i++) {
@@ -128,6 +158,8 @@ static int csv_report(const struct results *r, FILE *out)
 				else if (isfinite(dr->lat.p99))
 					fprintf(out, "%.9g", dr->lat.p99);
 			}
+			if (split)
+				split_cells(out, t);
 			fputc('\n', out);
 		}
 	}

@@ -186,6 +186,20 @@ test_expect_success 'report.html shows the pooled latency table of the text summ
 	cmp text.rows html.rows
 '
 
+test_expect_success 'trials.csv: slat and clat columns, last, when a job has submit_latency' '
+	# slat and clat, last, only in a run that has them; empty where not measured.
+	head -n 1 split/trials.csv | grep ",write_lat_p99_ns,slat_mean_ns,slat_p50_ns,slat_p99_ns,slat_max_ns,clat_mean_ns,clat_p50_ns,clat_p99_ns,clat_max_ns\$"
+	head -n 1 rw/trials.csv | grep ",write_lat_p99_ns\$"
+	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$2, \$(c[\"trial\"]), \$(c[\"slat_mean_ns\"]), \$(c[\"slat_p50_ns\"]), \$(c[\"slat_p99_ns\"]), \$(c[\"slat_max_ns\"]), \$(c[\"clat_mean_ns\"]), \$(c[\"clat_p50_ns\"]), \$(c[\"clat_p99_ns\"]), \$(c[\"clat_max_ns\"]) }" split/trials.csv >csv.split
+	jq -r ".jobs[] | .name as \$n | .trials[] | [\$n, .index, (.slat_ns // {} | .mean, .p50, .p99, .max), (.clat_ns // {} | .mean, .p50, .p99, .max)] | map(. // \"\") | join(\",\")" split/results.json >json.split
+	cat csv.split
+	paste -d "|" csv.split json.split | awk -F "|" "{ n = split(\$1, a, \",\"); split(\$2, b, \",\"); for (i = 1; i <= n; i++) if (a[i] != b[i] && (a[i] == \"\" || b[i] == \"\" || (a[i] - b[i]) ^ 2 > (1e-8 * b[i]) ^ 2)) { print \"differs: \" \$0; bad = 1 } } END { exit bad }"
+	# Measured where the backend splits them, empty where it cannot (sync) or was not asked.
+	grep -c "^async,[0-9]*,[0-9.e+]*,[0-9.e+]*," csv.split
+	grep "^sync,0,,,,,,,,\$" csv.split
+	grep "^plain,0,,,,,,,,\$" csv.split
+'
+
 # Rates a few times apart share one unit; 20 kB/s beside 60 GB/s cannot, and each cell
 # then says its own.
 cat >narrow.yaml <<'JOB'
