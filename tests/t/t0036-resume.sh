@@ -28,6 +28,7 @@ trials_done() {
 
 run_killed() {
 	job=$1 dir=$2 kills=0 resumes=0
+	rm -f "$dir.ended"
 	while :; do
 		before=0
 		if [ -f "$dir/results.json" ]; then
@@ -36,6 +37,7 @@ run_killed() {
 				# lock file, maybe (flock is released with the process; the next run
 				# takes the file over). Nothing else may be left.
 				rm -f "$dir/.iotrial.lock"
+				echo killed >"$dir.ended"
 				break
 			fi
 			set -- --resume "$dir"
@@ -181,8 +183,16 @@ test_expect_success 'sync: files on disk, killed and resumed until done: every t
 	jq -e "[.jobs[].trials[]] | sort_by(.seq) | [.[].start_ns] | . == sort" disk/results.json
 	jq -e "[.jobs[].trials[] | .failed != true] | all" disk/results.json
 	ls -A disk >got.ls
+	cat got.ls
 	printf "results.json\nsummary.txt\ntrials.csv\n" >want.ls
-	cmp want.ls got.ls
+	if [ -f disk.ended ]; then
+		# killed after its last results.json, maybe while it wrote the other reports
+		# (their temporary files, or none yet): iotrial report writes them again
+		not grep -v -x -e results.json -e summary.txt -e trials.csv -e "\.summary\.txt\.[A-Za-z0-9]\{6\}" -e "\.trials\.csv\.[A-Za-z0-9]\{6\}" got.ls
+		grep -x results.json got.ls
+	else
+		cmp want.ls got.ls
+	fi
 	"$IOTRIAL" report disk/results.json >report.txt
 	grep "^w " report.txt
 '
