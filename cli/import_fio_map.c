@@ -193,11 +193,20 @@ static int map_sync(struct imp_state *st, const struct imp_opt *o)
 /* fio's `a:b:c` as the YAML list [a, b, c]. */
 static int map_list(struct imp_state *st, const struct imp_opt *o, const char *key)
 {
+	const struct job_key *k = job_key_find(key);
 	const char *v = imp_opt_value(o);
-	char *out = malloc(2 * strlen(v) + 3), *w = out;
+	char *out = malloc(2 * strlen(v) + 3), *w = out, why[160];
 
 	if (!out)
 		return -ENOMEM;
+	/* The key's own check reads the list as its command-line text: commas for colons. */
+	for (size_t i = 0; v[i]; i++)
+		out[i] = v[i] == ':' ? ',' : v[i];
+	out[strlen(v)] = 0;
+	if (k && k->check && k->check(out, why, sizeof(why)) < 0) {
+		free(out);
+		return imp_not_mapped(st, o, why);
+	}
 	*w++ = '[';
 	for (const char *p = v; *p; p++)
 		w += *p == ':' ? sprintf(w, ", ") : sprintf(w, "%c", *p);

@@ -12,8 +12,6 @@
 
 #include "model/jobkeys.h"
 
-#define W7 "issue 14 item 7: percentiles"
-
 #define ON_URING                                                                                   \
 	"with ioengine=io_uring: an option of iotrial's io_uring backend; with another engine, not mapped"
 #define NO_LATLOG  "iotrial logs per I/O (log_records) and per interval (log_interval), as CSV"
@@ -69,7 +67,7 @@ const struct fio_name fio_names[] = {
     {"prio", "ioprio", FC_PRIO, NULL, NULL},
     {"prioclass", "ioprio", FC_PRIOCLASS, NULL, NULL},
     {"nice", "nice", FC_NICE, NULL, NULL},
-    {"percentile_list", "percentiles", FC_LIST, NULL, W7},
+    {"percentile_list", "percentiles", FC_LIST, NULL, NULL},
     {"verify", "verify", FC_VERIFY, NULL, NULL},
     {"name", "name", FC_NAME, NULL, NULL},
     {"description", "description", FC_DESCRIPTION, NULL, NULL},
