@@ -67,6 +67,12 @@ int child_wait(pid_t pid, bool (*stop)(const void *arg), const void *arg, bool *
 		}
 		nanosleep(&tick, NULL);
 	}
+	/* The shell may end at SIGTERM while what it started ignores it: the rest of its group
+	 * gets the same grace, then SIGKILL, so no part of a stopped command outlives it. */
+	while (term_ns && kill(-pid, 0) == 0 && now_ns() - term_ns <= CHILD_GRACE_NS)
+		nanosleep(&tick, NULL);
+	if (term_ns)
+		kill(-pid, SIGKILL);
 	*stopped = term_ns != 0;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -2,7 +2,10 @@
  * the descriptor given, and the TERM-then-KILL stop of its whole process group. */
 #include "lib/child.h"
 
+#include <dirent.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -95,6 +98,51 @@ static void test_kill(void **state)
 	assert_true(now_s() - t0 >= 1.3);
 }
 
+/* How many processes of group `pgid` are alive (zombies aside: whoever reaps the orphans
+ * of this machine's PID 1 may take its time). */
+static int alive_in_group(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[300], line[512], state;
+		int group;
+		FILE *f;
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(line, sizeof(line), f) && strrchr(line, ')') &&
+		    sscanf(strrchr(line, ')') + 1, " %c %*d %d", &state, &group) == 2 &&
+		    group == pgid && state != 'Z' && state != 'X')
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The shell ends at SIGTERM, but what it started ignores it: the group still gets SIGKILL a
+ * second later, and nothing of it is alive a moment after child_wait returns (not 30 s later). */
+static void test_group_after_shell(void **state)
+{
+	double t0 = now_s();
+	pid_t pid = child_start("sh -c 'trap \"\" TERM; exec sleep 30' & wait", -1);
+	bool stopped = false;
+
+	(void)state;
+	assert_true(pid > 0);
+	assert_int_equal(child_wait(pid, later, &t0, &stopped), 128 + 15);
+	assert_true(stopped);
+	for (int i = 0; i < 100 && alive_in_group(pid); i++)
+		usleep(10000); /* a SIGKILL sent takes effect a moment later */
+	assert_int_equal(alive_in_group(pid), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +150,7 @@ int main(void)
 	    cmocka_unit_test(test_output),
 	    cmocka_unit_test(test_term),
 	    cmocka_unit_test(test_kill),
+	    cmocka_unit_test(test_group_after_shell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
