@@ -228,7 +228,7 @@ void rf_get_trial_hists(struct rj *c, json_t *o, const char *where, void *instan
 {
 	struct instance_result *ir = instance;
 	json_t *th = rj_get_obj(c, o, where, f->key, false), *ts, *v;
-	const char *scheme;
+	const char *scheme, *unit;
 	char tp[PATH_LEN], wp[PATH_LEN];
 	json_int_t n;
 	size_t i;
@@ -237,14 +237,15 @@ void rf_get_trial_hists(struct rj *c, json_t *o, const char *where, void *instan
 		return; /* written before iotrial kept them, or by a complete run */
 	rj_path_key(tp, where, f->key);
 	scheme = rj_get_str(c, th, tp, "scheme", true, false);
-	if (!scheme || strcmp(scheme, HIST_SCHEME_NAME) ||
+	unit = rj_get_str(c, th, tp, "unit", true, false);
+	if (!scheme || strcmp(scheme, HIST_SCHEME_NAME) || !unit || strcmp(unit, "ns") ||
 	    !rj_get_int(c, th, tp, "exact_below", true, false, 0, INT32_MAX, &n) ||
 	    n != HIST_EXACT_BELOW ||
 	    !rj_get_int(c, th, tp, "sub_buckets", true, false, 0, INT32_MAX, &n) ||
 	    n != HIST_SUBBUCKETS) {
 		rj_error(
 		    c, tp, NULL,
-		    "expected the bucket scheme of this iotrial: %s, exact_below %d, sub_buckets %d",
+		    "expected the bucket scheme of this iotrial: %s in ns, exact_below %d, sub_buckets %d",
 		    HIST_SCHEME_NAME, HIST_EXACT_BELOW, HIST_SUBBUCKETS);
 		return;
 	}

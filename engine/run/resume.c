@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/run/run_internal.h"
+#include "engine/stats/hist.h"
 #include "engine/run/trial.h"
 
 /* One more change into `rs`, its values copied (NULL stays NULL). 0 or -ENOMEM. */
@@ -140,6 +141,30 @@ static size_t last_place(const struct results *from, size_t *ndone)
 	return last;
 }
 
+/* The latency histograms a checkpoint gave trial `tr` (of job `job`) fit this build's bucket
+ * scheme, and none holds more I/Os than its trial (or its direction) did: a pool of them is
+ * the pool of the trial's own I/Os. 0, or -EINVAL with the reason in `d`. */
+static int hists_fit(const struct trial_result *tr, size_t t, const char *job, struct diag *d)
+{
+	static const char *const kind[LAT_NKINDS] = {"all", "read", "write", "slat", "clat"};
+	const uint64_t most[LAT_NKINDS] = {tr->ios, tr->dir[DIR_READ].ios, tr->dir[DIR_WRITE].ios,
+					   tr->ios, tr->ios};
+
+	for (int k = 0; k < LAT_NKINDS; k++) {
+		const struct hist_sparse *h = tr->pool_hist[k];
+		if (!h || (hist_sparse_fits(h) && h->count <= most[k]))
+			continue;
+		diag_add(
+		    d, NULL,
+		    "the checkpoint's '%s' latency histogram of trial %zu of job '%s' is not one "
+		    "this run made: buckets off the scheme, min or max outside them, or more "
+		    "I/Os (%" PRIu64 ") than the trial's (%" PRIu64 ")",
+		    kind[k], t, job, h->count, most[k]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Move the trials of position k (trial `pt`) from `from` into `r`; a load's trials count on
  * (next[i]). 0, -EINVAL with the reason in `d`, or -ENOMEM. */
 static int take_place(struct plan *p, struct results *r, struct results *from, size_t k,
@@ -159,6 +184,8 @@ static int take_place(struct plan *p, struct results *r, struct results *from, s
 			    t, dst->name, k + 1);
 			return -EINVAL;
 		}
+		if (hists_fit(&src->trials[t], t, dst->name, d) < 0)
+			return -EINVAL;
 		if (trial_results_grow(dst, t + 1) < 0)
 			return -ENOMEM;
 		tmp = dst->trials[t];

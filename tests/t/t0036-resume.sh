@@ -361,6 +361,23 @@ test_expect_success 'a checkpoint without trial_hists: pooled percentiles absent
 	grep -F "<p class=\"note why-na\">n/a for j[workload=randrw]: $(cat nold) kept trials have no latency histogram to pool;" old.html
 '
 
+test_expect_success 'a checkpoint histogram that is not its trial'"'"'s: one line, exit 2, the folder left as it was' '
+	h=".jobs[0].trial_hists.trials[0].all"
+	for edit in "$h.buckets[0][2] += 100000000000 | $h.count += 100000000000" \
+		"$h.buckets[-1][1] += 3" "$h.min = $h.buckets[-1][1] + 1" ".jobs[0].trial_hists.unit = \"us\""; do
+		rm -rf edited
+		mkdir edited
+		jq "$edit" ckpt.json >edited/results.json
+		cp edited/results.json edited.before
+		expect_code 2 "$IOTRIAL" run -q pool.yaml --resume edited 2>edited.err
+		cat edited.err
+		expect_eq "$(wc -l <edited.err)" 1 "lines on stderr"
+		grep -E "latency histogram of trial|bucket scheme of this iotrial|trial_hists" edited.err
+		cmp edited.before edited/results.json
+		expect_eq "$(ls -A edited)" "results.json" "what the folder holds"
+	done
+'
+
 # A copy of the killed run's last checkpoint, made incomplete again: the folder to refuse.
 refused() {
 	rm -rf bad
