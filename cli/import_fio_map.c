@@ -115,6 +115,11 @@ static int map_uring(struct imp_state *st, const struct imp_opt *o, const char *
 		return map_bool(st, o, key, false);
 	if (!all_digits(v))
 		return imp_not_mapped(st, o, "not a whole number");
+	if (k && (strlen(v) > 19 || strtoull(v, NULL, 10) > k->max)) {
+		snprintf(msg, sizeof(msg), "above what %s takes (%llu)", key,
+			 (unsigned long long)k->max);
+		return imp_not_mapped(st, o, msg);
+	}
 	if (!strcmp(v, "0") && !strcmp(key, "io_uring_batch_submit"))
 		return imp_not_mapped(st, o, "fio's 0 is the iodepth: write the number");
 	if (!strcmp(v, "0") && !strcmp(key, "io_uring_batch_complete_min"))
@@ -127,14 +132,18 @@ static int map_uring(struct imp_state *st, const struct imp_opt *o, const char *
 	return imp_set_scalar(st, o, key, v);
 }
 
-/* fio takes at most iodepth_batch_complete_min completions at a time unless _max says more;
- * iotrial's default is up to iodepth. */
+/* fio takes at most iodepth_batch_complete_min completions at a time unless _max says more
+ * (a _max of 0, or below _min, is raised to _min, 1 by default); iotrial's default is up to
+ * iodepth, and it refuses a max below the min. */
 static int resolve_uring(struct imp_state *st)
 {
-	if (!st->batch_min || st->batch_max)
+	const char *min = st->batch_min ? imp_opt_value(st->batch_min) : "1";
+	const struct imp_opt *at = st->batch_max ? st->batch_max : st->batch_min;
+
+	if (!at || (st->batch_max && strtoull(imp_opt_value(st->batch_max), NULL, 10) != 0 &&
+		    strtoull(imp_opt_value(st->batch_max), NULL, 10) >= strtoull(min, NULL, 10)))
 		return 0;
-	return imp_set_scalar(st, st->batch_min, "io_uring_batch_complete_max",
-			      imp_opt_value(st->batch_min));
+	return imp_set_scalar(st, at, "io_uring_batch_complete_max", min);
 }
 
 static int map_rw(struct imp_state *st, const struct imp_opt *o)

@@ -85,7 +85,7 @@ test_expect_success 'workload options fio means otherwise: each one named, or no
 '
 
 test_expect_success 'io_uring options and batch sizes: keys of the io_uring backend on an io_uring job, named on another' '
-	printf "[global]\nioengine=io_uring\niodepth=16\nsize=1m\n[a]\nrw=randread\nregisterfiles=1\nfixedbufs=1\nsqthread_poll=1\nsqthread_poll_cpu=1\nhipri=0\niodepth_batch_submit=4\niodepth_batch_complete_min=2\n[b]\nrw=read\niodepth_batch_complete_max=8\niodepth_batch_submit=0\n[c]\nioengine=libaio\nrw=read\niodepth_batch=4\nregisterfiles=1\n" >uring.fio
+	printf "[global]\nioengine=io_uring\niodepth=16\nsize=1m\n[a]\nrw=randread\nregisterfiles=1\nfixedbufs=1\nsqthread_poll=1\nsqthread_poll_cpu=1\nhipri=0\niodepth_batch_submit=4\niodepth_batch_complete_min=2\n[b]\nrw=read\niodepth_batch_complete_max=8\niodepth_batch_submit=0\n[c]\nioengine=libaio\nrw=read\niodepth_batch=4\nregisterfiles=1\n[d]\nrw=read\niodepth_batch_complete_min=16\niodepth_batch_complete_max=4\niodepth_batch_submit=5000\n" >uring.fio
 	expect_code 3 "$IOTRIAL" import-fio uring.fio >uring.yaml 2>uring.err
 	sed -n "/- name: a/,/- name: b/p" uring.yaml | grep "^    io_uring" >a.keys
 	cat >want <<-\EOF
@@ -102,11 +102,16 @@ test_expect_success 'io_uring options and batch sizes: keys of the io_uring back
 	sed -n "/- name: b/,/- name: c/p" uring.yaml >b.part
 	grep -x "    io_uring_batch_complete_max: 8" b.part
 	grep "not mapped: iodepth_batch_submit=0 (line 17): fio.s 0 is the iodepth" b.part
-	sed -n "/- name: c/,\$p" uring.yaml >c.part
+	sed -n "/- name: d/,\$p" uring.yaml >d.part
+	grep -x "    io_uring_batch_complete_min: 16" d.part
+	grep -x "    io_uring_batch_complete_max: 16" d.part
+	grep "not mapped: iodepth_batch_submit=5000 (line 27): above what io_uring_batch_submit takes (4096)" d.part
+	"$IOTRIAL" validate uring.yaml >/dev/null
+	sed -n "/- name: c/,/- name: d/p" uring.yaml >c.part
 	grep "not mapped: iodepth_batch=4 (line 21): iotrial has it on its io_uring backend only (io_uring_batch_submit); this job.s ioengine is libaio" c.part
 	grep "not mapped: registerfiles=1 (line 22)" c.part
 	not grep "^    io_uring" c.part
-	grep "3 fio option(s) not mapped" uring.err
+	grep "4 fio option(s) not mapped" uring.err
 '
 
 test_expect_success 'prio and prioclass are one ioprio, as fio sets it (class 0 is be, level 0 by default)' '
