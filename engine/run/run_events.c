@@ -49,7 +49,9 @@ static void progress(struct run_events *ev, size_t k, const struct plan_trial *p
 		    .ntrials = ev->p->ntrials,
 		    .elapsed_ns = worker_now_ns() - ev->t0,
 		    .ir = ir,
-		    .tr = kind == RUN_PROGRESS_TRIAL_END ? &ir->trials[pt->index] : NULL,
+		    .tr = kind == RUN_PROGRESS_TRIAL_END && pt->index < ir->ntrials
+			      ? &ir->trials[pt->index]
+			      : NULL,
 		    .index = pt->index,
 		    .warmup = pt->warmup,
 		    .pt = pt,
