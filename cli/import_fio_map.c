@@ -210,7 +210,7 @@ static int map_list(struct imp_state *st, const struct imp_opt *o, const char *k
 		return -ENOMEM;
 	/* The key's own check reads the list as its command-line text: commas for colons. */
 	for (size_t i = 0; v[i]; i++)
-		out[i] = v[i] == ':' ? ',' : v[i];
+		out[i] = v[i] == ':' ? (char)',' : v[i];
 	out[strlen(v)] = 0;
 	if (k && k->check && k->check(out, why, sizeof(why)) < 0) {
 		free(out);
