@@ -209,9 +209,9 @@ static int map_list(struct imp_state *st, const struct imp_opt *o, const char *k
 	if (!out)
 		return -ENOMEM;
 	/* The key's own check reads the list as its command-line text: commas for colons. */
-	for (size_t i = 0; v[i]; i++)
-		out[i] = v[i] == ':' ? (char)',' : v[i];
-	out[strlen(v)] = 0;
+	strcpy(out, v);
+	for (char *c = strchr(out, ':'); c; c = strchr(c + 1, ':'))
+		*c = ',';
 	if (k && k->check && k->check(out, why, sizeof(why)) < 0) {
 		free(out);
 		return imp_not_mapped(st, o, why);
