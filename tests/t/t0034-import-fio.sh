@@ -106,7 +106,7 @@ test_expect_success 'io_uring options and batch sizes: keys of the io_uring back
 	grep -x "    io_uring_batch_complete_min: 16" d.part
 	grep -x "    io_uring_batch_complete_max: 16" d.part
 	grep "not mapped: iodepth_batch_submit=5000 (line 27): above what io_uring_batch_submit takes (4096)" d.part
-	"$IOTRIAL" validate uring.yaml >/dev/null
+	validate_converted uring
 	sed -n "/- name: c/,/- name: d/p" uring.yaml >c.part
 	grep "not mapped: iodepth_batch=4 (line 21): iotrial has it on its io_uring backend only (io_uring_batch_submit); this job.s ioengine is libaio" c.part
 	grep "not mapped: registerfiles=1 (line 22)" c.part
