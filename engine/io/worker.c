@@ -255,10 +255,10 @@ static uint64_t issue_time(struct loop *l, const struct be_io *io)
 	if (l->vclock)
 		return l->o->start_ns + *l->vclock; /* simulated: no waiting, no real clock */
 	if (w->think_ns && l->any_done)
-		worker_pause_until(l, worker_now_ns() + w->think_ns);
+		worker_pause_until(l, loop_now(l) + w->think_ns);
 	if (!l->pace_ns)
-		return worker_now_ns();
-	now = worker_now_ns();
+		return loop_now(l);
+	now = loop_now(l);
 	if (l->sched == 0)
 		l->sched = now;
 	if (l->sched > now)
@@ -280,7 +280,7 @@ static int loop_run(struct loop *l)
 			if (io->unsent) {
 				/* Its latency starts when the backend takes it, not while it
 				 * waited. */
-				io->start_ns = worker_now_ns();
+				io->start_ns = loop_now(l);
 				io->unsent = false;
 			}
 			if (!worker_submit(l, io)) {
@@ -428,7 +428,7 @@ static void loop_end(struct loop *l, const uint64_t *vclock)
 	const struct worker_job *w = l->w;
 	struct worker_out *o = l->o;
 
-	o->end_ns = l->vclock ? o->start_ns + *vclock : worker_now_ns();
+	o->end_ns = l->vclock ? o->start_ns + *vclock : loop_now(l);
 	o->pos = l->nblocks && w->random_map ? randmap_drawn(&l->map) : l->pos;
 	if (l->ivl) {
 		if (l->ivl_ios || l->ivl_start < o->end_ns) {
@@ -481,6 +481,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 		}
 	}
 
+	fastclock_init(&l.clk);
 	if ((ret = loop_init(&l, &bufs)) < 0) {
 
 		worker_gate(w); /* the others must not wait for us forever */
@@ -492,7 +493,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	cpu_now(&u0, &s0);
 	if (w->be->flags & BE_F_VIRTUAL)
 		l.vclock = &vclock;
-	start_window(&l, worker_now_ns());
+	start_window(&l, loop_now(&l));
 	if (w->ramp_ns) {
 		l.ramp_end = o->start_ns + w->ramp_ns;
 		l.window = UINT64_MAX; /* nothing counts until the ramp ends */

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/io/distrib.h"
+#include "engine/io/fastclock.h"
 #include "engine/io/randmap.h"
 #include "engine/io/reclog.h"
 #include "engine/io/reclog_writer.h"
@@ -57,7 +58,15 @@ struct loop {
 	uint64_t tally_next;				 /* when the tally is next published */
 	uint64_t note_next; /* the earlier of the two: the one test on the I/O path */
 	double ivl_lat;
+	struct fastclock clk; /* the I/Os' clock (CLOCK_MONOTONIC ns, see fastclock.h) */
 };
+
+/* The time now on the worker's clock: what every I/O's start and completion are read
+ * from. */
+static inline uint64_t loop_now(struct loop *l)
+{
+	return fastclock_now(&l->clk);
+}
 
 /* Start `io` through the backend: false when it is busy (the io is then kept for later).
  * An I/O done at once is completed here. */

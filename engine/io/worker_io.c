@@ -309,7 +309,7 @@ bool worker_submit(struct loop *l, struct be_io *io)
 	}
 	if (r != BE_DONE)
 		io->result = r;
-	complete(l, io, l->vclock ? 0 : worker_now_ns());
+	complete(l, io, l->vclock ? 0 : loop_now(l));
 	return true;
 }
 
@@ -334,7 +334,7 @@ int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
 	l->unpushed = 0;
 	if (n <= 0)
 		return n;
-	now = l->vclock ? 0 : worker_now_ns();
+	now = l->vclock ? 0 : loop_now(l);
 	l->inflight -= (unsigned)n;
 	for (int i = 0; i < n; i++)
 		complete(l, l->reaped[i], now);
@@ -348,7 +348,7 @@ void worker_pause_until(struct loop *l, uint64_t when)
 {
 	push(l);
 	while (l->inflight > 0 && !l->fatal) {
-		uint64_t now = worker_now_ns(), left;
+		uint64_t now = loop_now(l), left;
 		struct timespec ts;
 		int r;
 
@@ -397,7 +397,7 @@ int worker_sync(struct loop *l)
 {
 	const struct worker_job *w = l->w;
 	struct worker_out *o = l->o;
-	uint64_t t0 = worker_now_ns(), t1;
+	uint64_t t0 = loop_now(l), t1;
 	int r = 0;
 
 	l->sync_due = false;
@@ -406,7 +406,7 @@ int worker_sync(struct loop *l)
 	if (!(w->be->flags & BE_F_NOIO) && w->fd >= 0 &&
 	    (w->sync_data ? fdatasync(w->fd) : fsync(w->fd)) < 0)
 		r = -errno;
-	t1 = worker_now_ns();
+	t1 = loop_now(l);
 	if (r < 0) {
 		struct be_io io = {.op = BE_FSYNC, .fd = w->fd};
 		note_error(l, &io, r, false);

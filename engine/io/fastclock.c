@@ -1,0 +1,159 @@
+/* The worker's clock: set-up, calibration and steering (see fastclock.h). */
+#include "engine/io/fastclock.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The process's first pair of a counter value and CLOCK_MONOTONIC: every clock's slope is
+ * taken from it, over as long a time as there is. */
+static struct {
+	int usable; /* the counter may be used: the kernel's clocksource is tsc */
+	uint64_t tsc, ns;
+} base;
+static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+
+#if FASTCLOCK_TSC
+/* A counter value and CLOCK_MONOTONIC read together: the counter halfway between two
+ * ordered reads around the clock's, of the tightest of `tries`; returns how far apart
+ * those two were (ticks). Two reads a few ns apart
+ * here may also be microseconds apart (the first call of the process, or a virtual CPU
+ * that lost its turn between them): an error of a microsecond in a pair is one of 500 ppm
+ * in a slope over 2 ms. */
+static uint64_t pair(uint64_t *tsc, uint64_t *ns, int tries)
+{
+	uint64_t best = UINT64_MAX;
+	unsigned aux;
+
+	for (int i = 0; i < tries; i++) {
+		uint64_t a = __rdtscp(&aux), n = fastclock_mono_ns(), b = __rdtscp(&aux);
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+	if (best == UINT64_MAX) {
+		*tsc = __rdtscp(&aux);
+		*ns = fastclock_mono_ns();
+	}
+	return best;
+}
+
+/* Does the kernel keep CLOCK_MONOTONIC on the TSC? Then it has found the counters in step
+ * across CPUs and steady. */
+static int kernel_uses_tsc(void)
+{
+	char cs[32] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(cs, sizeof(cs), f))
+		cs[0] = 0;
+	fclose(f);
+	return strcmp(cs, "tsc\n") == 0 || strcmp(cs, "tsc") == 0;
+}
+#endif
+
+static void base_init(void)
+{
+#if FASTCLOCK_TSC
+	const char *env = getenv("IOTRIAL_CLOCK");
+
+	if (env && strcmp(env, "monotonic") == 0)
+		return;
+	if (!kernel_uses_tsc())
+		return;
+	/* The first reads of the process are slow (the vDSO's pages): one pair to warm up. */
+	pair(&base.tsc, &base.ns, 1);
+	pair(&base.tsc, &base.ns, 8);
+	base.usable = 1;
+#endif
+}
+
+void fastclock_init(struct fastclock *c)
+{
+	pthread_once(&base_once, base_init);
+	*c = (struct fastclock){.mode = base.usable ? FASTCLOCK_CALIBRATING : FASTCLOCK_MONO};
+}
+
+#if FASTCLOCK_TSC
+/* ns per tick << 32, from the first pair to (tsc, ns). */
+static uint64_t slope(uint64_t tsc, uint64_t ns)
+{
+	return (uint64_t)(((unsigned __int128)(ns - base.ns) << 32) / (tsc - base.tsc));
+}
+
+/* The time at counter value t on the clock's current line (t at or after the anchor). */
+static uint64_t on_line(const struct fastclock *c, uint64_t t)
+{
+	return c->ns + (uint64_t)(((unsigned __int128)(t - c->tsc) * c->mult) >> 32);
+}
+
+static void set_line(struct fastclock *c, uint64_t tsc, uint64_t ns, uint64_t mult)
+{
+	c->tsc = tsc;
+	c->ns = ns;
+	c->mult = mult;
+	c->span = (uint64_t)(((unsigned __int128)FASTCLOCK_SPAN_NS << 32) / mult);
+}
+#endif
+
+uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
+{
+#if FASTCLOCK_TSC
+	uint64_t tm, ns, m, hi, truth;
+	int64_t err, limit;
+
+	if (c->mode == FASTCLOCK_MONO)
+		return fastclock_mono_ns();
+	if (c->mode == FASTCLOCK_CALIBRATING) {
+		/* One read of CLOCK_MONOTONIC, as without the counter, until the pair is old. */
+		ns = fastclock_mono_ns();
+		if (ns - base.ns < FASTCLOCK_CAL_NS)
+			return ns;
+		pair(&tm, &ns, 8);
+		if (tm <= base.tsc)
+			return ns;
+		set_line(c, tm, ns, slope(tm, ns));
+		c->mode = FASTCLOCK_COUNTER;
+		return ns;
+	}
+	/* No read so far returned more than the line's value at the span's end (the fast path
+	 * reads only within it): while the clock cannot be set, it stays there. So it does
+	 * for a pair whose reads lay more than a microsecond apart (the CPU went elsewhere
+	 * between them: the pair could be that far off; the next read tries again), and for a
+	 * counter behind the anchor (not seen: the kernel keeps the CPUs' counters in step). */
+	hi = on_line(c, c->tsc + c->span);
+	if (pair(&tm, &ns, 3) > (uint64_t)(((unsigned __int128)1000 << 32) / c->mult) ||
+	    t <= c->tsc || tm < t)
+		return hi;
+	/* Where CLOCK_MONOTONIC is at or past that value, the clock takes its time: a step
+	 * forward, never back. Where it is behind (the clock ran fast), the clock waits at that
+	 * value and then runs slower, so that the two meet a span later. */
+	m = slope(tm, ns);
+	truth = ns - (uint64_t)(((unsigned __int128)(tm - t) * m) >> 32);
+	if (truth >= hi) {
+		set_line(c, tm, ns, m);
+		return truth;
+	}
+	/* Behind by at most a sixteenth of the span per span (not seen: the pairs agree to
+	 * tens of ns). */
+	err = (int64_t)(ns - hi);
+	limit = (int64_t)(FASTCLOCK_SPAN_NS / 16);
+	if (err < -limit)
+		err = -limit;
+	{
+		uint64_t span = (uint64_t)(((unsigned __int128)FASTCLOCK_SPAN_NS << 32) / m);
+		int64_t adj = (int64_t)((__int128)err * ((__int128)1 << 32) / (__int128)span);
+		set_line(c, tm, hi, (uint64_t)((int64_t)m + adj));
+	}
+	return hi;
+#else
+	(void)c;
+	(void)t;
+	return fastclock_mono_ns();
+#endif
+}

@@ -1,0 +1,178 @@
+/*
+ * Unit tests for engine/io/fastclock: on a machine whose kernel keeps CLOCK_MONOTONIC on the
+ * TSC, the worker's clock reads the counter and stays on CLOCK_MONOTONIC (every read between
+ * two reads of it, within a microsecond), never goes back, measures durations as it does
+ * (within 0.01%), also across sleeps longer than its span, and steers back onto it when
+ * off (without going back); IOTRIAL_CLOCK=monotonic, or
+ * another clocksource, gives CLOCK_MONOTONIC itself.
+ */
+#include "engine/io/fastclock.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+/* A read of the clock against CLOCK_MONOTONIC read just before and after it. */
+#define TOLERANCE_NS 1000
+
+static void nap(long ns)
+{
+	struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Read for `ns` of time (sleeping `nap_ns` every 4096 reads, when not 0); fail on a read
+ * outside [before - TOLERANCE_NS, after + TOLERANCE_NS] once the clock reads the counter,
+ * or on one earlier than the read before it. Returns the reads that used the counter. */
+static uint64_t follow(struct fastclock *c, uint64_t ns, long nap_ns)
+{
+	uint64_t end = fastclock_mono_ns() + ns, prev = 0, counted = 0;
+
+	for (uint64_t i = 0;; i++) {
+		uint64_t before = fastclock_mono_ns();
+		uint64_t t = fastclock_now(c);
+		uint64_t after = fastclock_mono_ns();
+		if (t < prev)
+			fail_msg("read %llu: %llu after %llu: the clock went back",
+				 (unsigned long long)i, (unsigned long long)t,
+				 (unsigned long long)prev);
+		if (c->mode == FASTCLOCK_COUNTER) {
+			counted++;
+			if (t + TOLERANCE_NS < before || t > after + TOLERANCE_NS)
+				fail_msg("read %llu: %llu, CLOCK_MONOTONIC %llu..%llu",
+					 (unsigned long long)i, (unsigned long long)t,
+					 (unsigned long long)before, (unsigned long long)after);
+		}
+		prev = t;
+		if (after >= end)
+			return counted;
+		if (nap_ns && i % 4096 == 4095)
+			nap(nap_ns);
+	}
+}
+
+static int counter_here(void)
+{
+	struct fastclock c;
+
+	fastclock_init(&c);
+	return c.mode != FASTCLOCK_MONO;
+}
+
+static void test_follows_monotonic(void **state)
+{
+	struct fastclock c;
+
+	(void)state;
+	if (!counter_here())
+		skip();
+	fastclock_init(&c);
+	/* Calibrates within FASTCLOCK_CAL_NS, then reads the counter, across many spans. */
+	assert_true(follow(&c, 50000000, 0) > 0);
+	assert_int_equal(c.mode, FASTCLOCK_COUNTER);
+	/* Sleeps longer than a span between reads: the next read sets the clock again. */
+	follow(&c, 60000000, 3 * (long)FASTCLOCK_SPAN_NS);
+	/* And tiny ones, as an I/O at depth 1 on a fast device. */
+	follow(&c, 20000000, 20000);
+}
+
+/* CLOCK_MONOTONIC read around the clock: *lo and *hi; false when the three reads lay more
+ * than TOLERANCE_NS apart (the CPU went elsewhere between them). */
+static int bracket(struct fastclock *c, uint64_t *lo, uint64_t *t, uint64_t *hi)
+{
+	*lo = fastclock_mono_ns();
+	*t = fastclock_now(c);
+	*hi = fastclock_mono_ns();
+	return *hi - *lo <= TOLERANCE_NS;
+}
+
+static void test_durations(void **state)
+{
+	struct fastclock c;
+
+	(void)state;
+	if (!counter_here())
+		skip();
+	fastclock_init(&c);
+	follow(&c, 2 * FASTCLOCK_CAL_NS, 0);
+	for (int k = 0; k < 5; k++) {
+		uint64_t a0, f0, b0, a1, f1, b1;
+		while (!bracket(&c, &a0, &f0, &b0))
+			;
+		nap(20000000);
+		while (!bracket(&c, &a1, &f1, &b1))
+			;
+		/* Within 0.01% of what CLOCK_MONOTONIC can have measured between the two. */
+		double df = (double)(f1 - f0), lo = (double)(a1 - b0), hi = (double)(b1 - a0);
+		if (df < lo * 0.9999 || df > hi * 1.0001)
+			fail_msg("20 ms: the clock measured %.0f ns, CLOCK_MONOTONIC %.0f..%.0f ns",
+				 df, lo, hi);
+	}
+}
+
+/* A clock that ran 0.1% fast (as after a poor first calibration) is ahead of
+ * CLOCK_MONOTONIC by 2 us at the end of its span: it must wait there, not step back, and be
+ * on CLOCK_MONOTONIC again a span later; one 0.1% slow catches up. */
+static void test_steers_back(void **state)
+{
+	struct fastclock c;
+
+	(void)state;
+	if (!counter_here())
+		skip();
+	for (int sign = 1; sign >= -1; sign -= 2) {
+		uint64_t prev = 0, end;
+		fastclock_init(&c);
+		follow(&c, 2 * FASTCLOCK_CAL_NS, 0);
+		assert_int_equal(c.mode, FASTCLOCK_COUNTER);
+		/* Set the clock now (a span of 0 sends the read to the slow path), so that it is
+		 * off by the whole span's 2 us at the end of the next one. */
+		c.span = 0;
+		(void)fastclock_now(&c);
+		c.mult = sign > 0 ? c.mult + c.mult / 1000 : c.mult - c.mult / 1000;
+		end = fastclock_mono_ns() + 3 * FASTCLOCK_SPAN_NS;
+		while (fastclock_mono_ns() < end) {
+			uint64_t t = fastclock_now(&c);
+			if (t < prev)
+				fail_msg("%s: %llu after %llu: the clock went back",
+					 sign > 0 ? "fast" : "slow", (unsigned long long)t,
+					 (unsigned long long)prev);
+			prev = t;
+		}
+		follow(&c, 20000000, 0);
+	}
+}
+
+static void test_monotonic_by_choice(void **state)
+{
+	struct fastclock c = {.mode = FASTCLOCK_MONO};
+	uint64_t a, t, b;
+
+	(void)state;
+	a = fastclock_mono_ns();
+	t = fastclock_now(&c);
+	b = fastclock_mono_ns();
+	assert_true(a <= t && t <= b);
+	assert_int_equal(c.mode, FASTCLOCK_MONO);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_follows_monotonic),
+	    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_steers_back),
+	    cmocka_unit_test(test_monotonic_by_choice),
+	};
+	if (getenv("IOTRIAL_CLOCK"))
+		fprintf(stderr, "test_fastclock: IOTRIAL_CLOCK=%s in the environment\n",
+			getenv("IOTRIAL_CLOCK"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
