@@ -41,30 +41,36 @@ static uint64_t pair(uint64_t *tsc, uint64_t *ns, int tries)
 	return best;
 }
 
-/* Does the kernel keep CLOCK_MONOTONIC on the TSC? Then it has found the counters in step
- * across CPUs and steady. */
-static int kernel_uses_tsc(void)
+/* The kernel's clocksource, "" when unknown. */
+static void kernel_clocksource(char *cs, size_t size)
 {
-	char cs[32] = "";
 	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
 
+	cs[0] = 0;
 	if (!f)
-		return 0;
-	if (!fgets(cs, sizeof(cs), f))
+		return;
+	if (!fgets(cs, (int)size, f))
 		cs[0] = 0;
 	fclose(f);
-	return strcmp(cs, "tsc\n") == 0 || strcmp(cs, "tsc") == 0;
 }
 #endif
+
+int fastclock_counter_usable(const char *env, const char *clocksource)
+{
+	if (!FASTCLOCK_TSC || (env && strcmp(env, "monotonic") == 0) || !clocksource)
+		return 0;
+	/* The kernel keeps CLOCK_MONOTONIC on the TSC: then it has found the counters in step
+	 * across CPUs and steady. */
+	return strcmp(clocksource, "tsc\n") == 0 || strcmp(clocksource, "tsc") == 0;
+}
 
 static void base_init(void)
 {
 #if FASTCLOCK_TSC
-	const char *env = getenv("IOTRIAL_CLOCK");
+	char cs[32];
 
-	if (env && strcmp(env, "monotonic") == 0)
-		return;
-	if (!kernel_uses_tsc())
+	kernel_clocksource(cs, sizeof(cs));
+	if (!fastclock_counter_usable(getenv("IOTRIAL_CLOCK"), cs))
 		return;
 	/* The first reads of the process are slow (the vDSO's pages): one pair to warm up. */
 	pair(&base.tsc, &base.ns, 1);

@@ -60,6 +60,11 @@ static inline uint64_t fastclock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* May the counter be read, with IOTRIAL_CLOCK's value `env` (NULL: unset) and the kernel's
+ * clocksource (its sysfs line; NULL: unknown)? Only on x86-64, with clocksource tsc, and
+ * unless IOTRIAL_CLOCK is "monotonic". 1 or 0. */
+int fastclock_counter_usable(const char *env, const char *clocksource);
+
 /* Set `c` up: the counter where it can be used, else CLOCK_MONOTONIC. */
 void fastclock_init(struct fastclock *c);
 

@@ -4,7 +4,7 @@
  * two reads of it, within a microsecond), never goes back, measures durations as it does
  * (within 0.01%), also across sleeps longer than its span, and steers back onto it when
  * off (without going back); IOTRIAL_CLOCK=monotonic, or
- * another clocksource, gives CLOCK_MONOTONIC itself.
+ * another clocksource, gives CLOCK_MONOTONIC itself (the choice is tested apart).
  */
 #include "engine/io/fastclock.h"
 
@@ -163,13 +163,25 @@ static void test_monotonic_by_choice(void **state)
 	assert_int_equal(c.mode, FASTCLOCK_MONO);
 }
 
+static void test_when_counter(void **state)
+{
+	(void)state;
+	assert_int_equal(fastclock_counter_usable(NULL, "tsc\n"), FASTCLOCK_TSC);
+	assert_int_equal(fastclock_counter_usable("", "tsc\n"), FASTCLOCK_TSC);
+	assert_int_equal(fastclock_counter_usable("auto", "tsc"), FASTCLOCK_TSC);
+	assert_int_equal(fastclock_counter_usable("monotonic", "tsc\n"), 0);
+	assert_int_equal(fastclock_counter_usable(NULL, "kvm-clock\n"), 0);
+	assert_int_equal(fastclock_counter_usable(NULL, "tsc-early\n"), 0);
+	assert_int_equal(fastclock_counter_usable(NULL, ""), 0);
+	assert_int_equal(fastclock_counter_usable(NULL, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_follows_monotonic),
-	    cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_steers_back),
-	    cmocka_unit_test(test_monotonic_by_choice),
+	    cmocka_unit_test(test_follows_monotonic), cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_steers_back),	      cmocka_unit_test(test_monotonic_by_choice),
+	    cmocka_unit_test(test_when_counter),
 	};
 	if (getenv("IOTRIAL_CLOCK"))
 		fprintf(stderr, "test_fastclock: IOTRIAL_CLOCK=%s in the environment\n",
