@@ -173,9 +173,11 @@ static void push(struct loop *l)
 	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->fatal)
 		l->fatal = r;
 	/* submit_latency: what the kernel took was submitted now (one clock read for the
-	 * batch); what it had no room for is submitted by reap(), its slat unknown. */
+	 * batch); what it had no room for is submitted by reap(), its slat unknown. The
+	 * worker's own clock, as the I/O's start and completion: CLOCK_MONOTONIC itself may
+	 * lie a little before or after it (fastclock.h), which would cost I/Os their split. */
 	if (l->npend && r >= 0) {
-		uint64_t now = worker_now_ns();
+		uint64_t now = loop_now(l);
 		for (unsigned i = 0; i < l->npend; i++)
 			l->pend[i]->submit_ns = now;
 	}
@@ -304,7 +306,7 @@ bool worker_submit(struct loop *l, struct be_io *io)
 		if (l->pend && l->w->be->commit)
 			l->pend[l->npend++] = io;
 		else if (l->pend)
-			io->submit_ns = worker_now_ns();
+			io->submit_ns = loop_now(l);
 		return true;
 	}
 	if (r != BE_DONE)

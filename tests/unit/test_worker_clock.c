@@ -1,0 +1,126 @@
+/*
+ * The worker times every I/O on one clock (engine/io/fastclock.h): with submit_latency, an
+ * I/O's start, its submission and its completion are three reads of that clock, so its slat
+ * and clat are never negative and every I/O has both. The worker's clock follows
+ * CLOCK_MONOTONIC only within a bound, so a submission time read from CLOCK_MONOTONIC
+ * itself could lie before the I/O's start or after its completion. Here CLOCK_MONOTONIC
+ * (clock_gettime, replaced for the whole binary) runs 2% fast in steps of 20 us each
+ * millisecond (from its first read), which the worker's counter clock follows only at its 2 ms
+ * settings: if any of the three reads came from CLOCK_MONOTONIC, I/Os would lose their slat and
+ * clat. Skipped where the worker's clock is CLOCK_MONOTONIC itself (no counter to disagree).
+ */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "engine/io/backends/backend.h"
+#include "engine/io/fastclock.h"
+#include "engine/io/worker.h"
+#include "lib/cacheline.h"
+#include "model/jobkeys.h"
+
+extern const struct be_ops be_null;
+
+#define BLOCK	4096u
+#define NBLOCKS 512u
+#define STEP_NS 20000ull /* CLOCK_MONOTONIC's step each millisecond */
+
+static int (*real_clock_gettime)(clockid_t, struct timespec *);
+static uint64_t t0; /* the first CLOCK_MONOTONIC read: the steps count from it */
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	uint64_t ns;
+	int r;
+
+	if (!real_clock_gettime)
+		real_clock_gettime =
+		    (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+	r = real_clock_gettime(id, ts);
+	if (r < 0 || id != CLOCK_MONOTONIC)
+		return r;
+	ns = (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+	if (!t0)
+		t0 = ns;
+	ns += (ns - t0) / 1000000ull * STEP_NS;
+	ts->tv_sec = (time_t)(ns / 1000000000ull);
+	ts->tv_nsec = (long)(ns % 1000000000ull);
+	return 0;
+}
+
+static void set_opt(struct job_spec *j, const char *name, const char *text)
+{
+	const struct job_key *k = job_key_find(name);
+	struct key_value v = {0};
+	char err[256];
+
+	assert_non_null(k);
+	v.key = (enum job_key_id)job_key_id_of(k);
+	assert_int_equal(job_key_parse(k, text, &v, err, sizeof(err)), 0);
+	assert_int_equal(job_key_put(j, &v), 0);
+	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
+}
+
+static void test_split_on_one_clock(void **state)
+{
+	static struct job_spec j;
+	static struct src_loc locs[JK_MAX];
+	static struct worker_extra x;
+	struct be_config cfg = {.iodepth = 4, .job = &j, .seed = 42};
+	struct worker_job w = {0};
+	struct worker_out o;
+	struct fastclock c;
+	atomic_int stop = 0;
+	void *priv;
+	char err[256];
+
+	(void)state;
+	fastclock_init(&c);
+	if (c.mode == FASTCLOCK_MONO)
+		skip();
+	/* Past the process's calibration: the worker reads the counter from its first I/O. */
+	while (c.mode != FASTCLOCK_COUNTER)
+		(void)fastclock_now(&c);
+	if (be_registry_init(err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	memset(&j, 0, sizeof(j));
+	j.key_loc = locs;
+	set_opt(&j, "null_delay", "50us");
+	assert_non_null(priv = cacheline_zalloc(be_null.priv_size));
+	assert_int_equal(be_null.init(priv, &cfg), 0);
+	w.be = &be_null;
+	w.priv = priv;
+	w.wl = WL_RANDREAD;
+	w.fd = w.src_fd = -1;
+	w.chunk = BLOCK;
+	w.region_len = (uint64_t)NBLOCKS * BLOCK;
+	w.iodepth = 4;
+	w.seed = 7;
+	w.random_map = true;
+	w.stop = &stop;
+	w.rec_fd = w.int_fd = -1;
+	w.split_lat = true;
+	w.extra = &x;
+	assert_int_equal(worker_run(&w, &o), 0);
+	be_null.cleanup(priv);
+	free(priv);
+	assert_int_equal(o.ios, NBLOCKS);
+	assert_int_equal(x.split_hist[0].count, o.ios);
+	assert_int_equal(x.split_hist[1].count, o.ios);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_split_on_one_clock),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
