@@ -110,8 +110,9 @@ static void set_line(struct fastclock *c, uint64_t tsc, uint64_t ns, uint64_t mu
 uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 {
 #if FASTCLOCK_TSC
-	uint64_t tm, ns, m, hi, truth;
+	uint64_t tm = 0, ns = 0, m, hi, truth;
 	int64_t err, limit;
+	int wide;
 
 	if (c->mode == FASTCLOCK_MONO)
 		return fastclock_mono_ns();
@@ -130,11 +131,24 @@ uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 	/* No read so far returned more than the line's value at the span's end (the fast path
 	 * reads only within it): while the clock cannot be set, it stays there. So it does
 	 * for a pair whose reads lay more than a microsecond apart (the CPU went elsewhere
-	 * between them: the pair could be that far off; the next read tries again), and for a
-	 * counter behind the anchor (not seen: the kernel keeps the CPUs' counters in step). */
+	 * between them: the pair could be that far off; the next read tries again). */
 	hi = on_line(c, c->tsc + c->span);
-	if (pair(&tm, &ns, 3) > (uint64_t)(((unsigned __int128)1000 << 32) / c->mult) ||
-	    t <= c->tsc || tm < t)
+	wide = pair(&tm, &ns, 3) > (uint64_t)(((unsigned __int128)1000 << 32) / c->mult);
+	if (!wide && tm <= c->tsc) {
+		/* The counter went back behind the anchor (suspend to RAM resets it): it no
+		 * longer says where CLOCK_MONOTONIC is, and this clock reads CLOCK_MONOTONIC
+		 * from here on, once that has passed every value read so far (hi). */
+		while ((ns = fastclock_mono_ns()) < hi)
+			;
+		c->mode = FASTCLOCK_MONO;
+		return ns;
+	}
+	/* A read a few ticks behind the anchor (not seen: an early rdtsc, another CPU's
+	 * counter) is taken at the anchor, whose value no read so far has passed unless the
+	 * counter went back; hi would be up to a span ahead of the next reads. */
+	if (t <= c->tsc)
+		return c->ns;
+	if (wide || tm < t)
 		return hi;
 	/* Where CLOCK_MONOTONIC is at or past that value, the clock takes its time: a step
 	 * forward, never back. Where it is behind (the clock ran fast), the clock waits at that

@@ -3,7 +3,8 @@
  * TSC, the worker's clock reads the counter and stays on CLOCK_MONOTONIC (every read between
  * two reads of it, within a microsecond), never goes back, measures durations as it does
  * (within 0.01%), also across sleeps longer than its span, and steers back onto it when
- * off (without going back); IOTRIAL_CLOCK=monotonic, or
+ * off (without going back), and neither goes back nor stops when the counter is found
+ * behind its anchor; IOTRIAL_CLOCK=monotonic, or
  * another clocksource, gives CLOCK_MONOTONIC itself (the choice is tested apart).
  */
 #include "engine/io/fastclock.h"
@@ -150,6 +151,47 @@ static void test_steers_back(void **state)
 	}
 }
 
+/* A read of a counter below the clock's anchor: the counter went back (suspend to RAM
+ * resets it), or, for a few ticks, a read on another CPU. The clock must neither go back nor
+ * stop: a stopped clock times every I/O at 0 and never reaches a trial's end. */
+static void test_counter_behind_anchor(void **state)
+{
+	struct fastclock c;
+
+	(void)state;
+#if FASTCLOCK_TSC
+	if (!counter_here())
+		skip();
+	for (int far = 0; far < 2; far++) {
+		uint64_t a, t, b;
+		fastclock_init(&c);
+		follow(&c, 2 * FASTCLOCK_CAL_NS, 0);
+		assert_int_equal(c.mode, FASTCLOCK_COUNTER);
+		/* The counter 2^40 ticks (minutes) behind a new anchor; or one read 10 ticks
+		 * behind it, as from another CPU, before the counter passes it again. */
+		c.ns = fastclock_now(&c);
+		c.tsc = __rdtsc();
+		if (far) {
+			c.tsc += 1ull << 40;
+		} else {
+			uint64_t prev = c.ns, got = fastclock_slow(&c, c.tsc - 10);
+			if (got < prev || got > fastclock_mono_ns() + TOLERANCE_NS)
+				fail_msg("near: %llu, the clock was at %llu",
+					 (unsigned long long)got, (unsigned long long)prev);
+		}
+		follow(&c, 10000000, 0);
+		while (!bracket(&c, &a, &t, &b))
+			;
+		if (t + TOLERANCE_NS < a || t > b + TOLERANCE_NS)
+			fail_msg("%s: %llu, CLOCK_MONOTONIC %llu..%llu", far ? "far" : "near",
+				 (unsigned long long)t, (unsigned long long)a,
+				 (unsigned long long)b);
+	}
+#else
+	skip();
+#endif
+}
+
 static void test_monotonic_by_choice(void **state)
 {
 	struct fastclock c = {.mode = FASTCLOCK_MONO};
@@ -179,8 +221,11 @@ static void test_when_counter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_follows_monotonic), cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_steers_back),	      cmocka_unit_test(test_monotonic_by_choice),
+	    cmocka_unit_test(test_follows_monotonic),
+	    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_steers_back),
+	    cmocka_unit_test(test_counter_behind_anchor),
+	    cmocka_unit_test(test_monotonic_by_choice),
 	    cmocka_unit_test(test_when_counter),
 	};
 	if (getenv("IOTRIAL_CLOCK"))
