@@ -151,6 +151,44 @@ static void test_steers_back(void **state)
 	}
 }
 
+/* A clock ahead of CLOCK_MONOTONIC at a read past its span, whose setting comes long after
+ * that read (the thread lost the CPU between the two): CLOCK_MONOTONIC is then past the
+ * clock's value, and the durations after it must be CLOCK_MONOTONIC's, not sped up to
+ * make up the time lost. */
+static void test_late_setting(void **state)
+{
+	struct fastclock c;
+
+	(void)state;
+	if (!counter_here())
+		skip();
+	fastclock_init(&c);
+	follow(&c, 2 * FASTCLOCK_CAL_NS, 0);
+	assert_int_equal(c.mode, FASTCLOCK_COUNTER);
+	c.span = 0; /* set the clock now */
+	(void)fastclock_now(&c);
+	c.ns += 50000; /* 50 us ahead */
+	{
+		uint64_t t = c.tsc + c.span, prev = c.ns, got, a0, f0, b0, a1, f1, b1;
+		nap(10000000);
+		got = fastclock_slow(&c, t);
+		if (got < prev)
+			fail_msg("%llu after %llu: the clock went back", (unsigned long long)got,
+				 (unsigned long long)prev);
+		while (!bracket(&c, &a0, &f0, &b0))
+			;
+		nap(200000);
+		while (!bracket(&c, &a1, &f1, &b1))
+			;
+		/* Within 0.01% (and a read's tolerance) of what CLOCK_MONOTONIC measured. */
+		if ((double)(f1 - f0) < (double)(a1 - b0) * 0.9999 - TOLERANCE_NS ||
+		    (double)(f1 - f0) > (double)(b1 - a0) * 1.0001 + TOLERANCE_NS)
+			fail_msg("the clock measured %llu ns, CLOCK_MONOTONIC %llu..%llu ns",
+				 (unsigned long long)(f1 - f0), (unsigned long long)(a1 - b0),
+				 (unsigned long long)(b1 - a0));
+	}
+}
+
 /* A read of a counter below the clock's anchor: the counter went back (suspend to RAM
  * resets it), or, for a few ticks, a read on another CPU. The clock must neither go back nor
  * stop: a stopped clock times every I/O at 0 and never reaches a trial's end. */
@@ -221,11 +259,9 @@ static void test_when_counter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_follows_monotonic),
-	    cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_steers_back),
-	    cmocka_unit_test(test_counter_behind_anchor),
-	    cmocka_unit_test(test_monotonic_by_choice),
+	    cmocka_unit_test(test_follows_monotonic), cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_steers_back),	      cmocka_unit_test(test_counter_behind_anchor),
+	    cmocka_unit_test(test_late_setting),      cmocka_unit_test(test_monotonic_by_choice),
 	    cmocka_unit_test(test_when_counter),
 	};
 	if (getenv("IOTRIAL_CLOCK"))
