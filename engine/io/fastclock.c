@@ -85,11 +85,17 @@ void fastclock_init(struct fastclock *c)
 	*c = (struct fastclock){.mode = base.usable ? FASTCLOCK_CALIBRATING : FASTCLOCK_MONO};
 }
 
+uint64_t fastclock_slope(uint64_t ns, uint64_t ticks)
+{
+	/* 128 bits: ns << 32 passes 2^64 after 4.3 s. */
+	return (uint64_t)(((unsigned __int128)ns << 32) / ticks);
+}
+
 #if FASTCLOCK_TSC
 /* ns per tick << 32, from the first pair to (tsc, ns). */
 static uint64_t slope(uint64_t tsc, uint64_t ns)
 {
-	return (uint64_t)(((unsigned __int128)(ns - base.ns) << 32) / (tsc - base.tsc));
+	return fastclock_slope(ns - base.ns, tsc - base.tsc);
 }
 
 /* The time at counter value t on the clock's current line (t at or after the anchor). */

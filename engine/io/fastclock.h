@@ -65,6 +65,9 @@ static inline uint64_t fastclock_mono_ns(void)
  * unless IOTRIAL_CLOCK is "monotonic". 1 or 0. */
 int fastclock_counter_usable(const char *env, const char *clocksource);
 
+/* The slope of `ns` nanoseconds over `ticks` (> 0) of the counter: ns per tick << 32. */
+uint64_t fastclock_slope(uint64_t ns, uint64_t ticks);
+
 /* Set `c` up: the counter where it can be used, else CLOCK_MONOTONIC. */
 void fastclock_init(struct fastclock *c);
 

@@ -230,6 +230,19 @@ static void test_counter_behind_anchor(void **state)
 #endif
 }
 
+/* The slope over a run of hours: ns << 32 no longer fits 64 bits after 4.3 s. */
+static void test_slope_long_run(void **state)
+{
+	(void)state;
+	/* 3 GHz: a third of a ns per tick. */
+	assert_int_equal(fastclock_slope(3000000000ull, 9000000000ull), (1ull << 32) / 3);
+	assert_int_equal(fastclock_slope(10 * 3600000000000ull, 3 * 10 * 3600000000000ull),
+			 (1ull << 32) / 3);
+	/* 100 days at 2.5 GHz. */
+	assert_int_equal(fastclock_slope(8640000000000000ull, 21600000000000000ull),
+			 (uint64_t)((1ull << 32) * 0.4));
+}
+
 static void test_monotonic_by_choice(void **state)
 {
 	struct fastclock c = {.mode = FASTCLOCK_MONO};
@@ -259,9 +272,13 @@ static void test_when_counter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_follows_monotonic), cmocka_unit_test(test_durations),
-	    cmocka_unit_test(test_steers_back),	      cmocka_unit_test(test_counter_behind_anchor),
-	    cmocka_unit_test(test_late_setting),      cmocka_unit_test(test_monotonic_by_choice),
+	    cmocka_unit_test(test_follows_monotonic),
+	    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_steers_back),
+	    cmocka_unit_test(test_counter_behind_anchor),
+	    cmocka_unit_test(test_late_setting),
+	    cmocka_unit_test(test_slope_long_run),
+	    cmocka_unit_test(test_monotonic_by_choice),
 	    cmocka_unit_test(test_when_counter),
 	};
 	if (getenv("IOTRIAL_CLOCK"))
