@@ -15,9 +15,10 @@
  * steers toward CLOCK_MONOTONIC within the next span: the new slope is that slope plus
  * the difference spread over the span. It never jumps, so it never goes back, and a
  * duration is never negative; it stays within about a microsecond of CLOCK_MONOTONIC and
- * its durations within 0.01% of its durations (tests/unit/test_fastclock.c). Until the
- * first pair is FASTCLOCK_CAL_NS old, and everywhere else (another clocksource, another
- * architecture, IOTRIAL_CLOCK=monotonic in the environment), it reads CLOCK_MONOTONIC.
+ * its durations within 0.01% of its durations (tests/unit/test_fastclock.c). The
+ * process's first fastclock_init waits until that first pair is FASTCLOCK_CAL_NS old.
+ * Everywhere else (another clocksource, another architecture, IOTRIAL_CLOCK=monotonic in
+ * the environment, a counter that went back), it reads CLOCK_MONOTONIC.
  *
  * One clock per thread: not thread-safe, no locks. */
 #ifndef IOTRIAL_FASTCLOCK_H
@@ -68,7 +69,8 @@ int fastclock_counter_usable(const char *env, const char *clocksource);
 /* The slope of `ns` nanoseconds over `ticks` (> 0) of the counter: ns per tick << 32. */
 uint64_t fastclock_slope(uint64_t ns, uint64_t ticks);
 
-/* Set `c` up: the counter where it can be used, else CLOCK_MONOTONIC. */
+/* Set `c` up: the counter where it can be used, else CLOCK_MONOTONIC. The process's first
+ * call takes FASTCLOCK_CAL_NS (the slope's first span). */
 void fastclock_init(struct fastclock *c);
 
 /* A read outside the anchor's span (or while calibrating): set the clock against
