@@ -91,7 +91,9 @@ static void base_init(void)
 void fastclock_init(struct fastclock *c)
 {
 	pthread_once(&base_once, base_init);
-	*c = (struct fastclock){.mode = base.usable ? FASTCLOCK_CALIBRATING : FASTCLOCK_MONO};
+	*c = (struct fastclock){.mode = base.usable ? FASTCLOCK_CALIBRATING : FASTCLOCK_MONO,
+				.bt = base.tsc,
+				.bn = base.ns};
 }
 
 uint64_t fastclock_slope(uint64_t ns, uint64_t ticks)
@@ -101,10 +103,14 @@ uint64_t fastclock_slope(uint64_t ns, uint64_t ticks)
 }
 
 #if FASTCLOCK_TSC
-/* ns per tick << 32, from the first pair to (tsc, ns). */
-static uint64_t slope(uint64_t tsc, uint64_t ns)
+/* How far the line may be from CLOCK_MONOTONIC at a setting (beyond NTP's share) before
+ * the clock takes a new base. */
+#define REBASE_NS 1000000ull
+
+/* ns per tick << 32, from the clock's base to (tsc, ns). */
+static uint64_t slope(const struct fastclock *c, uint64_t tsc, uint64_t ns)
 {
-	return fastclock_slope(ns - base.ns, tsc - base.tsc);
+	return fastclock_slope(ns - c->bn, tsc - c->bt);
 }
 
 /* The time at counter value t on the clock's current line (t at or after the anchor). */
@@ -125,7 +131,7 @@ static void set_line(struct fastclock *c, uint64_t tsc, uint64_t ns, uint64_t mu
 uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 {
 #if FASTCLOCK_TSC
-	uint64_t tm = 0, ns = 0, m, hi, truth;
+	uint64_t tm = 0, ns = 0, m, hi, truth, line;
 	int64_t err, limit;
 	int wide;
 
@@ -134,12 +140,12 @@ uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 	if (c->mode == FASTCLOCK_CALIBRATING) {
 		/* One read of CLOCK_MONOTONIC, as without the counter, until the pair is old. */
 		ns = fastclock_mono_ns();
-		if (ns - base.ns < FASTCLOCK_CAL_NS)
+		if (ns - c->bn < FASTCLOCK_CAL_NS)
 			return ns;
 		pair(&tm, &ns, 8);
-		if (tm <= base.tsc)
+		if (tm <= c->bt)
 			return ns;
-		set_line(c, tm, ns, slope(tm, ns));
+		set_line(c, tm, ns, slope(c, tm, ns));
 		c->mode = FASTCLOCK_COUNTER;
 		return ns;
 	}
@@ -168,8 +174,19 @@ uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 	/* Where CLOCK_MONOTONIC is at or past that value, the clock takes its time: a step
 	 * forward, never back. Where it is behind (the clock ran fast), the clock waits at that
 	 * value and then runs slower, so that the two meet a span later. */
-	m = slope(tm, ns);
-	truth = ns - (uint64_t)(((unsigned __int128)(tm - t) * m) >> 32);
+	/* CLOCK_MONOTONIC at t, against the line's time there. Normally within a few us (and
+	 * NTP's 0.05% of the time since the anchor); far apart, the counter ran while
+	 * CLOCK_MONOTONIC stood still (suspend to idle, a paused virtual machine) or the other
+	 * way, and a slope over that time would be wrong for the rest of the run: the slope is
+	 * taken from here on, the last one kept until this base is FASTCLOCK_CAL_NS old. */
+	truth = ns - (uint64_t)(((unsigned __int128)(tm - t) * c->mult) >> 32);
+	line = on_line(c, t);
+	if ((line > truth ? line - truth : truth - line) >
+	    REBASE_NS + (truth > c->ns ? truth - c->ns : 0) / 256) {
+		c->bt = tm;
+		c->bn = ns;
+	}
+	m = ns - c->bn < FASTCLOCK_CAL_NS ? c->mult : slope(c, tm, ns);
 	if (truth >= hi) {
 		set_line(c, tm, ns, m);
 		return truth;

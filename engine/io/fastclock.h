@@ -51,6 +51,9 @@ struct fastclock {
 	uint64_t mult; /* ns per tick << 32 */
 	uint64_t span; /* ticks from the anchor to the next setting; 0 until calibrated */
 	enum fastclock_mode mode;
+	/* The pair the slope is taken from: the process's first, or where the counter and
+	 * CLOCK_MONOTONIC last parted (one ran while the other stood still). */
+	uint64_t bt, bn;
 };
 
 static inline uint64_t fastclock_mono_ns(void)

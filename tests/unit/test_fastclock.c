@@ -204,6 +204,38 @@ static void test_late_setting(void **state)
 	}
 }
 
+/* The counter ran on while CLOCK_MONOTONIC stood still (suspend to idle: the TSC counts
+ * on, CLOCK_MONOTONIC leaves the suspend out; a paused virtual machine): the next read finds
+ * the counter 10 s past the anchor, CLOCK_MONOTONIC not. The slope since the clock's base
+ * then no longer holds: the durations after it must still be CLOCK_MONOTONIC's. */
+static void test_counter_ran_alone(void **state)
+{
+	struct fastclock c;
+	uint64_t gap, a0, f0, b0, a1, f1, b1;
+
+	(void)state;
+	if (!counter_here())
+		skip();
+	fastclock_init(&c);
+	follow(&c, 2 * FASTCLOCK_CAL_NS, 0);
+	assert_int_equal(c.mode, FASTCLOCK_COUNTER);
+	/* 10 s of ticks: the anchor and the base that far back on the counter. */
+	gap = (uint64_t)(((unsigned __int128)10000000000ull << 32) / c.mult);
+	c.tsc -= gap;
+	c.bt -= gap;
+	follow(&c, 10000000, 0);
+	while (!bracket(&c, &a0, &f0, &b0))
+		;
+	nap(20000000);
+	while (!bracket(&c, &a1, &f1, &b1))
+		;
+	if ((double)(f1 - f0) < (double)(a1 - b0) * 0.9999 ||
+	    (double)(f1 - f0) > (double)(b1 - a0) * 1.0001)
+		fail_msg("20 ms: the clock measured %llu ns, CLOCK_MONOTONIC %llu..%llu ns",
+			 (unsigned long long)(f1 - f0), (unsigned long long)(a1 - b0),
+			 (unsigned long long)(b1 - a0));
+}
+
 /* A read of a counter below the clock's anchor: the counter went back (suspend to RAM
  * resets it), or, for a few ticks, a read on another CPU. The clock must neither go back nor
  * stop: a stopped clock times every I/O at 0 and never reaches a trial's end. */
@@ -295,6 +327,7 @@ int main(void)
 	    cmocka_unit_test(test_steers_back),
 	    cmocka_unit_test(test_counter_behind_anchor),
 	    cmocka_unit_test(test_late_setting),
+	    cmocka_unit_test(test_counter_ran_alone),
 	    cmocka_unit_test(test_slope_long_run),
 	    cmocka_unit_test(test_monotonic_by_choice),
 	    cmocka_unit_test(test_when_counter),
