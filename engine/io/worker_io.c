@@ -143,19 +143,20 @@ static bool stop_asked(const struct worker_job *w)
 	return *w->stop || (w->stop_bg && *w->stop_bg);
 }
 
-/* Sleep until `when` (CLOCK_MONOTONIC ns), in slices of at most PAUSE_SLICE_NS so that a
- * stop request is seen within that. */
-static void sleep_until(const struct worker_job *w, uint64_t when)
+/* Sleep until `when` on the worker's clock, in slices of at most PAUSE_SLICE_NS so that a
+ * stop request is seen within that. On the worker's clock, not CLOCK_MONOTONIC, which it
+ * follows only within a bound: a wait that ended on CLOCK_MONOTONIC could leave an I/O due
+ * (its latency's start) after the worker's clock read at its completion. */
+static void sleep_until(struct loop *l, uint64_t when)
 {
 	for (;;) {
-		uint64_t now = worker_now_ns(), until = when;
-		if (now >= when || stop_asked(w))
+		uint64_t now = loop_now(l), left = when - now;
+		if (now >= when || stop_asked(l->w))
 			return;
-		if (until - now > PAUSE_SLICE_NS)
-			until = now + PAUSE_SLICE_NS;
-		struct timespec ts = {(time_t)(until / 1000000000ull),
-				      (long)(until % 1000000000ull)};
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (left > PAUSE_SLICE_NS)
+			left = PAUSE_SLICE_NS;
+		struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
+		nanosleep(&ts, NULL);
 	}
 }
 
@@ -365,7 +366,7 @@ void worker_pause_until(struct loop *l, uint64_t when)
 		if (r < 0)
 			l->fatal = r;
 	}
-	sleep_until(l->w, when);
+	sleep_until(l, when);
 }
 
 int worker_fsync_end(struct loop *l)

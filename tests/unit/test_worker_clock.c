@@ -7,7 +7,9 @@
  * (clock_gettime, replaced for the whole binary) runs 2% fast in steps of 20 us each
  * millisecond (from its first read), which the worker's counter clock follows only at its 2 ms
  * settings: if any of the three reads came from CLOCK_MONOTONIC, I/Os would lose their slat and
- * clat. Skipped where the worker's clock is CLOCK_MONOTONIC itself (no counter to disagree).
+ * clat. So for a rate-limited I/O: its latency counts from when it was due, and the wait for
+ * that time must end on the worker's clock. Skipped where the worker's clock is
+ * CLOCK_MONOTONIC itself (no counter to disagree).
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -117,10 +119,59 @@ static void test_split_on_one_clock(void **state)
 	assert_int_equal(x.split_hist[1].count, o.ios);
 }
 
+/* A rate-limited job: an I/O's latency counts from when it was due, and the worker waits
+ * for that time. If the wait ended on CLOCK_MONOTONIC, a worker's clock behind it would
+ * find the I/O due later than it completed: a negative latency, ~2^64 in the figures. */
+static void test_rate_on_one_clock(void **state)
+{
+	static struct job_spec j;
+	static struct src_loc locs[JK_MAX];
+	struct be_config cfg = {.iodepth = 1, .job = &j, .seed = 42};
+	struct worker_job w = {0};
+	struct worker_out o;
+	struct fastclock c;
+	atomic_int stop = 0;
+	void *priv;
+	char err[256];
+
+	(void)state;
+	fastclock_init(&c);
+	if (c.mode == FASTCLOCK_MONO)
+		skip();
+	while (c.mode != FASTCLOCK_COUNTER)
+		(void)fastclock_now(&c);
+	if (be_registry_init(err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	memset(&j, 0, sizeof(j));
+	j.key_loc = locs;
+	assert_non_null(priv = cacheline_zalloc(be_null.priv_size));
+	assert_int_equal(be_null.init(priv, &cfg), 0);
+	w.be = &be_null;
+	w.priv = priv;
+	w.wl = WL_RANDREAD;
+	w.fd = w.src_fd = -1;
+	w.chunk = BLOCK;
+	w.region_len = (uint64_t)NBLOCKS * 8 * BLOCK;
+	w.iodepth = 1;
+	w.seed = 7;
+	w.random_map = true;
+	w.rate_iops = 200000;
+	w.stop = &stop;
+	w.rec_fd = w.int_fd = -1;
+	assert_int_equal(worker_run(&w, &o), 0);
+	be_null.cleanup(priv);
+	free(priv);
+	assert_int_equal(o.ios, NBLOCKS * 8);
+	/* Each I/O waited at most for the machine's wake-up: far below a second. */
+	if (o.lat.mean > 1e9)
+		fail_msg("mean latency %.3g ns: some latency was negative", o.lat.mean);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split_on_one_clock),
+	    cmocka_unit_test(test_rate_on_one_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
