@@ -11,9 +11,10 @@
  * CLOCK_MONOTONIC is itself a linear function of the same counter (its slope slewed by NTP
  * by at most 0.05%). Each clock holds an anchor (a counter value and its time) and a slope
  * (ns per tick, 32.32 fixed point). Every FASTCLOCK_SPAN_NS it reads CLOCK_MONOTONIC next to
- * the counter, takes the slope over everything since the first pair of the process, and
- * steers toward CLOCK_MONOTONIC within the next span: the new slope is that slope plus
- * the difference spread over the span. It never jumps, so it never goes back, and a
+ * the counter, takes the slope over everything since the clock's base (the process's
+ * first pair, or the last setting that found the two more than 1 ms apart), and steers
+ * toward CLOCK_MONOTONIC: ahead of the clock, the clock steps forward to it; behind, the
+ * new slope is that slope plus the difference spread over the span. It never goes back: a
  * duration is never negative; it stays within about a microsecond of CLOCK_MONOTONIC and
  * its durations within 0.01% of its durations (tests/unit/test_fastclock.c). The
  * process's first fastclock_init waits until that first pair is FASTCLOCK_CAL_NS old.
