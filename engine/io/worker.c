@@ -360,6 +360,7 @@ static int loop_init(struct loop *l, char **bufs)
 	unsigned depth = w->iodepth ? w->iodepth : 1;
 	int r;
 
+	l->push_at = SUBMIT_BATCH;
 	/* Written on every I/O: on cache lines of this worker's own. */
 	l->slots = cacheline_zalloc(depth * sizeof(*l->slots));
 	l->free_list = cacheline_zalloc(depth * sizeof(*l->free_list));

@@ -15,6 +15,13 @@
 #include "engine/io/worker.h"
 
 /* One worker's run of one trial. */
+/* The first commit of a round of queuing: at most this many I/Os. Linux holds back a
+ * submission of three or more block I/Os until it has built every one of them (a block plug,
+ * io_uring's and aio's threshold is 2), so none reaches the device before the last is ready,
+ * and adjacent ones merge into bigger requests. Two reach the device as they are built, in
+ * the sizes the job asked for. See worker_push_batch and docs/performance.md. */
+#define SUBMIT_BATCH 2
+
 struct loop {
 	const struct worker_job *w;
 	struct worker_out *o;
@@ -37,6 +44,7 @@ struct loop {
 	uint64_t rng;
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */
+	unsigned push_at;  /* commit once this many are queued (worker_push_batch) */
 	/* split_lat: the I/Os queued since the last commit, for it to stamp (depth of room) */
 	struct be_io **pend;
 	unsigned npend;

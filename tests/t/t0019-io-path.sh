@@ -77,11 +77,25 @@ if works io_uring; then
 		awk "\$3 != 1 || \$4 != 1" enters.txt >other.txt
 		expect_eq "$(wc -l <other.txt)" 0
 	'
-	test_expect_success 'io_uring, iodepth 32: no io_uring_enter submits more than 2 I/Os' '
+	# Random offsets: two, then batches that double within a round (2, 4, 8, 16).
+	test_expect_success 'io_uring, iodepth 32, random: pairs first, then bigger batches' '
 		job io_uring 32 >q32.yaml
 		calls q32 q32.yaml >q32.calls
 		awk "\$1 == \"io_uring_enter\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
 			q32.calls >counts.txt
+		read -r big pairs <counts.txt
+		test "$big" -gt 0
+		test "$pairs" -gt 0
+		awk "\$1 == \"io_uring_enter\" && \$3 > 32" q32.calls >over.txt
+		expect_eq "$(wc -l <over.txt)" 0 "calls submitting more than the depth"
+	'
+	# Sequential offsets: never more than 2 a call, so no plug merges them.
+	test_expect_success 'io_uring, iodepth 32, sequential: no io_uring_enter submits more than 2 I/Os' '
+		job io_uring 32 >s32.yaml
+		sed -i "s/randread/read/" s32.yaml
+		calls s32 s32.yaml >s32.calls
+		awk "\$1 == \"io_uring_enter\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
+			s32.calls >counts.txt
 		read -r big pairs <counts.txt
 		expect_eq "$big" 0 "calls submitting more than 2"
 		test "$pairs" -gt 0
@@ -135,11 +149,21 @@ skip) test_skip 'bench/io-trace.sh: the calls, what each carries, the device que
 esac
 
 if works libaio; then
-	test_expect_success 'libaio, iodepth 32: no io_submit carries more than 2 iocbs' '
+	test_expect_success 'libaio, iodepth 32, random: pairs first, then bigger batches' '
 		job libaio 32 >a32.yaml
 		calls a32 a32.yaml >a32.calls
 		awk "\$1 == \"io_submit\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
 			a32.calls >counts.txt
+		read -r big pairs <counts.txt
+		test "$big" -gt 0
+		test "$pairs" -gt 0
+	'
+	test_expect_success 'libaio, iodepth 32, sequential: no io_submit carries more than 2 iocbs' '
+		job libaio 32 >sa32.yaml
+		sed -i "s/randread/read/" sa32.yaml
+		calls sa32 sa32.yaml >sa32.calls
+		awk "\$1 == \"io_submit\" {n[\$3 > 2 ? \"big\" : \$3]++} END {print n[\"big\"] + 0, n[2] + 0}" \
+			sa32.calls >counts.txt
 		read -r big pairs <counts.txt
 		expect_eq "$big" 0 "io_submit calls with more than 2 iocbs"
 		test "$pairs" -gt 0
