@@ -189,7 +189,8 @@ run_fio() { # name metric fio-options
 		| ((.usr_cpu + .sys_cpu) / 100 * .job_runtime / 1000) as $cpu
 		| ($c | split(" ")) as $pc
 		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $n * 1e6),
-		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $n end), $pc[1], $n, $pc[2]] | @tsv' \
+		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $n end), $pc[1], $n, $pc[2],
+		   (.usr_cpu / 100 * .job_runtime / 1000 / $n * 1e6)] | @tsv' \
 		"$OUT/$1.fio.json"
 }
 
@@ -204,8 +205,8 @@ run_iotrial() { # name metric job-keys
 		| ($c | split(" ")) as $pc
 		| [(if $m == "bw" then .bw_bytes elif $m == "riops" then .read.iops
 		    elif $m == "wiops" then .write.iops else .iops end), ($cpu / .ios * 1e6),
-
-		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / .ios end), $pc[1], .ios, $pc[2]] | @tsv' \
+		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / .ios end), $pc[1], .ios, $pc[2],
+		   (.cpu.user_s / .ios * 1e6)] | @tsv' \
 		"$OUT/$1.iotrial/results.json"
 }
 
@@ -213,8 +214,8 @@ run_iotrial() { # name metric job-keys
 col() { cut -f"$2" "$1" | median; }
 
 header() {
-	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s\n' workload cpus unit fio iotrial ratio \
-		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev"
+	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s\n' workload cpus unit fio iotrial ratio \
+		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor
 }
 
 # pair NAME METRIC BACKEND FIO-OPTIONS IOTRIAL-KEYS: ROUNDS rounds of both tools, under each
@@ -253,7 +254,8 @@ pair() {
 		awk -v n="$name" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
 			-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
 			-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
-			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v disk=$disk 'BEGIN {
+			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" \
+			-v disk=$disk 'BEGIN {
 			d = m == "bw" ? 1e6 : 1
 			printf "%-26s %-5s %-5s %12.1f %12.1f %6.2f %9.2f %9.2f %6.2f %8s %8s %6s %6s", n, c, u, fv / d, iv / d,
 				(fv > 0 ? iv / fv : 0), fc, ic, (fc > 0 ? ic / fc : 0),
@@ -262,7 +264,11 @@ pair() {
 			# A pair that never reads the disk would show the requests of others.
 			if (disk == "no")
 				fd = id = "nan"
-			printf " %8s %8s\n", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
+			printf " %8s %8s", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
+			# floor: the CPU ratio iotrial would have if its own code took no time (the
+			# system time of iotrial over the CPU time of fio): no change to the user code
+			# of iotrial goes below it.
+			printf " %8.2f %8.2f %6.2f\n", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
 		}'
 	done
 }
@@ -335,7 +341,7 @@ table() {
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
 	fi
-	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat)"
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 }

@@ -19,7 +19,8 @@ bad_rows() {
 		fi
 		awk -v r="$r" '$1 == r { n++
 			num = "^[0-9]+([.][0-9]+)?$"
-			if ($4 !~ num || $5 !~ num || $6 !~ num || $7 !~ num || $8 !~ num || $9 !~ num || $4 + 0 <= 0 || $6 + 0 <= 0)
+			if ($4 !~ num || $5 !~ num || $6 !~ num || $7 !~ num || $8 !~ num || $9 !~ num || $4 + 0 <= 0 || $6 + 0 <= 0 ||
+			    $16 !~ num || $17 !~ num || $18 !~ num || NF != 18)
 				bad = 1
 		} END { exit !(n == 1 && !bad) }' "$1" || echo "$r"
 	done
