@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/run_cmd.h"
 #include "engine/dist/dist.h"
@@ -73,6 +74,8 @@ int main(int argc, char **argv)
 		fputs(iotrial_usage, stdout);
 		return 0;
 	}
+	if (cli_env_check() < 0)
+		return EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		const struct command *cmd = &commands[i];
 		if (strcmp(argv[1], cmd->name))

@@ -249,6 +249,21 @@ int cli_args_parse(int argc, char **argv, struct cli_args *args, bool for_run)
 	return check_resume(args);
 }
 
+int cli_env_check(void)
+{
+	const char *clock = getenv("IOTRIAL_CLOCK");
+
+	/* A misspelt value must not time a run with the clock it was meant to rule out. */
+	if (clock && *clock && strcmp(clock, "monotonic") != 0) {
+		fprintf(stderr,
+			"iotrial: IOTRIAL_CLOCK='%s' is no clock iotrial knows: 'monotonic', or "
+			"unset\n",
+			clock);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int cli_exit_status(int err, int usage)
 {
 	if (err != -ENOMEM)

@@ -41,6 +41,10 @@ int cli_args_parse(int argc, char **argv, struct cli_args *args, bool for_run);
 /* Free the --set overrides of `args`. */
 void cli_args_release(struct cli_args *args);
 
+/* The environment variables iotrial reads (docs/cli.md, "Environment"): 0, or -EINVAL after
+ * saying which value is wrong. */
+int cli_env_check(void);
+
 /* The exit status for a failed step below the command line: 1 when memory ran out (after
  * saying so), else `usage` (2 for a mistake in the command or the job file). */
 int cli_exit_status(int err, int usage);

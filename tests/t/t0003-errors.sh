@@ -95,6 +95,13 @@ test_expect_success 'usage errors exit 2, each with its reason' '
 	"$IOTRIAL" frobnicate 2>err || rc=$?
 	expect_eq "$rc" 2
 	expect_eq "$(head -1 err)" "iotrial: unknown command '"'"'frobnicate'"'"'"
+	# A misspelt clock is refused, not taken for the default.
+	printf "jobs:\n  - {name: a, workload: read, backend: null}\n" >clk.yaml
+	rc=0
+	IOTRIAL_CLOCK=mono "$IOTRIAL" validate clk.yaml 2>err >/dev/null || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "iotrial: IOTRIAL_CLOCK='"'"'mono'"'"' is no clock iotrial knows: '"'"'monotonic'"'"', or unset"
+	IOTRIAL_CLOCK=monotonic "$IOTRIAL" validate clk.yaml >/dev/null
 	# A job file that exists, so that only the format is wrong.
 	printf "jobs:\n  - {name: a, workload: read, backend: null}\n" >ok.yaml
 	rc=0
