@@ -71,49 +71,67 @@ static void set_opt(struct job_spec *j, const char *name, const char *text)
 	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
 }
 
+/* Skipped where the worker's clock is CLOCK_MONOTONIC itself; else past the process's
+ * calibration, so that the worker reads the counter from its first I/O. */
+static void counter_clock_or_skip(void)
+{
+	struct fastclock c;
+	char err[256];
+
+	fastclock_init(&c);
+	if (c.mode == FASTCLOCK_MONO)
+		skip();
+	while (c.mode != FASTCLOCK_COUNTER)
+		(void)fastclock_now(&c);
+	if (be_registry_init(err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+}
+
+/* Random reads of `nblocks` blocks on the null backend with job `j`'s options, at `depth`,
+ * as `w` (its other fields set by the caller) says; 0 or the worker's error. */
+static int run_null(struct worker_job *w, struct job_spec *j, unsigned depth, uint64_t nblocks,
+		    struct worker_out *o)
+{
+	struct be_config cfg = {.iodepth = depth, .job = j, .seed = 42};
+	atomic_int stop = 0;
+	void *priv;
+	int r;
+
+	assert_non_null(priv = cacheline_zalloc(be_null.priv_size));
+	assert_int_equal(be_null.init(priv, &cfg), 0);
+	w->be = &be_null;
+	w->priv = priv;
+	w->wl = WL_RANDREAD;
+	w->fd = w->src_fd = -1;
+	w->chunk = BLOCK;
+	w->region_len = nblocks * BLOCK;
+	w->iodepth = depth;
+	w->seed = 7;
+	w->random_map = true;
+	w->stop = &stop;
+	w->rec_fd = w->int_fd = -1;
+	r = worker_run(w, o);
+	be_null.cleanup(priv);
+	free(priv);
+	return r;
+}
+
 static void test_split_on_one_clock(void **state)
 {
 	static struct job_spec j;
 	static struct src_loc locs[JK_MAX];
 	static struct worker_extra x;
-	struct be_config cfg = {.iodepth = 4, .job = &j, .seed = 42};
 	struct worker_job w = {0};
 	struct worker_out o;
-	struct fastclock c;
-	atomic_int stop = 0;
-	void *priv;
-	char err[256];
 
 	(void)state;
-	fastclock_init(&c);
-	if (c.mode == FASTCLOCK_MONO)
-		skip();
-	/* Past the process's calibration: the worker reads the counter from its first I/O. */
-	while (c.mode != FASTCLOCK_COUNTER)
-		(void)fastclock_now(&c);
-	if (be_registry_init(err, sizeof(err)) < 0)
-		fail_msg("%s", err);
+	counter_clock_or_skip();
 	memset(&j, 0, sizeof(j));
 	j.key_loc = locs;
 	set_opt(&j, "null_delay", "50us");
-	assert_non_null(priv = cacheline_zalloc(be_null.priv_size));
-	assert_int_equal(be_null.init(priv, &cfg), 0);
-	w.be = &be_null;
-	w.priv = priv;
-	w.wl = WL_RANDREAD;
-	w.fd = w.src_fd = -1;
-	w.chunk = BLOCK;
-	w.region_len = (uint64_t)NBLOCKS * BLOCK;
-	w.iodepth = 4;
-	w.seed = 7;
-	w.random_map = true;
-	w.stop = &stop;
-	w.rec_fd = w.int_fd = -1;
 	w.split_lat = true;
 	w.extra = &x;
-	assert_int_equal(worker_run(&w, &o), 0);
-	be_null.cleanup(priv);
-	free(priv);
+	assert_int_equal(run_null(&w, &j, 4, NBLOCKS, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS);
 	assert_int_equal(x.split_hist[0].count, o.ios);
 	assert_int_equal(x.split_hist[1].count, o.ios);
@@ -126,41 +144,15 @@ static void test_rate_on_one_clock(void **state)
 {
 	static struct job_spec j;
 	static struct src_loc locs[JK_MAX];
-	struct be_config cfg = {.iodepth = 1, .job = &j, .seed = 42};
 	struct worker_job w = {0};
 	struct worker_out o;
-	struct fastclock c;
-	atomic_int stop = 0;
-	void *priv;
-	char err[256];
 
 	(void)state;
-	fastclock_init(&c);
-	if (c.mode == FASTCLOCK_MONO)
-		skip();
-	while (c.mode != FASTCLOCK_COUNTER)
-		(void)fastclock_now(&c);
-	if (be_registry_init(err, sizeof(err)) < 0)
-		fail_msg("%s", err);
+	counter_clock_or_skip();
 	memset(&j, 0, sizeof(j));
 	j.key_loc = locs;
-	assert_non_null(priv = cacheline_zalloc(be_null.priv_size));
-	assert_int_equal(be_null.init(priv, &cfg), 0);
-	w.be = &be_null;
-	w.priv = priv;
-	w.wl = WL_RANDREAD;
-	w.fd = w.src_fd = -1;
-	w.chunk = BLOCK;
-	w.region_len = (uint64_t)NBLOCKS * 8 * BLOCK;
-	w.iodepth = 1;
-	w.seed = 7;
-	w.random_map = true;
 	w.rate_iops = 200000;
-	w.stop = &stop;
-	w.rec_fd = w.int_fd = -1;
-	assert_int_equal(worker_run(&w, &o), 0);
-	be_null.cleanup(priv);
-	free(priv);
+	assert_int_equal(run_null(&w, &j, 1, (uint64_t)NBLOCKS * 8, &o), 0);
 	assert_int_equal(o.ios, NBLOCKS * 8);
 	/* Each I/O waited at most for the machine's wake-up: far below a second. */
 	if (o.lat.mean > 1e9)
