@@ -3,7 +3,9 @@
  * skeleton reading /dev/zero (out of order by its lifo option, whatever the timing), and
  * fault wrapped around null (errors mid-queue, short reads). A counting shim between the
  * worker and the backend checks what the loop asks of it: the queue depth held, every I/O
- * reaped before the worker returns, nothing new queued once the stop flag is up. */
+ * reaped before the worker returns, nothing new queued once the stop flag is up, and how
+ * many I/Os each commit hands over (docs/performance.md, "Submitting in pairs, then in
+ * growing batches"). */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -38,6 +40,11 @@ struct shim {
 	uint64_t last_seq;
 	bool out_of_order;
 	atomic_int *stop;
+	/* Commits: each must hand over the size due (two first in a round, then twice the last
+	 * with random offsets, two again with sequential ones); reap() starts a new round. */
+	bool grow;
+	unsigned uncommitted, due;
+	uint64_t commits, commits_big, commits_off, left_over;
 };
 
 static struct shim sh;
@@ -59,6 +66,7 @@ static int shim_queue(void *priv, struct be_io *io)
 		sh.queued_after_stop++;
 	if (r == BE_QUEUED) {
 		sh.queued++;
+		sh.uncommitted++;
 		if (++sh.inflight > sh.max_inflight)
 			sh.max_inflight = sh.inflight;
 	} else if (r == BE_DONE) {
@@ -70,6 +78,13 @@ static int shim_queue(void *priv, struct be_io *io)
 
 static int shim_commit(void *priv)
 {
+	if (sh.uncommitted) {
+		sh.commits++;
+		sh.commits_big += sh.uncommitted > 2;
+		sh.commits_off += sh.uncommitted != sh.due;
+		sh.due = sh.grow ? 2 * sh.due : 2;
+		sh.uncommitted = 0;
+	}
 	return sh.be->commit ? sh.be->commit(sh.priv) : 0;
 }
 
@@ -79,6 +94,10 @@ static int shim_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
 	int n = sh.be->reap(sh.priv, min, max, out, timeout);
 
 	assert_true(min <= sh.inflight);
+	/* What is left goes with the wait: never more than the next commit would have taken. */
+	sh.left_over += sh.uncommitted > sh.due;
+	sh.uncommitted = 0;
+	sh.due = 2;
 	for (int i = 0; i < n; i++) {
 		sh.reaped++;
 		sh.inflight--;
@@ -121,13 +140,14 @@ static void set_opt(struct job_spec *j, const char *name, const char *text)
 	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
 }
 
-/* One randread trial of NBLOCKS blocks at `depth` over `be`, through the shim, which raises
- * the stop flag after `stop_after` completions (0: never). */
-static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint64_t stop_after,
-	       struct worker_out *o)
+/* One trial of workload `wl` over NBLOCKS blocks at `depth` over `be`, through the shim,
+ * which raises the stop flag after `stop_after` completions (0: never). */
+static int run_wl(const struct be_ops *be, struct job_spec *j, enum job_workload wl, unsigned depth,
+		  uint64_t stop_after, struct worker_out *o)
 {
 	struct be_config cfg = {.iodepth = depth, .job = j, .seed = 42};
 	struct worker_job w = {0};
+	static struct worker_extra x; /* a mixed workload's per-direction figures */
 	int ret;
 
 	memset(&sh, 0, sizeof(sh));
@@ -135,13 +155,20 @@ static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint
 	sh.be = be;
 	sh.stop = &stop_flag;
 	sh.stop_after = stop_after;
+	sh.grow = wl == WL_RANDREAD || wl == WL_RANDRW;
+	sh.due = 2;
 	assert_non_null(sh.priv = cacheline_zalloc(be->priv_size));
 	assert_int_equal(be->init(sh.priv, &cfg), 0);
 	shim_ops.flags = be->flags;
 	shim_ops.max_iodepth = be->max_iodepth;
 	w.be = &shim_ops;
 	w.priv = sh.priv;
-	w.wl = WL_RANDREAD;
+	w.wl = wl;
+	if (wl == WL_RANDRW || wl == WL_READWRITE) {
+		w.mixed = true;
+		w.read_pct = 50;
+		w.extra = &x;
+	}
 	w.fd = w.src_fd = data_fd;
 	w.chunk = BLOCK;
 	w.region_len = (uint64_t)NBLOCKS * BLOCK;
@@ -154,6 +181,13 @@ static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint
 	be->cleanup(sh.priv);
 	free(sh.priv);
 	return ret;
+}
+
+/* One randread trial, as run_wl. */
+static int run(const struct be_ops *be, struct job_spec *j, unsigned depth, uint64_t stop_after,
+	       struct worker_out *o)
+{
+	return run_wl(be, j, WL_RANDREAD, depth, stop_after, o);
 }
 
 static int setup(void **state)
@@ -298,6 +332,43 @@ static void test_fault_short_reads(void **state)
 	assert_int_equal(sh.max_inflight, 8);
 }
 
+/* skeleton completes everything it holds in each reap, as a disk that answers in bursts:
+ * every round after the first refills all 32 slots. Random offsets: commits of 2, 4, 8 and
+ * 16, the last 2 with the wait, in every round (a round that did not start again at 2 would
+ * hand its I/Os over all at once, with the wait). Sequential ones: fifteen pairs a round,
+ * never more, so that no plug merges them. Mixed workloads as their offsets are. */
+static void test_commit_sizes(void **state)
+{
+	static const enum job_workload random[] = {WL_RANDREAD, WL_RANDRW};
+	static const enum job_workload sequential[] = {WL_READ, WL_READWRITE};
+	static struct job_spec j;
+	struct worker_out o;
+	const uint64_t rounds = NBLOCKS / 32;
+
+	/* Reads give zeros, writes are dropped. */
+	assert_true((data_fd = open("/dev/zero", O_RDWR | O_CLOEXEC)) >= 0);
+	for (int i = 0; i < 2; i++) {
+		job_zero(&j);
+		assert_int_equal(run_wl(&be_skeleton, &j, random[i], 32, 0, &o), 0);
+		assert_int_equal(o.ios, NBLOCKS);
+		assert_int_equal(sh.commits_off, 0);
+		assert_int_equal(sh.left_over, 0);
+		assert_int_equal(sh.commits, 4 * rounds);
+		assert_int_equal(sh.commits_big, 3 * rounds);
+	}
+	for (int i = 0; i < 2; i++) {
+		job_zero(&j);
+		assert_int_equal(run_wl(&be_skeleton, &j, sequential[i], 32, 0, &o), 0);
+		assert_int_equal(o.ios, NBLOCKS);
+		assert_int_equal(sh.commits_off, 0);
+		assert_int_equal(sh.left_over, 0);
+		assert_int_equal(sh.commits, 15 * rounds);
+		assert_int_equal(sh.commits_big, 0);
+	}
+	close(data_fd);
+	data_fd = -1;
+}
+
 static void test_stop_flag(void **state)
 {
 	static struct job_spec j;
@@ -320,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_null_async_in_order),
 	    cmocka_unit_test(test_null_async_depth_one),
 	    cmocka_unit_test(test_skeleton_order),
+	    cmocka_unit_test(test_commit_sizes),
 	    cmocka_unit_test(test_null_at_once),
 	    cmocka_unit_test(test_fault_error_mid_queue),
 	    cmocka_unit_test(test_fault_short_reads),
