@@ -384,6 +384,8 @@ static int loop_init(struct loop *l, char **bufs)
 	if (w->be->buffers && (r = w->be->buffers(w->priv, *bufs, depth * w->chunk)) < 0)
 		return r;
 	l->rng = w->seed;
+	/* mixed: the directions' stream, of the seed too, apart from the offsets' */
+	l->dir_rng = w->seed ^ 0x6a09e667f3bcc909ull;
 	l->total = w->region_len;
 	l->unit = w->sizes ? w->sizes->min : w->chunk;
 	if (spec_workload_random(w->wl)) {
