@@ -1,6 +1,7 @@
 /* The worker loop's side of the backend (see worker_internal.h): I/Os handed over two at a
- * time, the last ones with the wait; completions taken in batches, one clock read each;
- * pauses that go on handling completions; the final fsync and the drain after an error. */
+ * time, in batches that double within a round for random offsets, the last ones with the
+ * wait; completions taken in batches, one clock read each; pauses that go on handling
+ * completions; the final fsync and the drain after an error. */
 #include "engine/io/worker_internal.h"
 
 #include <errno.h>
@@ -324,6 +325,7 @@ void worker_push_batch(struct loop *l, bool more)
 	if (l->nblocks)
 		l->push_at *= 2;
 }
+
 /* The backend hands the kernel what is still queued first. One clock read for the batch:
  * its I/Os were seen complete together. */
 int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
