@@ -21,6 +21,11 @@
  * and adjacent ones merge into bigger requests. Two reach the device as they are built, in
  * the sizes the job asked for. See worker_push_batch and docs/performance.md. */
 #define SUBMIT_BATCH 2
+/* With random offsets, the later commits of a round: at most this many I/Os, none two of
+ * them abutting. Four notify the device once instead of four times, and hold the first of
+ * them back by the building of three more (a few us); a bigger batch would hold it longer,
+ * and put that into every latency. See worker_push_batch. */
+#define BATCH_MAX 4
 
 struct loop {
 	const struct worker_job *w;
@@ -45,6 +50,8 @@ struct loop {
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */
 	unsigned push_at;  /* commit once this many are queued (worker_push_batch) */
+	/* random offsets: the byte ranges of the I/Os queued since the last commit */
+	uint64_t batch_lo[BATCH_MAX], batch_hi[BATCH_MAX];
 	/* split_lat: the I/Os queued since the last commit, for it to stamp (depth of room) */
 	struct be_io **pend;
 	unsigned npend;

@@ -1,5 +1,5 @@
 /* The worker loop's side of the backend (see worker_internal.h): I/Os handed over two at a
- * time, in batches that double within a round for random offsets, the last ones with the
+ * time, then four at a time for random offsets (no two abutting), the last ones with the
  * wait; completions taken in batches, one clock read each; pauses that go on handling
  * completions; the final fsync and the drain after an error. */
 #include "engine/io/worker_internal.h"
@@ -282,10 +282,25 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	}
 }
 
+/* Whether `io` would touch an I/O queued since the last commit end to end: a plugged batch
+ * would leave the two as one request. */
+static bool abuts_batch(const struct loop *l, const struct be_io *io)
+{
+	uint64_t lo = io->offset, hi = io->offset + io->len;
+
+	for (unsigned i = 0; i < l->unpushed && i < BATCH_MAX; i++)
+		if (lo == l->batch_hi[i] || hi == l->batch_lo[i])
+			return true;
+	return false;
+}
+
 bool worker_submit(struct loop *l, struct be_io *io)
 {
 	int r;
 
+	/* Random offsets: an I/O that abuts one of the batch starts the next batch. */
+	if (l->nblocks && l->unpushed && abuts_batch(l, io))
+		push(l);
 	io->submit_ns = 0;
 	r = l->w->be->queue(l->w->priv, io);
 
@@ -295,6 +310,10 @@ bool worker_submit(struct loop *l, struct be_io *io)
 	}
 	l->busy_spins = 0;
 	if (r == BE_QUEUED) {
+		if (l->unpushed < BATCH_MAX) {
+			l->batch_lo[l->unpushed] = io->offset;
+			l->batch_hi[l->unpushed] = io->offset + io->len;
+		}
 		l->inflight++;
 		l->unpushed++;
 		/* submit_latency: a backend without commit() submits in queue(). */
@@ -312,18 +331,18 @@ bool worker_submit(struct loop *l, struct be_io *io)
 
 /* Commit what is queued once push_at I/Os wait: two at first, since Linux plugs a submission
  * of three or more and the device would wait while the whole batch is built. With random
- * offsets each later commit of a round takes twice as many (2, 4, 8, ...): the device is busy
- * with the first ones by then, and a plugged batch notifies it once (on a virtual disk, one
- * VM exit) instead of once per I/O. Sequential offsets stay in pairs: a plug would merge
- * them into bigger requests than the job asked for. docs/performance.md, "Submitting in
- * batches". */
+ * offsets the later commits of a round take BATCH_MAX (2, 4, 4, ...), none two of them
+ * abutting (worker_submit): the device is busy with the first ones by then, and a plugged
+ * batch notifies it once (on a virtual disk, one VM exit) instead of once per I/O, in the
+ * sizes the job asked for. Sequential offsets stay in pairs: a plug would merge them into
+ * bigger requests. docs/performance.md, "Then: batches of four, for random offsets". */
 void worker_push_batch(struct loop *l, bool more)
 {
 	if (l->unpushed < l->push_at || !more)
 		return;
 	push(l);
 	if (l->nblocks)
-		l->push_at *= 2;
+		l->push_at = BATCH_MAX;
 }
 
 /* The backend hands the kernel what is still queued first. One clock read for the batch:

@@ -77,7 +77,7 @@ if works io_uring; then
 		awk "\$3 != 1 || \$4 != 1" enters.txt >other.txt
 		expect_eq "$(wc -l <other.txt)" 0
 	'
-	# Random offsets: two, then batches that double within a round (2, 4, 8, 16).
+	# Random offsets: two, then batches of four (never two abutting I/Os in one).
 	test_expect_success 'io_uring, iodepth 32, random: pairs first, then bigger batches' '
 		job io_uring 32 >q32.yaml
 		calls q32 q32.yaml >q32.calls

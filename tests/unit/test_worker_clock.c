@@ -93,7 +93,7 @@ static int run_null(struct worker_job *w, struct job_spec *j, unsigned depth, ui
 		    struct worker_out *o)
 {
 	struct be_config cfg = {.iodepth = depth, .job = j, .seed = 42};
-	atomic_int stop = 0;
+	static atomic_int stop; /* w keeps its address */
 	void *priv;
 	int r;
 
@@ -108,6 +108,7 @@ static int run_null(struct worker_job *w, struct job_spec *j, unsigned depth, ui
 	w->iodepth = depth;
 	w->seed = 7;
 	w->random_map = true;
+	stop = 0;
 	w->stop = &stop;
 	w->rec_fd = w->int_fd = -1;
 	r = worker_run(w, o);

@@ -28,7 +28,7 @@ const struct job_key be_io_uring_options[] = {
      "polled completions (IORING_SETUP_IOPOLL, fio hipri): the worker polls the device instead of sleeping until an interrupt; needs direct: true and a device with poll queues",
      "io_uring_hipri: true"},
     {"io_uring_batch_submit", KT_UINT, OFF(batch_submit), "0", 0, URING_MAX_DEPTH, NULL,
-     "hand the kernel I/Os this many at a time as they are queued (fio iodepth_batch_submit); 0: two at a time, then (random offsets) batches that double, the last with the wait",
+     "hand the kernel I/Os this many at a time as they are queued (fio iodepth_batch_submit); 0: two at a time, then (random offsets) four, the last with the wait",
      "io_uring_batch_submit: 1"},
     {"io_uring_batch_complete_min", KT_UINT, OFF(batch_complete_min), "1", 1, URING_MAX_DEPTH, NULL,
      "wait for at least this many completions (or all in flight, if fewer) before taking any (fio iodepth_batch_complete_min)",
