@@ -24,6 +24,7 @@
 #include "engine/io/worker.h"
 #include "lib/cacheline.h"
 #include "model/jobkeys.h"
+#include "tests/unit/set_opt.h"
 
 extern const struct be_ops be_null, be_fault, be_skeleton;
 
@@ -147,19 +148,6 @@ static void job_zero(struct job_spec *j)
 }
 
 /* Set option `name` of job `j` to the value `text` types to, as the job file would. */
-static void set_opt(struct job_spec *j, const char *name, const char *text)
-{
-	const struct job_key *k = job_key_find(name);
-	struct key_value v = {0};
-	char err[256];
-
-	assert_non_null(k);
-	v.key = (enum job_key_id)job_key_id_of(k);
-	assert_int_equal(job_key_parse(k, text, &v, err, sizeof(err)), 0);
-	assert_int_equal(job_key_put(j, &v), 0);
-	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
-}
-
 /* One trial of workload `wl` over NBLOCKS blocks at `depth` over `be`, through the shim,
  * which raises the stop flag after `stop_after` completions (0: never). */
 static int run_wl(const struct be_ops *be, struct job_spec *j, enum job_workload wl, unsigned depth,

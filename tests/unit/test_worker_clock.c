@@ -28,6 +28,7 @@
 #include "engine/io/worker.h"
 #include "lib/cacheline.h"
 #include "model/jobkeys.h"
+#include "tests/unit/set_opt.h"
 
 extern const struct be_ops be_null;
 
@@ -56,19 +57,6 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 	ts->tv_sec = (time_t)(ns / 1000000000ull);
 	ts->tv_nsec = (long)(ns % 1000000000ull);
 	return 0;
-}
-
-static void set_opt(struct job_spec *j, const char *name, const char *text)
-{
-	const struct job_key *k = job_key_find(name);
-	struct key_value v = {0};
-	char err[256];
-
-	assert_non_null(k);
-	v.key = (enum job_key_id)job_key_id_of(k);
-	assert_int_equal(job_key_parse(k, text, &v, err, sizeof(err)), 0);
-	assert_int_equal(job_key_put(j, &v), 0);
-	j->key_loc[v.key] = (struct src_loc){"test", 1, 1};
 }
 
 /* Skipped where the worker's clock is CLOCK_MONOTONIC itself; else past the process's
