@@ -167,16 +167,19 @@ static void push(struct loop *l)
 	l->unpushed = 0;
 	if (r < 0 && r != -EAGAIN && r != -EBUSY && !l->fatal)
 		l->fatal = r;
-	/* submit_latency: what the kernel took was submitted now (one clock read for the
-	 * batch); what it had no room for is submitted by reap(), its slat unknown. The
+	/* submit_latency: what the kernel took (commit's count, oldest first) was submitted now
+	 * (one clock read for the batch); the rest waits for a later commit, or goes with
+	 * reap(), its slat unknown (worker_reap forgets it). The
 	 * worker's own clock, as the I/O's start and completion: CLOCK_MONOTONIC itself may
 	 * lie a little before or after it (fastclock.h), which would cost I/Os their split. */
-	if (l->npend && r >= 0) {
+	if (l->npend && r > 0) {
+		unsigned took = (unsigned)r < l->npend ? (unsigned)r : l->npend;
 		uint64_t now = loop_now(l);
-		for (unsigned i = 0; i < l->npend; i++)
+		for (unsigned i = 0; i < took; i++)
 			l->pend[i]->submit_ns = now;
+		l->npend -= took;
+		memmove(l->pend, l->pend + took, l->npend * sizeof(*l->pend));
 	}
-	l->npend = 0;
 }
 
 /* submit_latency: an I/O's slat and clat, when it was submitted apart from its queueing. */
@@ -357,6 +360,8 @@ int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
 		push(l);
 	n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
 
+	/* What no commit took went with the wait, at a time the core does not see. */
+	l->npend = 0;
 	l->unpushed = 0;
 	l->push_at = SUBMIT_BATCH; /* a new round */
 	if (n <= 0)

@@ -96,6 +96,18 @@ test_expect_success 'io_uring_batch_submit: 1 hands over one I/O a call, 8 eight
 	expect_eq "$(wc -l <b8.over)" 0 "calls submitting more than 8"
 '
 
+# With io_uring_batch_submit the backend hands I/Os over inside its queueing and its wait,
+# out of the worker's sight: submit_latency has no slat to show (null), not a wrong one.
+# Without it, each I/O has its slat and clat.
+test_expect_success 'submit_latency with io_uring_batch_submit: slat and clat null, latency kept' '
+	job 8 ", io_uring_batch_submit: 4, submit_latency: true" >sb.yaml
+	"$IOTRIAL" run -q sb.yaml -o sb
+	jq -e ".jobs[0].trials[0] | .ios > 0 and .lat_ns.p50 > 0 and .slat_ns.p50 == null and .clat_ns.p50 == null" sb/results.json
+	job 8 ", submit_latency: true" >sn.yaml
+	"$IOTRIAL" run -q sn.yaml -o sn
+	jq -e ".jobs[0] | .trials[0].slat_ns.p50 > 0 and .summary.slat_ns.ios == .summary.lat_ns.ios" sn/results.json
+'
+
 # One clock read per batch of completions: the records of a batch share their end time. So
 # the distinct end times count the batches taken.
 batches() {

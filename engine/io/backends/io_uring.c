@@ -328,19 +328,21 @@ static int uring_queue(void *priv, struct be_io *io)
 	return BE_QUEUED;
 }
 
-/* Returns 0 or -errno; -EAGAIN and -EBUSY mean "reap, then commit again". The kernel may
- * take fewer SQEs than prepared; the rest stay in the SQ ring for the next submit. */
+/* Returns how many SQEs the kernel took, or -errno; -EAGAIN and -EBUSY mean "reap, then
+ * commit again". The kernel may take fewer SQEs than prepared (the oldest go first); the
+ * rest stay in the SQ ring for the next submit. */
 static int uring_commit(void *priv)
 {
 	struct uring *u = priv;
 	int r;
 
 	/* With io_uring_batch_submit, queue() hands over the full batches; the rest goes with
-	 * the next wait (a pause's too: its timed reap submits). */
+	 * the next wait (a pause's too: its timed reap submits). None goes here: none is
+	 * stamped, as when each was handed over is not the core's to see. */
 	if (!u->pending || u->o.batch_submit)
 		return 0;
 	r = uring_submit(u);
-	return r < 0 ? r : 0;
+	return r;
 }
 
 /* Copy what the CQ ring holds (up to `max`) into `out`; returns how many. */

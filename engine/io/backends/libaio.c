@@ -93,14 +93,15 @@ static int aio_queue(void *priv, struct be_io *io)
 	return BE_QUEUED;
 }
 
-/* Submit the pending batch. A refused iocb becomes that I/O's result (-errno), so the
+/* Submit the pending batch; returns how many left it, oldest first (a refused one too: it
+ * is done). A refused iocb becomes that I/O's result (-errno), so the
  * core reports it with its op and offset. -EAGAIN while others are in flight keeps the
  * rest pending: reaping frees room, and the core commits again before it queues more.
  * With nothing in flight nothing will free room, so retry for about a second first. */
 static int aio_commit(void *priv)
 {
 	struct aio_state *s = priv;
-	unsigned tries = 0;
+	unsigned tries = 0, taken = 0;
 	int r;
 
 	while (s->npending > 0) {
@@ -123,8 +124,9 @@ static int aio_commit(void *priv)
 			s->nkernel += (unsigned)r;
 		}
 		aio_drop_pending(s, (unsigned)r);
+		taken += (unsigned)r;
 	}
-	return 0;
+	return (int)taken;
 }
 
 static int64_t aio_result(const struct io_event *ev)

@@ -52,6 +52,7 @@ struct skeleton {
 	struct skeleton_opts o;
 	struct be_io **queued; /* noted by queue(), carried out by reap() */
 	unsigned n, depth;
+	unsigned committed; /* how many of queued[] commit() handed over */
 };
 
 /* probe: can this backend work here? A kernel interface would be set up and torn down
@@ -109,11 +110,17 @@ static void skeleton_do(struct be_io *io)
 }
 
 /* commit: push what queue() prepared to the kernel, for backends that batch (io_uring's
- * io_uring_submit, libaio's io_submit). Nothing to push here: the I/Os are carried out in
- * reap(). Optional; shown for the walk through. */
+ * io_uring_submit, libaio's io_submit). Returns how many of the queued I/Os the kernel took,
+ * the oldest first, or -errno; the core stamps those submitted now (submit_latency). Here the
+ * "kernel" is reap(), which carries out every noted I/O: commit hands it all that is noted.
+ * Optional; shown for the walk through. */
 static int skeleton_commit(void *priv)
 {
-	return 0;
+	struct skeleton *s = priv;
+	unsigned took = s->n - s->committed;
+
+	s->committed = s->n;
+	return (int)took;
 }
 
 /* reap: hand over what is still prepared, wait for at least `min` completions (no longer
@@ -133,6 +140,7 @@ static int skeleton_reap(void *priv, unsigned min, unsigned max, struct be_io **
 	if (s->o.order == 0)
 		memmove(s->queued, s->queued + n, (s->n - n) * sizeof(*s->queued));
 	s->n -= n;
+	s->committed = s->n; /* reap() hands over what commit() did not */
 	return (int)n;
 }
 
