@@ -33,6 +33,16 @@
 # file's pages first (fio's invalidate=1, iotrial's invalidate: true) and read each of its
 # 8,192 blocks exactly once, so neither is helped by the page cache. The time-based random
 # rows are direct (no page cache), on the null engine, or read a file cached on purpose.
+#
+# One file for both readers. A row whose workload only reads the disk (randread or read,
+# not null-* or cached-*) reads one file, shared.NAME.dat in BENCH_DIR, laid out afresh
+# before each turn of the two tools by fio itself with the row's own options and
+# --create_only=1 (the very writes fio's run would do: a new file, fallocate, bs-sized
+# writes, fsync), and read by fio (--filename) and by iotrial (target: the file, which it
+# reads as it is and never removes). How a file was laid out moves both tools' reads by
+# more than the tools differ (docs/performance.md#bench-vs-fio), so each row compares the
+# readers on fio's layout, and the layout is no part of either tool's run or counters.
+# Rows that write lay out their own file each, as each tool would.
 set -eu
 cd "$(dirname "$0")/.."
 QUICK=${QUICK:-0}
@@ -53,7 +63,7 @@ mkdir -p "$BENCH_DIR" "$OUT"
 # Each run's figures, from this run only.
 rm -f "$OUT"/*.tsv
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat' EXIT
+trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
 . bench/env.sh
 
 # Sizes: BIG for the time-based device pairs, MID and SMALL for the size-bound ones, NULLN
@@ -117,6 +127,27 @@ prepare_cached() {
 	cat "$CACHED" >/dev/null
 }
 
+# reads_shared NAME IOTRIAL-KEYS: does the row only read the disk, so that both tools read
+# one file (above)? The null rows have no file and the cached row shares CACHED already.
+reads_shared() {
+	case $1 in null-* | cached-*) return 1 ;; esac
+	case $2 in *"workload: randread,"* | *"workload: read,"*) return 0 ;; esac
+	return 1
+}
+
+# lay_out FILE FIO-OPTIONS: FILE anew, as fio lays it out for a job of these options (its
+# setup phase only), and on the disk: both readers find it equally fresh.
+lay_out() {
+	rm -f "$1"
+	# The run's options as they are, the time-based ones too (QUICK's 0.1 s makes fio
+	# complain, and run anyway): fio's messages only when the layout failed.
+	# shellcheck disable=SC2086
+	if ! fio --name=layout --filename="$1" $2 --create_only=1 >/dev/null 2>"$OUT/layout.err"; then
+		cat "$OUT/layout.err" >&2
+		return 1
+	fi
+}
+
 # perf stat's context switches and CPU migrations of a whole command, when perf works here.
 PERF=no
 if command -v perf >/dev/null 2>&1 && perf stat -x, -e context-switches -o /dev/null true >/dev/null 2>&1; then
@@ -151,8 +182,9 @@ run_under() {
 # "context-switches cpu-migrations device-us" from the files of run_under ("-" for what was
 # not measured). device-us: the disk's mean time per request, from when the block layer
 # took the request to its completion (queueing in the I/O scheduler included), in the
-# direction that moved more requests during the run (the layout's writes of a read pair
-# are few and large). It counts every request of the disk, also other programs'.
+# direction that moved more requests during the run (a write row's tool lays out its own
+# file within its run; a read row's file is laid out before either run). It counts every
+# request of the disk, also other programs'.
 counters() {
 	awk -F, '$3 == "context-switches" {cs = $1} $3 == "cpu-migrations" {m = $1}
 		END {printf "%s %s ", (cs == "" ? "-" : cs), (m == "" ? "-" : m)}' "$1"
@@ -169,14 +201,15 @@ counters() {
 # Each run prints one line: value (IO/s or bytes/s), CPU seconds per million I/Os, context
 # switches per I/O, CPU migrations (whole command), I/Os, the disk's mean time per request
 # (microseconds).
-run_fio() { # name metric fio-options
+run_fio() { # name metric fio-options [file: the row's shared file]
 	rm -f "$BENCH_DIR"/fio.*
+	file=${4:-$BENCH_DIR/fio.$1}
 	# fio's own option pins its jobs, not its main process, which wakes every few
 	# milliseconds for its bookkeeping (iotrial's main thread sleeps during a trial).
 	pin=""
 	[ -z "$CPUS" ] || pin="--cpus_allowed=$CPUS"
 	# shellcheck disable=SC2086
-	run_under "$OUT/$1.fio.perf" "" fio --output-format=json --name=bench --filename="$BENCH_DIR/fio.$1" $3 $pin \
+	run_under "$OUT/$1.fio.perf" "" fio --output-format=json --name=bench --filename="$file" $3 $pin \
 		>"$OUT/$1.fio.json" 2>/dev/null
 	set -- "$1" "$2" "$(counters "$OUT/$1.fio.perf")"
 	# With numjobs > 1 and group_reporting, jobs[0] is the group: its ios and CPU are summed.
@@ -194,9 +227,9 @@ run_fio() { # name metric fio-options
 		"$OUT/$1.fio.json"
 }
 
-run_iotrial() { # name metric job-keys
+run_iotrial() { # name metric job-keys [file: the row's shared file]
 	printf 'experiment: bench-%s\nreplication: {runs: 1}\njobs:\n  - {name: %s, target: "%s", %s}\n' \
-		"$1" "$1" "$BENCH_DIR" "$3" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
+		"$1" "$1" "${4:-$BENCH_DIR}" "$3" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
 	# The repetition before left its run there, and -o refuses to mix two runs.
 	rm -rf "$OUT/$1.iotrial"
 	run_under "$OUT/$1.iot.perf" "$CPUS" "$IOTRIAL" run -q "$OUT/$1.yaml" -o "$OUT/$1.iotrial" 2>/dev/null
@@ -229,6 +262,10 @@ pair() {
 	# one, and the two-worker null pair needs both CPUs.
 	places=$PLACEMENT disk=yes
 	case $name in null-* | cached-*) places=none disk=no ;; esac
+	shared=""
+	if reads_shared "$name" "$iot_keys"; then
+		shared=$BENCH_DIR/shared.$name.dat
+	fi
 	for p in $places; do
 		: >"$OUT/$name.$p.fio.tsv"
 		: >"$OUT/$name.$p.iot.tsv"
@@ -237,16 +274,20 @@ pair() {
 	while [ $r -lt "$ROUNDS" ]; do
 		for p in $places; do
 			CPUS=$(placement_cpus "$p")
+			# A fresh file for each turn of the two tools: the disk reads back a file
+			# written a moment ago faster, so both must find it as fresh.
+			[ -z "$shared" ] || lay_out "$shared" "$fio_opts"
 			if [ $((r % 2)) = 0 ]; then
-				run_fio "$name" "$metric" "$fio_opts" >>"$OUT/$name.$p.fio.tsv"
-				run_iotrial "$name" "$metric" "$iot_keys" >>"$OUT/$name.$p.iot.tsv"
+				run_fio "$name" "$metric" "$fio_opts" "$shared" >>"$OUT/$name.$p.fio.tsv"
+				run_iotrial "$name" "$metric" "$iot_keys" "$shared" >>"$OUT/$name.$p.iot.tsv"
 			else
-				run_iotrial "$name" "$metric" "$iot_keys" >>"$OUT/$name.$p.iot.tsv"
-				run_fio "$name" "$metric" "$fio_opts" >>"$OUT/$name.$p.fio.tsv"
+				run_iotrial "$name" "$metric" "$iot_keys" "$shared" >>"$OUT/$name.$p.iot.tsv"
+				run_fio "$name" "$metric" "$fio_opts" "$shared" >>"$OUT/$name.$p.fio.tsv"
 			fi
 		done
 		r=$((r + 1))
 	done
+	[ -z "$shared" ] || rm -f "$shared"
 	unit=$([ "$metric" = bw ] && echo MB/s || echo IO/s)
 	for p in $places; do
 		f=$OUT/$name.$p.fio.tsv i=$OUT/$name.$p.iot.tsv
@@ -341,7 +382,7 @@ table() {
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
 	fi
-	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time"
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 }

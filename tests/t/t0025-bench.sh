@@ -10,6 +10,10 @@ ROWS="seqwrite-1m seqwrite-1m-direct null-randread-4k null-randread-4k-2w cached
 buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
 uring-randread-4k-qd32 libaio-randread-4k-qd32 libaio-randwrite-64k-qd8 uring-seqread-128k-qd8"
 
+# The rows that only read the disk: both tools read one file (docs/performance.md#bench-vs-fio).
+SHARED_ROWS="buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
+uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8"
+
 # Every row of table $1: there with numeric figures and ratios, or skipped for a backend
 # this build or machine cannot run. Prints the rows that are wrong.
 bad_rows() {
@@ -45,6 +49,29 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^load after: [0-9.]+ [0-9.]+ [0-9.]+ " out/vs-fio-partial.txt
 	grep -E "^placement irq: (both tools. I/O on CPU [0-9,]+ \(iotrial: taskset -c; fio: cpus_allowed\)|both tools unpinned: no CPU found for .irq.)" out/vs-fio-partial.txt
 	grep -E "^medians of 1 rounds, 0.1 s each" out/vs-fio-partial.txt
+'
+
+# Each read row: fio read the file named in its json, iotrial the target of its job file:
+# one file, fio's layout in BENCH_DIR, removed by the script after the row. A write row:
+# each tool its own.
+test_expect_success 'a row that only reads the disk has both tools read one file; a write row does not' '
+	for r in $SHARED_ROWS libaio-randwrite-64k-qd8; do
+		if grep -E "^$r: skipped: backend" out/vs-fio-partial.txt >/dev/null; then
+			continue
+		fi
+		jq -r ".jobs[0][\"job options\"].filename" "out/$r.fio.json" >fio.file
+		sed -n "s/.*{name: $r, target: \"\([^\"]*\)\".*/\1/p" "out/$r.yaml" >iot.file
+		case $r in
+		*write*)
+			expect_eq "$(cat fio.file) $(cat iot.file)" "$TRASH/target/fio.$r $TRASH/target" "$r: files"
+			;;
+		*)
+			expect_eq "$(cat fio.file) $(cat iot.file)" "$TRASH/target/shared.$r.dat $TRASH/target/shared.$r.dat" "$r: files"
+			;;
+		esac
+	done
+	ls -A target >left
+	expect_eq "$(cat left)" "" "files left in BENCH_DIR"
 '
 
 # The target folder of this test is on a block device on any machine that runs the direct
