@@ -246,9 +246,29 @@ run_iotrial() { # name metric job-keys [file: the row's shared file]
 # column N of TSV file F, median
 col() { cut -f"$2" "$1" | median; }
 
+# spread FIO-TSV IOTRIAL-TSV: "ahead range" of a row's rounds, line r of each file being
+# round r: ahead, k/n, the rounds where iotrial's throughput (column 1) was at least fio's;
+# range, the lowest and highest per-round ratio iotrial/fio. A median at 1.0 may be won or
+# lost by the draw; these say by how much the rounds agree.
+spread() {
+	cut -f1 "$1" >"$1.tp"
+	cut -f1 "$2" >"$2.tp"
+	paste "$1.tp" "$2.tp" | awk -F'\t' '
+		function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ }
+		num($1) && num($2) && $1 > 0 {
+			n++
+			k += $2 >= $1
+			q = $2 / $1
+			if (n == 1 || q < lo) lo = q
+			if (n == 1 || q > hi) hi = q
+		}
+		END { if (n == 0) print "- -"; else printf "%d/%d %.2f-%.2f\n", k, n, lo, hi }'
+	rm -f "$1.tp" "$2.tp"
+}
+
 header() {
-	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s\n' workload cpus unit fio iotrial ratio \
-		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor
+	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s %6s %11s\n' workload cpus unit fio iotrial ratio \
+		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor ahead range
 }
 
 # pair NAME METRIC BACKEND FIO-OPTIONS IOTRIAL-KEYS: ROUNDS rounds of both tools, under each
@@ -292,7 +312,7 @@ pair() {
 	for p in $places; do
 		f=$OUT/$name.$p.fio.tsv i=$OUT/$name.$p.iot.tsv
 		c=$(placement_cpus "$p")
-		awk -v n="$name" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
+		awk -v n="$name" -v sp="$(spread "$f" "$i")" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
 			-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
 			-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
 			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" \
@@ -309,7 +329,9 @@ pair() {
 			# floor: the CPU ratio iotrial would have if its own code took no time (the
 			# system time of iotrial over the CPU time of fio): no change to the user code
 			# of iotrial goes below it.
-			printf " %8.2f %8.2f %6.2f\n", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
+			printf " %8.2f %8.2f %6.2f", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
+			split(sp, s, " ")
+			printf " %6s %11s\n", s[1], s[2]
 		}'
 	done
 }
@@ -382,7 +404,7 @@ table() {
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
 	fi
-	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 }
