@@ -11,7 +11,7 @@
 #   QUICK=1 bench/vs-fio.sh          every row, one short round on small files: the
 #                                    table's shape, not its figures (tests/t/t0025-bench.sh)
 #
-# Variables: ROUNDS (5; QUICK: 1), RUNTIME (seconds of a time-based pair: 2; QUICK: 0.1),
+# Variables: ROUNDS (9; QUICK: 1), RUNTIME (seconds of a time-based pair: 2; QUICK: 0.1),
 # BENCH_DIR (/var/tmp/iotrial-bench: the target folder, on a real file system such as ext4
 # or xfs, not tmpfs: the direct pairs need O_DIRECT), BENCH_OUT (bench/out: where the table
 # and each run's output go), IOTRIAL (./iotrial), PLACEMENT (irq: which CPUs both tools
@@ -50,7 +50,7 @@ if [ "$QUICK" = 1 ]; then
 	ROUNDS=${ROUNDS:-1}
 	RUNTIME=${RUNTIME:-0.1}
 else
-	ROUNDS=${ROUNDS:-5}
+	ROUNDS=${ROUNDS:-9}
 	RUNTIME=${RUNTIME:-2}
 fi
 BENCH_DIR=${BENCH_DIR:-/var/tmp/iotrial-bench}

@@ -37,7 +37,7 @@ make test-asan	make test-asan runs this test (on the ASan build)
 make test-mutants  # the shell tests against falsified results; every mutant must be caught	half an hour by design: t0021-mutants.sh runs tests/mutants.sh on two scripts with its controls and three mutants
 make bench       # bench/vs-fio.sh: iotrial against fio on the same workloads	minutes of fio and iotrial: t0025-bench.sh runs QUICK=1 bench/vs-fio.sh (every row, one short round) and make -n bench
 make bench	minutes of fio and iotrial: t0025-bench.sh runs QUICK=1 bench/vs-fio.sh (every row, one short round) and make -n bench
-ROUNDS=9 bench/vs-fio.sh uring-randread-4k-qd32 libaio-randread-4k-qd32	minutes: t0025-bench.sh runs QUICK=1 ROUNDS=2 bench/vs-fio.sh on two named pairs
+ROUNDS=15 bench/vs-fio.sh uring-randread-4k-qd32 libaio-randread-4k-qd32	minutes: t0025-bench.sh runs QUICK=1 ROUNDS=2 bench/vs-fio.sh on two named pairs
 ROUNDS=9 bench/vs-fio.sh uring-seqread-128k-qd8	the measurement of docs/performance.md (a row's spread), twice a minute: t0025-bench.sh runs named pairs with QUICK=1
 QUICK=1 bench/vs-fio.sh	t0025-bench.sh runs it with BENCH_DIR and BENCH_OUT in its trash folder, and checks the table
 PLACEMENT="irq other none" bench/vs-fio.sh psync-randread-4k-qd1 uring-randread-4k-qd1	minutes: t0025-bench.sh runs the same with QUICK=1 ROUNDS=2 and checks a row per placement
