@@ -155,10 +155,11 @@ if command -v perf >/dev/null 2>&1 && perf stat -x, -e context-switches -o /dev/
 fi
 
 # The disk's own counters (Documentation/admin-guide/iostats.rst): "reads read-ms writes
-# write-ms" so far; empty when the target is on no block device.
+# write-ms busy-ms" so far (busy: the time it had a request in flight); empty when the
+# target is on no block device.
 disk_counts() {
 	[ -n "$DISK" ] && [ -r "/sys/block/$DISK/stat" ] || return 0
-	awk '{print $1, $4, $5, $8}' "/sys/block/$DISK/stat"
+	awk '{print $1, $4, $5, $8, $10}' "/sys/block/$DISK/stat"
 }
 
 # run_under FILE CPUS CMD...: CMD under taskset -c CPUS (unless empty) and, when it works,
@@ -179,22 +180,29 @@ run_under() {
 	disk_counts >>"$f.disk"
 }
 
-# "context-switches cpu-migrations device-us" from the files of run_under ("-" for what was
+# "context-switches cpu-migrations device-us queue" from the files of run_under ("-" for what was
 # not measured). device-us: the disk's mean time per request, from when the block layer
 # took the request to its completion (queueing in the I/O scheduler included), in the
 # direction that moved more requests during the run (a write row's tool lays out its own
-# file within its run; a read row's file is laid out before either run). It counts every
-# request of the disk, also other programs'.
+# file within its run; a read row's file is laid out before either run). queue: the mean
+# requests in flight at the disk while it had any. Both count every request of the disk,
+# also other programs'.
 counters() {
 	awk -F, '$3 == "context-switches" {cs = $1} $3 == "cpu-migrations" {m = $1}
 		END {printf "%s %s ", (cs == "" ? "-" : cs), (m == "" ? "-" : m)}' "$1"
 	awk 'NR == 1 {split($0, a, " ")} NR == 2 {split($0, b, " ")}
 		END {
-			if (NR != 2) {print "-"; exit}
+			if (NR != 2) {print "- -"; exit}
 			r = b[1] - a[1]; w = b[3] - a[3]
-			if (r >= w && r > 0) printf "%.1f\n", (b[2] - a[2]) * 1000 / r
-			else if (w > 0) printf "%.1f\n", (b[4] - a[4]) * 1000 / w
-			else print "-"
+			if (r >= w && r > 0) printf "%.1f", (b[2] - a[2]) * 1000 / r
+			else if (w > 0) printf "%.1f", (b[4] - a[4]) * 1000 / w
+			else printf "-"
+			# qd: the requests in flight at the disk, on average while it had any (the
+			# summed time of the requests over the time busy), what a tool asked of the
+			# disk at once.
+			busy = b[5] - a[5]
+			if (busy > 0) printf " %.1f\n", (b[2] - a[2] + b[4] - a[4]) / busy
+			else print " -"
 		}' "$1.disk"
 }
 
@@ -223,7 +231,7 @@ run_fio() { # name metric fio-options [file: the row's shared file]
 		| ($c | split(" ")) as $pc
 		| [(if $m == "bw" then $d.bw_bytes else $d.iops end), ($cpu / $n * 1e6),
 		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / $n end), $pc[1], $n, $pc[2],
-		   (.usr_cpu / 100 * .job_runtime / 1000 / $n * 1e6)] | @tsv' \
+		   (.usr_cpu / 100 * .job_runtime / 1000 / $n * 1e6), $pc[3]] | @tsv' \
 		"$OUT/$1.fio.json"
 }
 
@@ -239,7 +247,7 @@ run_iotrial() { # name metric job-keys [file: the row's shared file]
 		| [(if $m == "bw" then .bw_bytes elif $m == "riops" then .read.iops
 		    elif $m == "wiops" then .write.iops else .iops end), ($cpu / .ios * 1e6),
 		   (if $pc[0] == "-" then "-" else ($pc[0] | tonumber) / .ios end), $pc[1], .ios, $pc[2],
-		   (.cpu.user_s / .ios * 1e6)] | @tsv' \
+		   (.cpu.user_s / .ios * 1e6), $pc[3]] | @tsv' \
 		"$OUT/$1.iotrial/results.json"
 }
 
@@ -267,8 +275,8 @@ spread() {
 }
 
 header() {
-	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s %6s %11s\n' workload cpus unit fio iotrial ratio \
-		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor ahead range
+	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s %6s %11s %6s %6s\n' workload cpus unit fio iotrial ratio \
+		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor ahead range "fio qd" "iot qd"
 }
 
 # pair NAME METRIC BACKEND FIO-OPTIONS IOTRIAL-KEYS: ROUNDS rounds of both tools, under each
@@ -316,6 +324,7 @@ pair() {
 			-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
 			-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
 			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" \
+			-v fq="$(col "$f" 8)" -v iq="$(col "$i" 8)" \
 			-v disk=$disk 'BEGIN {
 			d = m == "bw" ? 1e6 : 1
 			printf "%-26s %-5s %-5s %12.1f %12.1f %6.2f %9.2f %9.2f %6.2f %8s %8s %6s %6s", n, c, u, fv / d, iv / d,
@@ -324,14 +333,15 @@ pair() {
 				(fm == "nan" ? "-" : fm), (im == "nan" ? "-" : im)
 			# A pair that never reads the disk would show the requests of others.
 			if (disk == "no")
-				fd = id = "nan"
+				fd = id = fq = iq = "nan"
 			printf " %8s %8s", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
 			# floor: the CPU ratio iotrial would have if its own code took no time (the
 			# system time of iotrial over the CPU time of fio): no change to the user code
 			# of iotrial goes below it.
 			printf " %8.2f %8.2f %6.2f", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
 			split(sp, s, " ")
-			printf " %6s %11s\n", s[1], s[2]
+			printf " %6s %11s", s[1], s[2]
+			printf " %6s %6s\n", fq == "nan" ? "-" : fq, iq == "nan" ? "-" : iq
 		}'
 	done
 }
@@ -404,7 +414,7 @@ table() {
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
 	fi
-	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; qd: the requests in flight at the disk, on average while it had any (/sys/block/DISK/stat); a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 }

@@ -16,36 +16,34 @@ uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8"
 
 # Every row of table $1: there with numeric figures and ratios, or skipped for a backend
 # this build or machine cannot run (PER rows each, one per placement; 1 unless set).
-# Prints the rows that are wrong. A table whose header has the columns ahead and range
-# (19, 20) has them checked too: ahead k/n, n the rounds the legend says; range lo-hi,
-# lo <= hi, and the ratio of the medians within it (where it must be: an odd count of
-# rounds, or two; a hundredth of slack for the rounding). The committed table may predate
-# those two columns (18 then: the coordinator's next full run adds them).
+# Prints the rows that are wrong. The columns ahead and range (19, 20) are checked too:
+# ahead k/n, n the rounds the legend says; range lo-hi, lo <= hi, and the ratio of the
+# medians within it (where it must be: an odd count of rounds, or two; a hundredth of slack
+# for the rounding); then each tool's qd (21, 22): a number, or - for a row that does not
+# use the disk (the null and cached rows).
 bad_rows() {
-	nf=18
-	if grep -E "^workload .* floor +ahead +range$" "$1" >/dev/null; then
-		nf=20
-	fi
+	grep -E "^workload .* floor +ahead +range +fio qd +iot qd$" "$1" >/dev/null || echo "header"
 	rounds=$(sed -n "s/^medians of \([0-9]*\) rounds.*/\1/p" "$1")
 	for r in $ROWS; do
 		if grep -E "^$r: skipped: backend [a-z_]+ does not work here" "$1" >/dev/null; then
 			continue
 		fi
-		awk -v r="$r" -v nf="$nf" -v rounds="$rounds" -v per="${PER:-1}" '$1 == r { n++
+		awk -v r="$r" -v rounds="$rounds" -v per="${PER:-1}" '$1 == r { n++
 			num = "^[0-9]+([.][0-9]+)?$"
 			if ($4 !~ num || $5 !~ num || $6 !~ num || $7 !~ num || $8 !~ num || $9 !~ num || $4 + 0 <= 0 || $6 + 0 <= 0 ||
-			    $16 !~ num || $17 !~ num || $18 !~ num || NF != nf)
+			    $16 !~ num || $17 !~ num || $18 !~ num || NF != 22)
 				bad = 1
-			if (nf == 20) {
-				if ($19 !~ "^[0-9]+/[0-9]+$" || $20 !~ "^[0-9]+[.][0-9][0-9]-[0-9]+[.][0-9][0-9]$")
-					bad = 1
-				split($19, a, "/")
-				split($20, q, "-")
-				if (a[2] != rounds || a[1] + 0 > a[2] + 0 || q[1] + 0 > q[2] + 0)
-					bad = 1
-				if ((rounds % 2 || rounds == 2) && ($6 < q[1] - 0.01 || $6 > q[2] + 0.01))
-					bad = 1
-			}
+			qd = r ~ /^(null|cached)-/ ? "^-$" : num
+			if ($21 !~ qd || $22 !~ qd)
+				bad = 1
+			if ($19 !~ "^[0-9]+/[0-9]+$" || $20 !~ "^[0-9]+[.][0-9][0-9]-[0-9]+[.][0-9][0-9]$")
+				bad = 1
+			split($19, a, "/")
+			split($20, q, "-")
+			if (a[2] != rounds || a[1] + 0 > a[2] + 0 || q[1] + 0 > q[2] + 0)
+				bad = 1
+			if ((rounds % 2 || rounds == 2) && ($6 < q[1] - 0.01 || $6 > q[2] + 0.01))
+				bad = 1
 		} END { exit !(n == per && !bad) }' "$1" || echo "$r"
 	done
 }
@@ -69,7 +67,12 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^load after: [0-9.]+ [0-9.]+ [0-9.]+ " out/vs-fio-partial.txt
 	grep -E "^placement irq: (both tools. I/O on CPU [0-9,]+ \(iotrial: taskset -c; fio: cpus_allowed\)|both tools unpinned: no CPU found for .irq.)" out/vs-fio-partial.txt
 	grep -E "^medians of 1 rounds, 0.1 s each" out/vs-fio-partial.txt
-	grep -E "^workload .* floor +ahead +range$" out/vs-fio-partial.txt
+	grep -E "^workload .* floor +ahead +range +fio qd +iot qd$" out/vs-fio-partial.txt
+	# qd follows the depth: at 32, each tool keeps well over 4 requests at the disk (where
+	# this build has libaio).
+	if grep "^libaio-randread-4k-qd32 " out/vs-fio-partial.txt >/dev/null; then
+		awk "\$1 == \"libaio-randread-4k-qd32\" && \$21 > 4 && \$22 > 4 { n++ } END { exit !n }" out/vs-fio-partial.txt
+	fi
 	grep -E "; ahead: the rounds where iotrial.s throughput was at least fio.s, of all rounds; range: the lowest and highest ratio of throughput of one round; " out/vs-fio-partial.txt
 '
 
