@@ -84,9 +84,11 @@ static int shim_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
 
 	(void)priv;
 	/* The core stamps before it waits: what carries a time now must have been taken. */
-	for (unsigned i = 0; i < sh.nq; i++)
+	for (unsigned i = 0; i < sh.nq; i++) {
 		if (sh.q[i]->submit_ns && !sh.taken[i])
 			sh.stamped_bad++;
+		sh.taken[i] = true; /* handed over with the wait: no later commit counts it */
+	}
 	n = be_null.reap(sh.priv, min, max, out, timeout);
 	for (int k = 0; k < n; k++) {
 		int i = slot_of(out[k]);
