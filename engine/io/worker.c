@@ -65,6 +65,7 @@ static void io_fill(struct loop *l, struct be_io *io, uint64_t off, uint64_t len
 	io->full_len = (uint32_t)len;
 	io->done = 0;
 	io->phase = 0;
+	io->submit_ns = 0;
 	if (w->wl == WL_COPY) {
 		io->op = BE_READ;
 		io->fd = w->src_fd;

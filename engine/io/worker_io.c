@@ -176,7 +176,8 @@ static void push(struct loop *l)
 		unsigned took = (unsigned)r < l->npend ? (unsigned)r : l->npend;
 		uint64_t now = loop_now(l);
 		for (unsigned i = 0; i < took; i++)
-			l->pend[i]->submit_ns = now;
+			if (!l->pend[i]->submit_ns)
+				l->pend[i]->submit_ns = now;
 		l->npend -= took;
 		memmove(l->pend, l->pend + took, l->npend * sizeof(*l->pend));
 	}
@@ -187,7 +188,7 @@ static void split_record(struct worker_extra *x, const struct be_io *io, uint64_
 {
 	uint64_t s = io->submit_ns;
 
-	if (!s || s < io->start_ns || t < s)
+	if (!s || s == BE_SUBMIT_UNSEEN || s < io->start_ns || t < s)
 		return;
 	hist_record(&x->split_hist[0], s - io->start_ns);
 	welford_add(&x->split_lat[0], (double)(s - io->start_ns));
@@ -304,7 +305,6 @@ bool worker_submit(struct loop *l, struct be_io *io)
 	/* Random offsets: an I/O that abuts one of the batch starts the next batch. */
 	if (l->nblocks && l->unpushed && abuts_batch(l, io))
 		push(l);
-	io->submit_ns = 0;
 	r = l->w->be->queue(l->w->priv, io);
 
 	if (r == BE_BUSY) {
@@ -319,10 +319,11 @@ bool worker_submit(struct loop *l, struct be_io *io)
 		}
 		l->inflight++;
 		l->unpushed++;
-		/* submit_latency: a backend without commit() submits in queue(). */
+		/* submit_latency: a backend without commit() submits in queue(). A short
+		 * transfer's rest and a copy's write keep the first submission's time (push). */
 		if (l->pend && l->w->be->commit)
 			l->pend[l->npend++] = io;
-		else if (l->pend)
+		else if (l->pend && !io->submit_ns)
 			io->submit_ns = loop_now(l);
 		return true;
 	}
@@ -360,7 +361,11 @@ int worker_reap(struct loop *l, unsigned min, const struct timespec *timeout)
 		push(l);
 	n = l->w->be->reap(l->w->priv, min, l->inflight, l->reaped, timeout);
 
-	/* What no commit took went with the wait, at a time the core does not see. */
+	/* What no commit took went with the wait, at a time the core does not see: no split,
+	 * even for a copy's write that a later commit takes. */
+	for (unsigned i = 0; i < l->npend; i++)
+		if (!l->pend[i]->submit_ns)
+			l->pend[i]->submit_ns = BE_SUBMIT_UNSEEN;
 	l->npend = 0;
 	l->unpushed = 0;
 	l->push_at = SUBMIT_BATCH; /* a new round */

@@ -5,8 +5,10 @@
  * does with io_uring_batch_submit, where queue() and reap() hand the I/Os over out of the
  * worker's sight. Here a shim over the null backend (null_delay) takes at most `take` of
  * the queued I/Os per commit and hands over the rest with the wait; at each wait it checks
- * that no I/O it had not taken carries a submission time, and at the end that every I/O it
- * took has a slat and a clat and no other does.
+ * that no I/O it had not taken carries a submission time, that each it took does, the time
+ * of the commit that first took it, and at the end that every I/O it took has a slat and a
+ * clat and no other does. A short transfer's rest and a copy's write are submitted again:
+ * the I/O keeps the time of its first submission (its clat holds the rest).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,16 +32,50 @@ extern const struct be_ops be_null;
 #define NBLOCKS 512u
 #define DEPTH	8u
 
+/* What the shim knows of one I/O (a slot of the worker's, by its address) since its first
+ * submission: whether a commit took that, and the submission time the core gave it. */
+struct shim_io {
+	const struct be_io *io;
+	bool first_taken;
+	uint64_t stamp;
+};
+
 /* The shim's view of the I/Os in flight: queued, and whether a commit took each. */
 static struct {
 	void *priv;
 	unsigned take; /* at most this many per commit */
+	bool short_io; /* each I/O's first transfer moves half its bytes */
 	struct be_io *q[DEPTH];
 	bool taken[DEPTH];
 	unsigned nq;
-	uint64_t took;	      /* I/Os that commits took */
-	uint64_t stamped_bad; /* I/Os stamped submitted that no commit took */
+	struct shim_io ios[DEPTH];
+	unsigned nios;
+	uint64_t took;		/* submissions that commits took */
+	uint64_t took_first;	/* ... of them first submissions of an I/O */
+	uint64_t stamped_bad;	/* I/Os stamped submitted that no commit took */
+	uint64_t unstamped_bad; /* I/Os a commit took first, not stamped by the wait */
+	uint64_t restamped;	/* I/Os whose submission time changed once set */
 } sh;
+
+static struct shim_io *shim_io_of(const struct be_io *io)
+{
+	for (unsigned i = 0; i < sh.nios; i++)
+		if (sh.ios[i].io == io)
+			return &sh.ios[i];
+	assert_true(sh.nios < DEPTH);
+	sh.ios[sh.nios].io = io;
+	return &sh.ios[sh.nios++];
+}
+
+static bool first_submission(const struct be_io *io)
+{
+	return io->phase == 0 && io->done == 0;
+}
+
+static bool stamped(const struct be_io *io)
+{
+	return io->submit_ns && io->submit_ns != BE_SUBMIT_UNSEEN;
+}
 
 static int slot_of(const struct be_io *io)
 {
@@ -54,6 +90,12 @@ static int shim_queue(void *priv, struct be_io *io)
 	int r = be_null.queue(sh.priv, io);
 
 	(void)priv;
+	if (first_submission(io)) {
+		struct shim_io *k = shim_io_of(io);
+		k->first_taken = false;
+		k->stamp = 0;
+		assert_int_equal(io->submit_ns, 0); /* a new I/O */
+	}
 	if (r == BE_QUEUED) {
 		assert_true(sh.nq < DEPTH);
 		sh.taken[sh.nq] = false;
@@ -72,6 +114,10 @@ static int shim_commit(void *priv)
 		if (!sh.taken[i]) {
 			sh.taken[i] = true;
 			n++;
+			if (first_submission(sh.q[i])) {
+				shim_io_of(sh.q[i])->first_taken = true;
+				sh.took_first++;
+			}
 		}
 	sh.took += n;
 	return (int)n;
@@ -83,16 +129,25 @@ static int shim_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
 	int n;
 
 	(void)priv;
-	/* The core stamps before it waits: what carries a time now must have been taken. */
+	/* The core stamps before it waits: what carries a time now must have been taken by a
+	 * commit the first time it was submitted, and what was must carry one, never changed. */
 	for (unsigned i = 0; i < sh.nq; i++) {
-		if (sh.q[i]->submit_ns && !sh.taken[i])
+		struct shim_io *k = shim_io_of(sh.q[i]);
+		if (stamped(sh.q[i]) && !k->first_taken)
 			sh.stamped_bad++;
+		if (k->first_taken && !stamped(sh.q[i]))
+			sh.unstamped_bad++;
+		if (k->stamp && k->stamp != sh.q[i]->submit_ns)
+			sh.restamped++;
+		k->stamp = stamped(sh.q[i]) ? sh.q[i]->submit_ns : 0;
 		sh.taken[i] = true; /* handed over with the wait: no later commit counts it */
 	}
 	n = be_null.reap(sh.priv, min, max, out, timeout);
 	for (int k = 0; k < n; k++) {
 		int i = slot_of(out[k]);
 		assert_true(i >= 0);
+		if (sh.short_io && out[k]->op == BE_READ && out[k]->len == out[k]->full_len)
+			out[k]->result = out[k]->len / 2;
 		sh.nq--;
 		sh.q[i] = sh.q[sh.nq];
 		sh.taken[i] = sh.taken[sh.nq];
@@ -107,9 +162,10 @@ static const struct be_ops shim_ops = {
     .reap = shim_reap,
 };
 
-/* NBLOCKS random reads at DEPTH through the shim, each commit taking at most `take`; the
- * split histograms in `x`. */
-static void run_shim(unsigned take, struct worker_extra *x, struct worker_out *o)
+/* NBLOCKS random reads (or copies, `wl`) at DEPTH through the shim, each commit taking at
+ * most `take`; the split histograms in `x`. */
+static void run_shim_wl(enum job_workload wl, unsigned take, struct worker_extra *x,
+			struct worker_out *o)
 {
 	static struct job_spec j;
 	static struct src_loc locs[JK_MAX];
@@ -123,14 +179,17 @@ static void run_shim(unsigned take, struct worker_extra *x, struct worker_out *o
 	memset(&j, 0, sizeof(j));
 	j.key_loc = locs;
 	set_opt(&j, "null_delay", "20us");
+	bool short_io = sh.short_io;
+
 	memset(&sh, 0, sizeof(sh));
 	sh.take = take;
+	sh.short_io = short_io;
 	assert_non_null(sh.priv = cacheline_zalloc(be_null.priv_size));
 	assert_int_equal(be_null.init(sh.priv, &cfg), 0);
 	memset(x, 0, sizeof(*x));
 	w.be = &shim_ops;
 	w.priv = sh.priv;
-	w.wl = WL_RANDREAD;
+	w.wl = wl;
 	w.fd = w.src_fd = -1;
 	w.chunk = BLOCK;
 	w.region_len = (uint64_t)NBLOCKS * BLOCK;
@@ -146,6 +205,17 @@ static void run_shim(unsigned take, struct worker_extra *x, struct worker_out *o
 	be_null.cleanup(sh.priv);
 	free(sh.priv);
 	assert_int_equal(o->ios, NBLOCKS);
+	assert_int_equal(sh.stamped_bad, 0);
+	assert_int_equal(sh.unstamped_bad, 0);
+	assert_int_equal(sh.restamped, 0);
+	assert_int_equal(x->split_hist[0].count, sh.took_first);
+	assert_int_equal(x->split_hist[1].count, sh.took_first);
+}
+
+static void run_shim(unsigned take, struct worker_extra *x, struct worker_out *o)
+{
+	sh.short_io = false;
+	run_shim_wl(WL_RANDREAD, take, x, o);
 }
 
 /* Each commit takes one: only that one is stamped, the rest wait for a later commit or go
@@ -191,12 +261,33 @@ static void test_full_commit(void **state)
 	assert_true(sh.took > NBLOCKS / 2);
 }
 
+/* A copy's write and a short transfer's rest are submitted again: each I/O keeps the time
+ * its first submission was taken (never a later one, which would put the read or the
+ * first part into its slat), or none when that went with the wait. */
+static void test_resubmitted(void **state)
+{
+	static struct worker_extra x;
+	struct worker_out o;
+	static const unsigned takes[] = {1, 0, DEPTH};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
+		sh.short_io = false;
+		run_shim_wl(WL_COPY, takes[i], &x, &o);
+		assert_true(sh.took > sh.took_first || takes[i] == 0);
+		sh.short_io = true;
+		run_shim_wl(WL_RANDREAD, takes[i], &x, &o);
+		assert_true(sh.took > sh.took_first || takes[i] == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_partial_commit),
 	    cmocka_unit_test(test_held_commit),
 	    cmocka_unit_test(test_full_commit),
+	    cmocka_unit_test(test_resubmitted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

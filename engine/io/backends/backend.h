@@ -34,10 +34,13 @@ struct be_io {
 	int phase;	 /* copy: 0 reading the source, 1 writing the destination */
 	bool unsent;	 /* refused with BE_BUSY before it ever reached the backend */
 	uint16_t size_i; /* block_split: which of the listed sizes it is */
-	/* submit_latency: when the kernel took it (its commit returned); 0: not taken yet, or
-	 * done inside queue(). */
+	/* submit_latency: when the kernel took its first submission (its commit returned); 0:
+	 * not taken yet, or done inside queue(); BE_SUBMIT_UNSEEN: handed over out of the core's
+	 * sight. A short transfer's rest and a copy's write keep it: their time is clat. */
 	uint64_t submit_ns;
 };
+
+#define BE_SUBMIT_UNSEEN UINT64_MAX
 
 /* queue() outcomes (>= 0); a negative return is -errno for the submission itself. */
 #define BE_DONE	  0 /* completed inside queue(); io->result is set */
