@@ -134,6 +134,14 @@ test_expect_success 'fault over an asynchronous backend: the error mid-queue fai
 	expect_eq "$(jq ".jobs[0].trials[0].errors" eio/results.json)" 1
 '
 
+# null hands each I/O over in its queue(), which fault calls out of the worker's sight: no
+# slat or clat through fault, none wrong (docs/jobfile.md#submit_latency).
+test_expect_success 'submit_latency through fault over null: no slat or clat, latency kept' '
+	printf "jobs:\n  - {name: f, workload: randread, backend: fault, fault_backend: null, null_delay: 20us, iodepth: 4, file_size: 1MiB, submit_latency: true}\n" >fs.yaml
+	"$IOTRIAL" run -q fs.yaml -o fs
+	jq -e ".jobs[0].summary | .lat_ns.ios == 256 and .slat_ns.ios == 0 and .clat_ns.p50 == null" fs/results.json
+'
+
 mkdir -p data
 test_expect_success 'skeleton: verified writes and reads at iodepth 8, lifo and fifo; fault over it' '
 	printf "replication: {runs: 1}\ndefaults: {file_size: 2MiB, block_size: 16KiB, target: data, iodepth: 8, verify: true, backend: skeleton}\njobs:\n  - {name: w, workload: randwrite, skeleton_order: lifo}\n  - {name: r, workload: randread}\n  - {name: full, workload: write, backend: fault, fault_backend: skeleton, verify: false, fault_enospc_after: 1MiB}\n" >sk.yaml
