@@ -90,8 +90,9 @@ struct be_ops {
 	/* Start one I/O: BE_DONE, BE_QUEUED, BE_BUSY, or -errno. */
 	int (*queue)(void *priv, struct be_io *io);
 	/* Push queued I/Os to the kernel, for backends that batch; optional. Returns how many of
-	 * the queued I/Os the kernel took, the oldest first (those are stamped submitted now, for
-	 * submit_latency; 0 where it held them back or hands them over elsewhere), or -errno;
+	 * the I/Os queued since the last reap() the kernel took, the oldest first (those are
+	 * stamped submitted now, for submit_latency; 0 where it held them back or hands them
+	 * over elsewhere; not those a reap() left behind, which the core counts gone), or -errno;
 	 * -EAGAIN and -EBUSY mean "no room now", and reap() tries again. The core calls it after
 	 * every few I/Os it queues (a small batch reaches the device sooner than a big one) and
 	 * before it sleeps, never just before reap(). */

@@ -22,6 +22,7 @@ struct aio_state {
 	struct io_event *events;
 	struct be_io **failed; /* refused by io_submit; handed back by the next reap */
 	unsigned npending;     /* prepared, not yet submitted */
+	unsigned forgot;       /* the first of them, left by a reap: the core counts them gone */
 	unsigned nkernel;      /* submitted, not yet reaped */
 	unsigned nfailed;
 };
@@ -93,11 +94,11 @@ static int aio_queue(void *priv, struct be_io *io)
 	return BE_QUEUED;
 }
 
-/* Submit the pending batch; returns how many left it, oldest first (a refused one too: it
- * is done). A refused iocb becomes that I/O's result (-errno), so the
- * core reports it with its op and offset. -EAGAIN while others are in flight keeps the
- * rest pending: reaping frees room, and the core commits again before it queues more.
- * With nothing in flight nothing will free room, so retry for about a second first. */
+/* Submit the pending batch; returns how many of those queued since the last reap left it,
+ * oldest first (a refused one too: it is done). A refused iocb becomes that I/O's result (-errno),
+ * so the core reports it with its op and offset. -EAGAIN while others are in flight keeps the rest
+ * pending: reaping frees room, and the core commits again before it queues more. With nothing in
+ * flight nothing will free room, so retry for about a second first. */
 static int aio_commit(void *priv)
 {
 	struct aio_state *s = priv;
@@ -126,7 +127,10 @@ static int aio_commit(void *priv)
 		aio_drop_pending(s, (unsigned)r);
 		taken += (unsigned)r;
 	}
-	return (int)taken;
+	/* What a reap could not submit went first; the core no longer counts it as queued. */
+	r = (int)(taken < s->forgot ? taken : s->forgot);
+	s->forgot -= (unsigned)r;
+	return (int)taken - r;
 }
 
 static int64_t aio_result(const struct io_event *ev)
@@ -151,6 +155,9 @@ static int aio_reap(void *priv, unsigned min, unsigned max, struct be_io **out,
 	 * waits at once, so io_submit goes first. Never wait with iocbs still pending. */
 	if (s->npending > 0)
 		aio_commit(s);
+	/* Refused (-EAGAIN), these go with a later commit, which must not count them for the
+	 * I/Os the core queues after this reap (submit_latency). */
+	s->forgot = s->npending;
 	while (s->nfailed > 0 && n < max)
 		out[n++] = s->failed[--s->nfailed];
 	if (n == max || s->nkernel == 0)
