@@ -34,16 +34,15 @@
 # 8,192 blocks exactly once, so neither is helped by the page cache. The time-based random
 # rows are direct (no page cache), on the null engine, or read a file cached on purpose.
 #
-# One file for both readers. A row whose workload reads the disk (randread, read, or the
-# mixed randrw; not null-* or cached-*) uses one file, shared.NAME.dat in BENCH_DIR, laid
-# out afresh before each turn of the two tools by fio itself with the row's own options and
+# One file for both readers. A row whose workload only reads the disk (randread or read,
+# not null-* or cached-*) reads one file, shared.NAME.dat in BENCH_DIR, laid out afresh
+# before each turn of the two tools by fio itself with the row's own options and
 # --create_only=1 (the very writes fio's run would do: a new file, fallocate, bs-sized
-# writes, fsync), and used by fio (--filename) and by iotrial (target: the file, which it
-# uses as it is and never removes; the mixed rows write over it, with allow_overwrite).
-# How a file was laid out moves both tools' reads by more than the tools differ
-# (docs/performance.md#bench-vs-fio), so each row compares the tools on fio's layout, and
-# the layout is no part of either tool's run or counters. The rows that only write lay
-# out their own file each, as each tool would (both fallocate the random writes' file).
+# writes, fsync), and read by fio (--filename) and by iotrial (target: the file, which it
+# reads as it is and never removes). How a file was laid out moves both tools' reads by
+# more than the tools differ (docs/performance.md#bench-vs-fio), so each row compares the
+# readers on fio's layout, and the layout is no part of either tool's run or counters.
+# Rows that write lay out their own file each, as each tool would.
 set -eu
 cd "$(dirname "$0")/.."
 QUICK=${QUICK:-0}
@@ -128,11 +127,11 @@ prepare_cached() {
 	cat "$CACHED" >/dev/null
 }
 
-# reads_shared NAME IOTRIAL-KEYS: does the row read the disk, so that both tools use one
-# file (above)? The null rows have no file and the cached row shares CACHED already.
+# reads_shared NAME IOTRIAL-KEYS: does the row only read the disk, so that both tools read
+# one file (above)? The null rows have no file and the cached row shares CACHED already.
 reads_shared() {
 	case $1 in null-* | cached-*) return 1 ;; esac
-	case $2 in *"workload: randread,"* | *"workload: read,"* | *"workload: randrw,"*) return 0 ;; esac
+	case $2 in *"workload: randread,"* | *"workload: read,"*) return 0 ;; esac
 	return 1
 }
 
@@ -294,8 +293,6 @@ pair() {
 	shared=""
 	if reads_shared "$name" "$iot_keys"; then
 		shared=$BENCH_DIR/shared.$name.dat
-		# A mixed row writes over a file iotrial did not create: it asks to.
-		case $iot_keys in *"workload: randrw,"*) iot_keys="$iot_keys, allow_overwrite: true" ;; esac
 	fi
 	for p in $places; do
 		: >"$OUT/$name.$p.fio.tsv"
@@ -417,7 +414,7 @@ table() {
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
 	fi
-	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; qd: the requests in flight at the disk, on average while it had any (/sys/block/DISK/stat); a row that reads the disk has both tools use one file, laid out by fio afresh each round"
+	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; qd: the requests in flight at the disk, on average while it had any (/sys/block/DISK/stat); a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 }

@@ -12,8 +12,7 @@ uring-randread-4k-qd32 libaio-randread-4k-qd32 libaio-randwrite-64k-qd8 uring-se
 
 # The rows that only read the disk: both tools read one file (docs/performance.md#bench-vs-fio).
 SHARED_ROWS="buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
-uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8 libaio-randrw70-4k-qd16-read
-libaio-randrw70-4k-qd16-write"
+uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8"
 
 # Every row of table $1: there with numeric figures and ratios, or skipped for a backend
 # this build or machine cannot run (PER rows each, one per placement; 1 unless set).
@@ -78,11 +77,10 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "; ahead: the rounds where iotrial.s throughput was at least fio.s, of all rounds; range: the lowest and highest ratio of throughput of one round; " out/vs-fio-partial.txt
 '
 
-# Each row that reads: fio used the file named in its json, iotrial the target of its job
-# file: one file, fio's layout in BENCH_DIR, removed by the script after the row; iotrial
-# writes over it (allow_overwrite) in a mixed row only. A row that only writes: each tool
-# its own.
-test_expect_success 'a row that reads the disk has both tools use one file; a write row does not' '
+# Each read row: fio read the file named in its json, iotrial the target of its job file:
+# one file, fio's layout in BENCH_DIR, removed by the script after the row. A write row:
+# each tool its own.
+test_expect_success 'a row that only reads the disk has both tools read one file; a write row does not' '
 	for r in $SHARED_ROWS libaio-randwrite-64k-qd8; do
 		if grep -E "^$r: skipped: backend" out/vs-fio-partial.txt >/dev/null; then
 			continue
@@ -90,17 +88,12 @@ test_expect_success 'a row that reads the disk has both tools use one file; a wr
 		jq -r ".jobs[0][\"job options\"].filename" "out/$r.fio.json" >fio.file
 		sed -n "s/.*{name: $r, target: \"\([^\"]*\)\".*/\1/p" "out/$r.yaml" >iot.file
 		case $r in
-		*randwrite*)
+		*write*)
 			expect_eq "$(cat fio.file) $(cat iot.file)" "$TRASH/target/fio.$r $TRASH/target" "$r: files"
 			;;
 		*)
 			expect_eq "$(cat fio.file) $(cat iot.file)" "$TRASH/target/shared.$r.dat $TRASH/target/shared.$r.dat" "$r: files"
 			;;
-		esac
-		grep -c "allow_overwrite: true" "out/$r.yaml" >ow || true
-		case $r in
-		*randrw*) expect_eq "$(cat ow)" 1 "$r: allow_overwrite" ;;
-		*) expect_eq "$(cat ow)" 0 "$r: allow_overwrite" ;;
 		esac
 	done
 	ls -A target >left
