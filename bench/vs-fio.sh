@@ -61,7 +61,7 @@ scripts/install-deps.sh bench
 [ -x "$IOTRIAL" ] || make -s iotrial
 mkdir -p "$BENCH_DIR" "$OUT"
 # Each run's figures, from this run only.
-rm -f "$OUT"/*.tsv
+rm -f "$OUT"/*.tsv "$OUT/rows"
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
 trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
 . bench/env.sh
@@ -318,6 +318,7 @@ pair() {
 	[ -z "$shared" ] || rm -f "$shared"
 	unit=$([ "$metric" = bw ] && echo MB/s || echo IO/s)
 	for p in $places; do
+		echo "$name.$p" >>"$OUT/rows"
 		f=$OUT/$name.$p.fio.tsv i=$OUT/$name.$p.iot.tsv
 		c=$(placement_cpus "$p")
 		awk -v n="$name" -v sp="$(spread "$f" "$i")" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
@@ -417,6 +418,7 @@ table() {
 	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; qd: the requests in flight at the disk, on average while it had any (/sys/block/DISK/stat); a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
+	IOTRIAL=$IOTRIAL sh bench/goals.sh "$OUT"
 }
 
 # A run of every pair writes the table README.md quotes; a partial or quick one, another file.

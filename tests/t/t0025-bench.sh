@@ -29,7 +29,7 @@ bad_rows() {
 		if grep -E "^$r: skipped: backend [a-z_]+ does not work here" "$1" >/dev/null; then
 			continue
 		fi
-		awk -v r="$r" -v rounds="$rounds" -v per="${PER:-1}" '$1 == r { n++
+		awk -v r="$r" -v rounds="$rounds" -v per="${PER:-1}" 'index($0, r " ") == 1 { n++
 			num = "^[0-9]+([.][0-9]+)?$"
 			if ($4 !~ num || $5 !~ num || $6 !~ num || $7 !~ num || $8 !~ num || $9 !~ num || $4 + 0 <= 0 || $6 + 0 <= 0 ||
 			    $16 !~ num || $17 !~ num || $18 !~ num || NF != 22)
@@ -72,9 +72,19 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	# qd follows the depth: at 32, each tool keeps well over 4 requests at the disk (where
 	# this build has libaio).
 	if grep "^libaio-randread-4k-qd32 " out/vs-fio-partial.txt >/dev/null; then
-		awk "\$1 == \"libaio-randread-4k-qd32\" && \$21 > 4 && \$22 > 4 { n++ } END { exit !n }" out/vs-fio-partial.txt
+		awk "/^[^ ]/ && \$1 == \"libaio-randread-4k-qd32\" && \$21 > 4 && \$22 > 4 { n++ } END { exit !n }" out/vs-fio-partial.txt
 	fi
 	grep -E "; ahead: the rounds where iotrial.s throughput was at least fio.s, of all rounds; range: the lowest and highest ratio of throughput of one round; " out/vs-fio-partial.txt
+	# Below the table, the goals (bench/goals.sh, t0043): a line for each row that uses
+	# the disk, the others, and the count.
+	grep -x "goals (issue 13; verdicts: docs/performance.md#bench-goals):" out/vs-fio-partial.txt
+	awk "/^workload / { t = 1; next } /^(medians|null, two|record log)/ { t = 0 } t && \$1 !~ /^(null|cached)-/ && \$1 !~ /:\$/ { print \$1 }" out/vs-fio-partial.txt >table-rows
+	awk "/^goals \(/ { g = 1; next } g && / throughput / { print \$1 }" out/vs-fio-partial.txt >goal-rows
+	test -s goal-rows
+	cmp table-rows goal-rows
+	grep -E "^  null, one worker, x fio +[0-9.]+ \(goal: at least 3\): (met|missed)$" out/vs-fio-partial.txt
+	grep -E "^  planning 100000 points +[0-9.]+ s, [0-9.]+ MiB" out/vs-fio-partial.txt
+	grep -E "^goals: [0-9]+ met, [0-9]+ tie, [0-9]+ kernel-bound, [0-9]+ behind, [0-9]+ over, [0-9]+ missed$" out/vs-fio-partial.txt
 '
 
 # Each read row: fio read the file named in its json, iotrial the target of its job file:
@@ -129,7 +139,7 @@ test_expect_success 'QUICK=1 ROUNDS=2 PLACEMENT="irq other none" bench/vs-fio.sh
 	QUICK=1 ROUNDS=2 PLACEMENT="irq other none" BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out2" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" psync-randread-4k-qd1 uring-randread-4k-qd1 >bench2.out 2>&1 || { cat bench2.out; false; }
 	grep -c "^psync-randread-4k-qd1 " out2/vs-fio-partial.txt >n
 	expect_eq "$(cat n)" 3 "rows of psync-randread-4k-qd1"
-	awk "\$1 == \"psync-randread-4k-qd1\" { print \$2 }" out2/vs-fio-partial.txt >cpus
+	awk "/^[^ ]/ && \$1 == \"psync-randread-4k-qd1\" { print \$2 }" out2/vs-fio-partial.txt >cpus
 	expect_eq "$(sed -n 3p cpus)" any "the unpinned row"
 	grep -E "^placement other: (both tools. I/O on CPU [0-9,]+ \(iotrial: taskset -c; fio: cpus_allowed\), away from the disk.s interrupts|both tools unpinned: no CPU found for .other. .*)$" out2/vs-fio-partial.txt
 	grep -E "^medians of 2 rounds," out2/vs-fio-partial.txt

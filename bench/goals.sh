@@ -1,0 +1,140 @@
+#!/bin/sh
+# Issue 13's goals, judged from the rounds of one run of bench/vs-fio.sh: one line per goal
+# and row, then a count. bench/vs-fio.sh prints this below its table; run alone it judges
+# the last run again:
+#
+#   bench/goals.sh [OUT]     OUT: the folder of the run's per-round files (bench/out)
+#
+# Reads OUT/rows (the table's rows, NAME.PLACEMENT, in order), OUT/NAME.PLACEMENT.{fio,iot}.tsv
+# (a line per round: column 1 throughput, 2 CPU us per I/O, 7 user CPU us per I/O) and the
+# record log's OUT/null-logged.{plain,logged,small}.tsv (rate, peak RSS in KiB). Ratios are
+# those of the table: the median of iotrial's rounds over the median of fio's, judged at the
+# table's two decimals.
+#
+# Verdicts (docs/performance.md#bench-goals):
+#   met           the goal holds;
+#   tie           a throughput ratio below 1.00 whose rounds do not show iotrial behind: the
+#                 distribution-free 95% confidence interval of the median of the per-round
+#                 ratios (order statistics, as a sign test) reaches 1.0;
+#   behind        that interval lies wholly below 1.0;
+#   kernel-bound  a CPU ratio above 0.80 whose floor (iotrial's system time over fio's CPU
+#                 time) is above 0.80 too: no change to iotrial's own code reaches the goal;
+#   over          a CPU ratio above 0.80 with a floor at or below it;
+#   missed        a goal with no rounds to weigh (null, two workers, record log, planning).
+set -eu
+OUT=${1:-bench/out}
+IOTRIAL=${IOTRIAL:-./iotrial}
+
+# median of the numbers on stdin ("nan" for none)
+median() { grep -E '^[-+]?[0-9.]+(e[-+]?[0-9]+)?$' | sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+col() { cut -f"$2" "$1" | median; }
+
+# ci FIO-TSV IOT-TSV: "lo hi", the 95% interval of the median per-round throughput ratio:
+# the k-th lowest and highest of the n ratios, k the largest with P(Bin(n, 1/2) < k) at most
+# 0.025 (n = 9: the 2nd and 8th, 96.1%); below 6 rounds no k is that small and the interval
+# is the lowest and highest ratio (its cover then under 95%: 93.8% at 5).
+ci() {
+	cut -f1 "$1" >"$1.tp"
+	cut -f1 "$2" >"$2.tp"
+	paste "$1.tp" "$2.tp" | awk -F'\t' '
+		function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ }
+		num($1) && num($2) && $1 > 0 { print $2 / $1 }' | sort -g | awk '
+		{ q[NR] = $1 }
+		END {
+			n = NR
+			if (n == 0) { print "nan nan"; exit }
+			k = 1; c = 0; p = 1 / 2 ^ n
+			# c: P(X <= j - 1) = P(X < j) as j grows; k: the last j where it is at most 0.025
+			for (j = 1; j <= n; j++) {
+				c += p
+				if (c > 0.025) break
+				k = j
+				p = p * (n - j + 1) / j
+			}
+			if (k > (n + 1) / 2) k = int((n + 1) / 2)
+			print q[k], q[n + 1 - k]
+		}'
+	rm -f "$1.tp" "$2.tp"
+}
+
+# device ROW: the throughput and CPU goals of a row that uses the disk
+device() {
+	f=$OUT/$1.fio.tsv i=$OUT/$1.iot.tsv
+	awk -v row="$1" -v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
+		-v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" -v ci="$(ci "$f" "$i")" 'BEGIN {
+		split(ci, b, " ")
+		tp = sprintf("%.2f", fv > 0 ? iv / fv : 0) + 0
+		v = tp >= 1 ? "met" : b[2] >= 1 ? "tie" : "behind"
+		# the placement only where it is not the default (irq, or none)
+		sub(/[.](irq|none)$/, "", row)
+		sub(/[.]/, "@", row)
+		printf "  %-30s throughput %.2f (rounds: 95%% CI %.2f-%.2f): %s", row, tp, b[1], b[2], v
+		cpu = sprintf("%.2f", fc > 0 ? ic / fc : 0) + 0
+		fl = sprintf("%.2f", fc > 0 ? (ic - iu) / fc : 0) + 0
+		v = cpu <= 0.8 ? "met" : fl > 0.8 ? "kernel-bound" : "over"
+		# sys: what iotrial asks of the kernel per I/O against what fio does
+		printf "; cpu %.2f (floor %.2f, sys %.2f of fio%ss): %s\n", cpu, fl, (fc - fu > 0 ? (ic - iu) / (fc - fu) : 0), "\047", v
+	}'
+}
+
+# at_least WHAT VALUE GOAL [MORE]: a goal with one figure
+at_least() {
+	awk -v w="$1" -v x="$2" -v g="$3" -v more="${4:-}" 'BEGIN {
+		v = x != "nan" && sprintf("%.2f", x) + 0 >= g ? "met" : "missed"
+		printf "  %-30s %.2f (goal: at least %s)%s: %s\n", w, x, g, more, v
+	}'
+}
+
+# planning: iotrial validate of a 100,000-point matrix, the median of three (s, MiB)
+planning() {
+	awk 'BEGIN { print "experiment: points\njobs:"
+		print "  - {name: j0, workload: read, file_size: 64KiB, backend: null, matrix: {rate_iops: {from: 1, to: 1000, step: 1}, think_time: {from: 1us, to: 100us, step: 1us}}}" }' >"$OUT/plan-points.yaml"
+	: >"$OUT/plan-points.tsv"
+	for _ in 1 2 3; do
+		/usr/bin/time -f '%e	%M' -o "$OUT/plan-points.time" "$IOTRIAL" validate "$OUT/plan-points.yaml" >/dev/null
+		tail -n 1 "$OUT/plan-points.time" >>"$OUT/plan-points.tsv"
+	done
+	awk -v s="$(col "$OUT/plan-points.tsv" 1)" -v k="$(col "$OUT/plan-points.tsv" 2)" 'BEGIN {
+		printf "  %-30s %.2f s, %.1f MiB (goal: under 1 s and 100 MiB): %s\n", "planning 100000 points", s, k / 1024,
+			(s < 1 && k < 100 * 1024) ? "met" : "missed"
+	}'
+}
+
+judge() {
+	echo "goals (issue 13; verdicts: docs/performance.md#bench-goals):"
+	[ -s "$OUT/rows" ] && while read -r row; do
+		case $row in
+		null-* | cached-*) ;;
+		*) device "$row" ;;
+		esac
+	done <"$OUT/rows"
+	n1=$OUT/null-randread-4k.none
+	n2=$OUT/null-randread-4k-2w.none
+	if [ -s "$n1.iot.tsv" ]; then
+		at_least "null, one worker, x fio" "$(awk -v i="$(col "$n1.iot.tsv" 1)" -v f="$(col "$n1.fio.tsv" 1)" 'BEGIN { print (f > 0 ? i / f : "nan") }')" 3
+	fi
+	if [ -s "$n1.iot.tsv" ] && [ -s "$n2.iot.tsv" ]; then
+		at_least "null, two workers, x one" "$(awk -v a="$(col "$n1.iot.tsv" 1)" -v b="$(col "$n2.iot.tsv" 1)" 'BEGIN { print (a > 0 ? b / a : "nan") }')" 1.8
+	fi
+	l=$OUT/null-logged
+	if [ -s "$l.logged.tsv" ]; then
+		# flat: the peak RSS of the whole log at most a tenth above that of a tenth of it
+		awk -v w="record log, x unlogged" -v pv="$(col "$l.plain.tsv" 1)" -v lv="$(col "$l.logged.tsv" 1)" \
+			-v lr="$(col "$l.logged.tsv" 2)" -v sr="$(col "$l.small.tsv" 2)" 'BEGIN {
+			x = sprintf("%.2f", pv > 0 ? lv / pv : 0) + 0
+			printf "  %-30s %.2f (goal: at least 0.8), peak RSS %.1f MiB against %.1f at a tenth of the I/Os (goal: at most a tenth more): %s\n",
+				w, x, lr / 1024, sr / 1024, (x >= 0.8 && lr <= 1.1 * sr) ? "met" : "missed"
+		}'
+	fi
+	if [ -x "$IOTRIAL" ]; then
+		planning
+	fi
+}
+
+judge >"$OUT/goals.tmp"
+cat "$OUT/goals.tmp"
+awk -F': ' '/^goals/ { next }
+	{ for (i = 2; i <= NF; i++) if ($i ~ /^(met|tie|behind|kernel-bound|over|missed)/) { split($i, w, "[;\n ]"); c[w[1]]++ } }
+	END { printf "goals: %d met, %d tie, %d kernel-bound, %d behind, %d over, %d missed\n",
+		c["met"], c["tie"], c["kernel-bound"], c["behind"], c["over"], c["missed"] }' "$OUT/goals.tmp"
+rm -f "$OUT/goals.tmp"

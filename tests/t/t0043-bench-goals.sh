@@ -1,0 +1,108 @@
+#!/bin/bash
+# bench/goals.sh (below the table of bench/vs-fio.sh; docs/performance.md#bench-goals): each
+# goal of issue 13 judged from made-up rounds whose verdicts are known: a throughput ratio
+# below 1.00 is a tie while the 95% interval of the per-round ratios reaches 1.0 and behind
+# once it does not; a CPU ratio above 0.80 is kernel-bound only with its floor above 0.80.
+. "$(dirname "$0")/lib.sh"
+
+# rounds FILE "T1 T2 ..." CPU USR: a line per round, throughput Tk, the CPU and user CPU
+# per I/O (columns 1, 2 and 7, as bench/vs-fio.sh writes them)
+rounds() {
+	local t
+	: >"$1"
+	for t in $2; do
+		printf '%s\t%s\t0\t0\t0\t0\t%s\t0\n' "$t" "$3" "$4" >>"$1"
+	done
+}
+
+FIO9="100 100 100 100 100 100 100 100 100"
+
+test_expect_success 'throughput: met at 1.00, tie while 2 of 9 rounds are ahead, behind with 1' '
+	rm -rf out
+	mkdir out
+	printf "met.irq\ntie.irq\nbehind.irq\nfive.irq\n" >out/rows
+	# ratios 0.95 (x4), 0.999, 1.2 (x4): the median 0.999 shows as 1.00
+	rounds out/met.irq.fio.tsv "$FIO9" 10 1
+	rounds out/met.irq.iot.tsv "95 95 95 95 99.9 120 120 120 120" 7 1
+	rounds out/tie.irq.fio.tsv "$FIO9" 10 1
+	rounds out/tie.irq.iot.tsv "97 97 97 97 97 97 97 105 105" 7 1
+	rounds out/behind.irq.fio.tsv "$FIO9" 10 1
+	rounds out/behind.irq.iot.tsv "97 97 97 97 97 97 97 97 105" 7 1
+	# five rounds: the interval is the lowest and highest ratio
+	rounds out/five.irq.fio.tsv "100 100 100 100 100" 10 1
+	rounds out/five.irq.iot.tsv "90 90 90 90 100" 7 1
+	IOTRIAL=/nonexistent sh "$SRC/bench/goals.sh" out >goals
+	cat goals
+	grep -x "  met                            throughput 1.00 (rounds: 95% CI 0.95-1.20): met; cpu 0.70 (floor 0.60, sys 0.67 of fio.s): met" goals
+	grep -x "  tie                            throughput 0.97 (rounds: 95% CI 0.97-1.05): tie; .*" goals
+	grep -x "  behind                         throughput 0.97 (rounds: 95% CI 0.97-0.97): behind; .*" goals
+	grep -x "  five                           throughput 0.90 (rounds: 95% CI 0.90-1.00): tie; .*" goals
+	grep -x "goals: 5 met, 2 tie, 0 kernel-bound, 1 behind, 0 over, 0 missed" goals
+'
+
+test_expect_success 'cpu: met at 0.80, kernel-bound with a floor above it, over at or below' '
+	rm -rf out
+	mkdir out
+	printf "met.irq\nkernel.irq\nover.irq\n" >out/rows
+	rounds out/met.irq.fio.tsv "$FIO9" 10 2
+	rounds out/met.irq.iot.tsv "$FIO9" 8.04 1
+	rounds out/kernel.irq.fio.tsv "$FIO9" 10 2
+	rounds out/kernel.irq.iot.tsv "$FIO9" 9 0.5
+	rounds out/over.irq.fio.tsv "$FIO9" 10 2
+	rounds out/over.irq.iot.tsv "$FIO9" 9 1
+	IOTRIAL=/nonexistent sh "$SRC/bench/goals.sh" out >goals
+	cat goals
+	grep -x "  met .*: met; cpu 0.80 (floor 0.70, sys 0.88 of fio.s): met" goals
+	grep -x "  kernel .*: met; cpu 0.90 (floor 0.85, sys 1.06 of fio.s): kernel-bound" goals
+	grep -x "  over .*: met; cpu 0.90 (floor 0.80, sys 1.00 of fio.s): over" goals
+	grep -x "goals: 4 met, 0 tie, 1 kernel-bound, 0 behind, 1 over, 0 missed" goals
+'
+
+test_expect_success 'null, two workers, record log: met at the goal, missed below it; a placement shows' '
+	rm -rf out
+	mkdir out
+	# a row under another placement is named with it; null and cached rows are not device rows
+	printf "null-randread-4k.none\nnull-randread-4k-2w.none\nseq.other\nrand.none\n" >out/rows
+	rounds out/seq.other.fio.tsv "$FIO9" 10 1
+	rounds out/seq.other.iot.tsv "$FIO9" 7 1
+	rounds out/rand.none.fio.tsv "$FIO9" 10 1
+	rounds out/rand.none.iot.tsv "$FIO9" 7 1
+	rounds out/null-randread-4k.none.fio.tsv "100 100 100" 1 1
+	rounds out/null-randread-4k.none.iot.tsv "300 300 300" 1 1
+	rounds out/null-randread-4k-2w.none.fio.tsv "200 200 200" 1 1
+	rounds out/null-randread-4k-2w.none.iot.tsv "539 539 539" 1 1
+	printf "100\t4000\n100\t4000\n" >out/null-logged.plain.tsv
+	printf "80\t5000\n80\t5000\n" >out/null-logged.logged.tsv
+	printf "90\t4546\n90\t4546\n" >out/null-logged.small.tsv
+	IOTRIAL=/nonexistent sh "$SRC/bench/goals.sh" out >goals
+	cat goals
+	grep -x "  seq@other .*: met; .*: met" goals
+	grep -x "  rand  .*: met; .*: met" goals
+	grep -x "  null, one worker, x fio        3.00 (goal: at least 3): met" goals
+	grep -x "  null, two workers, x one       1.80 (goal: at least 1.8): met" goals
+	grep -x "  record log, x unlogged         0.80 (goal: at least 0.8), peak RSS 4.9 MiB against 4.4 at a tenth of the I/Os (goal: at most a tenth more): met" goals
+	grep -x "goals: 7 met, 0 tie, 0 kernel-bound, 0 behind, 0 over, 0 missed" goals
+	# just below each goal
+	rounds out/null-randread-4k.none.iot.tsv "299 299 299" 1 1
+	rounds out/null-randread-4k-2w.none.iot.tsv "536 536 536" 1 1
+	printf "90\t4545\n90\t4545\n" >out/null-logged.small.tsv
+	IOTRIAL=/nonexistent sh "$SRC/bench/goals.sh" out >goals
+	cat goals
+	grep -x "  null, one worker, x fio        2.99 (goal: at least 3): missed" goals
+	grep -x "  null, two workers, x one       1.79 (goal: at least 1.8): missed" goals
+	grep "^  record log, x unlogged .*: missed$" goals
+	grep -x "goals: 4 met, 0 tie, 0 kernel-bound, 0 behind, 0 over, 3 missed" goals
+'
+
+test_expect_success 'planning a 100000-point matrix: timed and measured with the iotrial named' '
+	rm -rf out
+	mkdir out
+	: >out/rows
+	IOTRIAL="$IOTRIAL" sh "$SRC/bench/goals.sh" out >goals
+	cat goals
+	grep -E "^  planning 100000 points +[0-9]+[.][0-9]+ s, [0-9]+[.][0-9] MiB \(goal: under 1 s and 100 MiB\): (met|missed)$" goals
+	"$IOTRIAL" validate out/plan-points.yaml >plan.txt
+	grep "^experiment points: 100000 job instance(s)" plan.txt
+'
+
+test_done
