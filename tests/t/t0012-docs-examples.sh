@@ -62,7 +62,7 @@ mpirun --hostfile examples/cluster/hostfile -np 4 build-mpi/iotrial run examples
 mpirun --hostfile examples/cluster/hostfile -np 4 build-mpi/iotrial run examples/cluster/job.yaml jobs/quickstart.yaml -o results/queue --log results/queue.log	needs the MPI build and examples/: t0038-cluster.sh reads this line from the doc and runs it as written (quickstart cut to one run)
 sbatch examples/cluster/slurm.sbatch	no Slurm here: t0038-cluster.sh reads this line from the doc and runs the script with bash, sbatch's variables and an srun that calls mpirun
 sbatch -N 16 --ntasks-per-node=8 examples/cluster/slurm.sbatch examples/cluster/job.yaml jobs/quickstart.yaml	no Slurm here: t0038-cluster.sh reads this line and runs the script as for the line above, on 2 ranks
-bench/goals.sh	judges the rounds a make bench left in bench/out: t0043-bench-goals.sh runs it on made-up rounds with known verdicts, t0025-bench.sh below a QUICK=1 table
+bench/goals.sh	judges the rounds a make bench left in bench/out: t0045-bench-goals.sh runs it on made-up rounds with known verdicts, t0025-bench.sh below a QUICK=1 table
 bench/dist-scaling.sh	a minute of mpirun at 1 to 8 ranks: t0038-cluster.sh runs it with RANKS="1 2" RUNS=20 and checks its table
 iotrial run JOBFILE... [-o DIR] [-f FORMATS] [--set KEY=VALUE]... [-q] [--force] [--progress auto|always|never] [--estimate-from RESULTS.json] [--keep-going] [--log FILE]	a synopsis: the test "the synopsis is the usage" finds it in iotrial --help
 iotrial validate JOBFILE... [--set KEY=VALUE]... [--estimate-from RESULTS.json] [--probe]	a synopsis: found in iotrial --help
