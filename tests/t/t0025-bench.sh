@@ -75,7 +75,7 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 		awk "/^[^ ]/ && \$1 == \"libaio-randread-4k-qd32\" && \$21 > 4 && \$22 > 4 { n++ } END { exit !n }" out/vs-fio-partial.txt
 	fi
 	grep -E "; ahead: the rounds where iotrial.s throughput was at least fio.s, of all rounds; range: the lowest and highest ratio of throughput of one round; " out/vs-fio-partial.txt
-	# Below the table, the goals (bench/goals.sh, t0043): a line for each row that uses
+	# Below the table, the goals (bench/goals.sh, t0045): a line for each row that uses
 	# the disk, the others, and the count.
 	grep -x "goals (issue 13; verdicts: docs/performance.md#bench-goals):" out/vs-fio-partial.txt
 	awk "/^workload / { t = 1; next } /^(medians|null, two|record log)/ { t = 0 } t && \$1 !~ /^(null|cached)-/ && \$1 !~ /:\$/ { print \$1 }" out/vs-fio-partial.txt >table-rows
