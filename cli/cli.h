@@ -41,6 +41,13 @@ void cli_checkpoint(const struct results *r, void *dir);
 int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
 		      bool quiet);
 
+/* The same for a run that is complete (iotrial run --resume on it): only the files of
+ * `formats` that DIR lacks are written, from `r` as read back; a name that is there, even as
+ * a symlink or a file of another's, is left as it is. Then the summary and the folder as
+ * cli_write_results prints them. Returns as cli_write_results does. */
+int cli_write_missing(const struct results *r, const char *dir, const struct rep_list *formats,
+		      bool quiet);
+
 /* The whole --help text (cli/usage.c). */
 extern const char iotrial_usage[];
 

@@ -52,9 +52,7 @@ int cli_resume_load(const char *dir, struct results *from)
 		return ret;
 	}
 	diag_release(&d);
-	if (from->complete)
-		ret = refuse(dir, "its run is complete: there is nothing to resume");
-	else if (strcmp(from->tool_version, IOTRIAL_VERSION)) {
+	if (strcmp(from->tool_version, IOTRIAL_VERSION)) {
 		snprintf(
 		    why, sizeof(why),
 		    "its checkpoint was written by iotrial %.40s; this is iotrial %s, and a run goes on with the version that began it",

@@ -9,7 +9,8 @@
 
 /* The checkpoint of the run in folder `dir` into `from`: the folder must not be held by a
  * running iotrial, its results.json must be whole, of this schema and of this version of
- * iotrial, and its run not complete. On success the caller releases `from`. */
+ * iotrial. Its run may be complete (from->complete): then nothing runs again, and only the
+ * result files it lacks are written. On success the caller releases `from`. */
 int cli_resume_load(const char *dir, struct results *from);
 
 /* Is job file `s` (parsed with this command's --set options) the one of the run in `dir`:

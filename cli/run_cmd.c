@@ -107,6 +107,32 @@ static int load_one(const char *file, const struct cli_args *args, const char *s
 	return ret;
 }
 
+/* --resume on a run that is complete (all its trials ran; a result file may be missing:
+ * killed while writing them, a disk that was full, a file removed): nothing runs, and the
+ * files DIR lacks are written from its results.json. The exit status is the run's: 1 when a
+ * trial of a measured job failed. */
+static int finish_complete(const struct cli_args *args, const struct results *from)
+{
+	struct outdir od;
+	size_t failed = 0;
+	int ret;
+
+	for (size_t i = 0; i < from->ninst; i++)
+		for (size_t t = 0; !from->inst[i].background && t < from->inst[i].ntrials; t++)
+			failed += from->inst[i].trials[t].seq && from->inst[i].trials[t].failed;
+	if ((ret = outdir_resume(&od, args->resume)) < 0) {
+		outdir_release(&od);
+		return ret == -EBUSY ? EXIT_USAGE : EXIT_RUN;
+	}
+	fprintf(
+	    stderr,
+	    "iotrial: the run in '%s' is complete: no trial runs again; result files it lacks are written\n",
+	    args->resume);
+	ret = cli_write_missing(from, od.path, &args->formats, args->quiet);
+	outdir_release(&od);
+	return ret > 0 ? ret : failed ? EXIT_RUN : 0;
+}
+
 /* One job file's run, from its plan to its results: what the steps of run_one share. */
 struct file_run {
 	struct cli_args *args;
@@ -250,8 +276,11 @@ static int run_one(const char *file, struct cli_args *args, const char *scratch,
 	if ((ret = load_one(file, args, scratch, &fr.from, &fr.s, &fr.p)))
 		return ret;
 	fr.od = claimed ? claimed : &fr.own;
-	if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed)) &&
-	    !(ret = set_run_opts(&fr, log))) {
+	if (args->resume && fr.from.complete) {
+		*where = strdup(args->resume);
+		ret = finish_complete(args, &fr.from);
+	} else if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed)) &&
+		   !(ret = set_run_opts(&fr, log))) {
 		if (fr.lead)
 			*where = strdup(fr.od->path ? fr.od->path : "-");
 		ret = write_out(&fr, run_plan(&fr.p, &fr.r, &fr.ro, &fr.d));

@@ -45,6 +45,7 @@ const char iotrial_usage[] =
     "  --keep-going       with several job files, run the rest after one fails\n"
     "  --log FILE         append one line per trial (and per job file) to FILE\n"
     "  --resume DIR       go on with the interrupted run whose checkpoint is in DIR\n"
+    "                     (a complete one: write the result files DIR lacks)\n"
     "  --checkpoint-interval TIME  write results.json this often during a run (5s; 0: every trial)\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"

@@ -8,7 +8,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reporters/reporter.h"
@@ -123,8 +125,23 @@ static int print_summary(const struct results *r)
 	return 0;
 }
 
-int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
-		      bool quiet)
+/* Is report `rep`'s file in `dir` already there (as anything: a symlink is not followed)? */
+static bool in_folder(const struct rep_ops *rep, const char *dir)
+{
+	char *path = NULL;
+	struct stat st;
+	bool there;
+
+	if (asprintf(&path, "%s/%s", dir, rep->file) < 0)
+		return false; /* the write that follows fails with ENOMEM, and says so */
+	there = lstat(path, &st) == 0 || errno != ENOENT;
+	free(path);
+	return there;
+}
+
+/* cli_write_results, and with `missing_only`, cli_write_missing. */
+static int write_results(const struct results *r, const char *dir, const struct rep_list *formats,
+			 bool quiet, bool missing_only)
 {
 	int ret = 0, failed = 0;
 
@@ -136,6 +153,8 @@ int cli_write_results(const struct results *r, const char *dir, const struct rep
 			const struct rep_ops *rep = formats->rep[i];
 			int wr;
 			if ((pass == 0) == !strcmp(rep->name, "json"))
+				continue;
+			if (missing_only && in_folder(rep, dir))
 				continue;
 			if ((wr = rep_write_file(rep, r, dir)) < 0) {
 				fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep->file,
@@ -152,4 +171,16 @@ int cli_write_results(const struct results *r, const char *dir, const struct rep
 	}
 	fprintf(stderr, "iotrial: results in %s/\n", dir);
 	return ret;
+}
+
+int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
+		      bool quiet)
+{
+	return write_results(r, dir, formats, quiet, false);
+}
+
+int cli_write_missing(const struct results *r, const char *dir, const struct rep_list *formats,
+		      bool quiet)
+{
+	return write_results(r, dir, formats, quiet, true);
 }

@@ -400,15 +400,13 @@ expect_refusal() {
 	cmp before after
 }
 
-test_expect_success 'refused: no folder, no checkpoint, a complete run' '
+# A complete run is not refused: t0043-resume-complete.sh.
+test_expect_success 'refused: no folder, no checkpoint' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml --resume nowhere 2>err
 	grep -F "cannot resume from '"'"'nowhere'"'"': no such folder" err
 	rm bad/results.json
 	expect_refusal "no checkpoint in it" "$IOTRIAL" run -q syn.yaml --resume bad
-	refused
-	cp killed/results.json bad/results.json
-	expect_refusal "its run is complete" "$IOTRIAL" run -q syn.yaml --resume bad
 '
 
 test_expect_success 'refused: another job file, other --set options, --force given or not' '
