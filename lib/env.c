@@ -410,6 +410,16 @@ static uint64_t env_meminfo_total(void)
 	return (uint64_t)kib * 1024;
 }
 
+/* The clock CLOCK_MONOTONIC runs on: the worker's clock reads the TSC itself only on "tsc". */
+static int env_clocksource(char **out)
+{
+	char buf[64] = "";
+	int n = env_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			      buf, sizeof(buf));
+
+	return n > 0 ? env_set_trimmed(out, buf, (size_t)n) : 0;
+}
+
 int env_capture(struct run_env *e)
 {
 	struct utsname u;
@@ -425,6 +435,8 @@ int env_capture(struct run_env *e)
 		ret = env_set_trimmed(&e->kernel, u.release, strlen(u.release));
 	if (!ret)
 		ret = env_cpu_model(&e->cpu_model);
+	if (!ret)
+		ret = env_clocksource(&e->clocksource);
 	if (ret) {
 		env_release(e);
 		return ret;
@@ -461,5 +473,7 @@ void env_release(struct run_env *e)
 	free(e->hostname);
 	free(e->kernel);
 	free(e->cpu_model);
+	free(e->clocksource);
+	free(e->clock);
 	memset(e, 0, sizeof(*e));
 }

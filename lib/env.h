@@ -27,6 +27,9 @@ struct run_env {
 	char *cpu_model;    /* "model name" from /proc/cpuinfo, NULL when absent (most arm64) */
 	uint32_t cpus;	    /* online CPUs; 0 unknown */
 	uint64_t mem_bytes; /* total RAM; 0 unknown */
+	char *clocksource; /* the kernel's current clocksource ("tsc", "kvm-clock"); NULL unknown */
+	char *clock;	   /* the clock that timed the I/Os, "tsc" or "monotonic": set by the
+			    * engine (engine/io/fastclock.h), not by env_capture; NULL unknown */
 	struct env_target *targets;
 	size_t ntargets;
 };

@@ -356,6 +356,8 @@ static const struct rfield env_rows[] = {
     E("cpu_model", RF_STR, REQ | NULLABLE, cpu_model),
     E("cpus", RF_U32, REQ | RF_ZERO_NULL, cpus),
     E("mem_bytes", RF_U64, REQ | RF_ZERO_NULL, mem_bytes),
+    E("clocksource", RF_STR, OPT | NULLABLE, clocksource),
+    E("clock", RF_STR, OPT | NULLABLE, clock),
     ARR(struct run_env, "targets", REQ, targets, ntargets, target_table),
 };
 static TABLE(env_table, env_rows);

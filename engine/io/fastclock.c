@@ -96,6 +96,12 @@ void fastclock_init(struct fastclock *c)
 				.bn = base.ns};
 }
 
+const char *fastclock_kind(void)
+{
+	pthread_once(&base_once, base_init);
+	return base.usable ? "tsc" : "monotonic";
+}
+
 uint64_t fastclock_slope(uint64_t ns, uint64_t ticks)
 {
 	/* 128 bits: ns << 32 passes 2^64 after 4.3 s. */

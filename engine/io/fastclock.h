@@ -70,6 +70,12 @@ static inline uint64_t fastclock_mono_ns(void)
  * unless IOTRIAL_CLOCK is "monotonic". 1 or 0. */
 int fastclock_counter_usable(const char *env, const char *clocksource);
 
+/* The clock this process's workers time their I/Os with: "tsc" where fastclock_init reads the
+ * counter, "monotonic" where it reads CLOCK_MONOTONIC (a clock that later finds the counter
+ * gone back turns to CLOCK_MONOTONIC on its own; that is not seen here). The first call in a
+ * process takes what fastclock_init's first does. */
+const char *fastclock_kind(void);
+
 /* The slope of `ns` nanoseconds over `ticks` (> 0) of the counter: ns per tick << 32. */
 uint64_t fastclock_slope(uint64_t ns, uint64_t ticks);
 

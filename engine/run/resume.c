@@ -95,6 +95,10 @@ static int diff_env(struct resumption *rs, const struct run_env *a, const struct
 		ret = diff_num(rs, "cpus", a->cpus, b->cpus, 0);
 	if (ret == 0)
 		ret = diff_num(rs, "mem_bytes", (int64_t)a->mem_bytes, (int64_t)b->mem_bytes, 0);
+	if (ret == 0)
+		ret = diff_str(rs, "clocksource", a->clocksource, b->clocksource);
+	if (ret == 0)
+		ret = diff_str(rs, "clock", a->clock, b->clock);
 	for (size_t i = 0; ret == 0 && i < n; i++)
 		ret = diff_target(rs, i, i < a->ntargets ? &a->targets[i] : NULL,
 				  i < b->ntargets ? &b->targets[i] : NULL);

@@ -9,6 +9,7 @@
 
 #include "engine/dist/dist.h"
 #include "engine/io/backends/backend.h"
+#include "engine/io/fastclock.h"
 #include "engine/run/trial.h"
 #include "lib/path.h"
 #include "lib/version.h"
@@ -189,6 +190,9 @@ int run_results_init(const struct plan *p, struct results *r)
 	/* A field of the machine that cannot be read stays unknown; only memory is fatal. */
 	if ((ret = env_capture(&r->env)) == -ENOMEM)
 		return ret;
+	/* The engine decides the workers' clock; the results only record it. */
+	if (!(r->env.clock = strdup(fastclock_kind())))
+		return -ENOMEM;
 	if (!(r->inst = calloc(p->ninst ? p->ninst : 1, sizeof(*r->inst))))
 		return -ENOMEM;
 	for (size_t i = 0; i < p->ninst; i++)

@@ -67,6 +67,25 @@ static void assert_same_mount(const struct env_target *a, const struct env_targe
 	assert_int_equal(a->logical_block_size, b->logical_block_size);
 }
 
+/* The kernel's clocksource as sysfs gives it (without the newline), or NULL without one. */
+static void assert_clocksource(const char *got)
+{
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+	char want[64] = "";
+
+	if (f && !fgets(want, sizeof(want), f))
+		want[0] = 0;
+	if (f)
+		fclose(f);
+	want[strcspn(want, "\n")] = 0;
+	if (!want[0]) {
+		assert_null(got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+}
+
 static void test_capture(void **state)
 {
 	struct run_env e;
@@ -81,6 +100,8 @@ static void test_capture(void **state)
 	assert_int_equal(e.cpus, sysconf(_SC_NPROCESSORS_ONLN));
 	assert_true(e.mem_bytes > 0);
 	assert_true(e.cpu_model == NULL || strlen(e.cpu_model) > 0);
+	assert_clocksource(e.clocksource);
+	assert_null(e.clock); /* the engine's to set */
 	assert_null(e.targets);
 	assert_int_equal(e.ntargets, 0);
 	print_message("  host=%s kernel=%s cpu=%s cpus=%u mem=%llu\n", e.hostname, e.kernel,

@@ -105,6 +105,8 @@ static void build(struct results *r)
 	r->env.cpu_model = NULL;
 	r->env.cpus = 8;
 	r->env.mem_bytes = 1ull << 34;
+	r->env.clocksource = xstrdup("kvm-clock");
+	r->env.clock = xstrdup("monotonic");
 	r->env.targets = calloc(1, sizeof(*r->env.targets));
 	r->env.targets[0] = (struct env_target){
 	    xstrdup("/tmp/x"), xstrdup("tmpfs"), xstrdup("tmpfs"), NULL, -1, 4096, NULL};
@@ -394,6 +396,8 @@ static void assert_results_eq(const struct results *a, const struct results *b)
 	EQ_S(a->env.cpu_model, b->env.cpu_model);
 	assert_int_equal(a->env.cpus, b->env.cpus);
 	assert_int_equal(a->env.mem_bytes, b->env.mem_bytes);
+	EQ_S(a->env.clocksource, b->env.clocksource);
+	EQ_S(a->env.clock, b->env.clock);
 	assert_int_equal(a->env.ntargets, b->env.ntargets);
 	for (size_t i = 0; i < a->env.ntargets; i++) {
 		const struct env_target *ta = &a->env.targets[i], *tb = &b->env.targets[i];

@@ -1,0 +1,38 @@
+#!/bin/bash
+# results.json's env says which clock timed the I/Os (env.clock, as the workers decided it)
+# and the kernel's clocksource it was decided from (env.clocksource), and a file read back
+# keeps both.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+cat >n.yaml <<'EOF'
+experiment: clk
+jobs:
+  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 10ms}
+EOF
+CS_FILE=/sys/devices/system/clocksource/clocksource0/current_clocksource
+
+test_expect_success 'env.clocksource is the kernel'"'"'s, env.clock the one the workers used' '
+	"$IOTRIAL" run -q n.yaml -o r 2>err
+	jq -e ".env | has(\"clocksource\") and has(\"clock\")" r/results.json
+	want=null
+	if [ -r "$CS_FILE" ]; then want="\"$(cat "$CS_FILE")\""; fi
+	expect_eq "$(jq -c .env.clocksource r/results.json)" "$want" "env.clocksource"
+	clock=$(jq -r .env.clock r/results.json)
+	if [ "$want" = "\"tsc\"" ] && [ "$(uname -m)" = x86_64 ]; then expect_eq "$clock" tsc "env.clock"; else expect_eq "$clock" monotonic "env.clock"; fi
+'
+
+test_expect_success 'IOTRIAL_CLOCK=monotonic: env.clock is "monotonic"' '
+	IOTRIAL_CLOCK=monotonic "$IOTRIAL" run -q n.yaml -o m 2>err
+	expect_eq "$(jq -r .env.clock m/results.json)" monotonic
+	jq -e ".env.clocksource == $(jq -c .env.clocksource r/results.json)" m/results.json
+'
+
+test_expect_success 'read back (iotrial report -f json), both are kept' '
+	"$IOTRIAL" report m/results.json -f json >back.json
+	jq -c "[.env.clocksource, .env.clock]" m/results.json >want
+	jq -c "[.env.clocksource, .env.clock]" back.json >got
+	cmp want got
+'
+
+test_done
