@@ -133,6 +133,10 @@ const struct job_key job_keys[JK_NKEYS] =
 	    {"verify", KT_BOOL, OFF(verify), "false", 0, 1, NULL,
 	     "write a pattern that carries each 512-byte unit's offset and a checksum, and check it on every read (writes are read back after the trial); a mismatch is an error",
 	     "verify: true"},
+	[JK_HUGE_BUFFERS] =
+	    {"huge_buffers", KT_BOOL, OFF(huge_buffers), "true", 0, 1, NULL,
+	     "I/Os larger than a page: buffers on huge pages, one segment an I/O at the device (false: as fio)",
+	     "huge_buffers: false"},
 	[JK_THREADS] =
 	    {"threads", KT_UINT, OFF(threads), "1", 1, 1024, NULL,
 	     "workers in one job instance, started together on one barrier; their figures are summed (bytes, I/Os) and merged (latency), and kept per worker",
@@ -170,8 +174,8 @@ const struct job_key job_keys[JK_NKEYS] =
 	     "distributed runs: per_rank (each rank its own file), shared (one file, each rank its own file_size region in one piece) or strided (one file, the ranks' blocks interleaved)",
 	     "layout: shared"},
 	[JK_STONEWALL] =
-	    {"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0,
-	     stonewall_names, "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
+	    {"stonewall", KT_ENUM, OFF(stonewall), "none", 0, 0, stonewall_names,
+	     "stop a size-bound trial early: none; time (each rank stops at stonewall_cap or its size, whichever first); first_done (the first rank to finish its size stops the others); wear_out (first_done, then every rank tops up to the most any rank moved)",
 	     "stonewall: first_done"},
 	[JK_STONEWALL_CAP] =
 	    {"stonewall_cap", KT_DURATION, OFF(stonewall_cap_ns), "60s",

@@ -62,6 +62,7 @@ enum job_key_id {
 	JK_IODEPTH,
 	JK_DIRECT,
 	JK_VERIFY,
+	JK_HUGE_BUFFERS,
 	JK_THREADS,
 	JK_CPUS,
 	JK_NICE,
@@ -110,26 +111,28 @@ struct job_opts {
 enum spec_outliers { OUTLIERS_NONE, OUTLIERS_TRIM, OUTLIERS_IQR, OUTLIERS_MAD };
 
 struct replication_spec {
+	/* Ordered so that no field leaves padding: a plan's instance holds one (the bools last). */
 	uint32_t runs;
 	uint32_t warmup;
 	double confidence; /* for confidence intervals and required runs */
 	double error;	   /* relative error for required runs */
 	enum spec_order order;
+	/* A precision target instead of a fixed count (`target` below): run `pilot`, then more
+	 * until the required-runs estimate on the kept runs is met, or `max`. */
+	uint32_t pilot;
 	uint64_t seed; /* random order: the shuffle's seed */
+	uint32_t max;
+	uint32_t round; /* target.estimate: pilot — the estimate rounded up to a multiple of it */
+	enum spec_outliers outliers;
+	uint32_t trim_low, trim_high;
 	bool seed_set;
-	/* A precision target instead of a fixed count: run `pilot`, then more until the
-	 * required-runs estimate on the kept runs is met, or `max`. */
 	bool target;
-	uint32_t pilot, max;
 	/* target.estimate: pilot — estimate the runs once, from the pilot's runs before the
 	 * outlier policy, rounded up to a multiple of `round`, and run that many (the copy
 	 * experiment's 186 -> 200). false: re-estimate from the kept runs after each round. */
 	bool estimate_pilot;
-	uint32_t round;
-	enum spec_outliers outliers;
-	uint32_t trim_low, trim_high;
-	double outlier_k;   /* iqr: the fence factor k; mad: the threshold in MADs */
 	bool outlier_k_set; /* given in the job file, not the policy's default */
+	double outlier_k;   /* iqr: the fence factor k; mad: the threshold in MADs */
 	char *metric;	    /* what outliers and targets look at; NULL: seconds or bw_bytes */
 };
 
@@ -189,7 +192,9 @@ struct job_spec {
 	uint32_t iodepth;
 	bool direct;
 	bool verify;
-	bool random_map;      /* random workloads: each block once per pass (fio's random map) */
+	bool huge_buffers; /* I/Os of more than a page: buffers on huge pages where the kernel has
+			      them */
+	bool random_map;   /* random workloads: each block once per pass (fio's random map) */
 	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
 	uint32_t threads;     /* workers in one instance */
 	int sched;	      /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */

@@ -58,6 +58,7 @@ struct worker_job {
 
 	uint32_t read_pct; /* ... reading with this probability, in percent */
 	bool verify;	   /* writes carry the verify pattern, reads are checked */
+	bool huge_bufs;	   /* I/Os of more than a page: buffers on huge pages (see worker.c) */
 
 	uint64_t verify_seed;	   /* the pattern's seed */
 	bool verify_check_seed;	   /* false: accept the pattern under any seed */

@@ -159,6 +159,7 @@ static void slot_job(struct trial_env *e, struct inst_run *r, size_t inst_k, siz
 	    .rate_iops = j->rate_iops,
 	    .think_ns = j->think_time_ns,
 	    .verify = j->verify,
+	    .huge_bufs = j->huge_buffers,
 	    .tally = r->background ? NULL : &s->sh->tally,
 	    .split_lat = j->submit_latency,
 	};

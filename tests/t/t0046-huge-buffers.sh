@@ -1,0 +1,70 @@
+#!/bin/bash
+# huge_buffers (docs/jobfile.md#huge_buffers, docs/performance.md#huge-buffers): a worker whose
+# I/Os are larger than a page asks for its buffers on a huge page (2 MiB aligned, a whole
+# number of 2 MiB, madvise MADV_HUGEPAGE), so that each I/O is one segment at the device;
+# with huge_buffers: false, or I/Os of one page, it does not; the data is the same either way.
+. "$(dirname "$0")/lib.sh"
+need_cmd strace
+
+# job NAME BLOCK_SIZE [MORE KEYS]: writes of BLOCK_SIZE into a folder; MORE may set
+# file_size (4 MiB), target (the folder data) and backend (sync) apart
+job() {
+	local keys="${3:-}"
+	case $keys in *file_size:*) ;; *) keys="$keys, file_size: 4MiB" ;; esac
+	case $keys in *target:*) ;; *) keys="$keys, target: \"$TRASH/data\"" ;; esac
+	case $keys in *backend:*) ;; *) keys="$keys, backend: sync" ;; esac
+	printf 'experiment: hb\nreplication: {runs: 1}\njobs:\n  - {name: %s, workload: write, block_size: %s%s}\n' \
+		"$1" "$2" "$keys" >"$1.yaml"
+}
+
+# the madvise calls of a run of job $1, into $1.madv
+madvised() {
+	rm -rf "$1.out"
+	strace -f -qq -e trace=madvise -o "$1.strace" "$IOTRIAL" run -q "$1.yaml" -o "$1.out" >/dev/null
+	grep "MADV_HUGEPAGE" "$1.strace" >"$1.madv" || true
+}
+
+test_expect_success 'I/Os of 64 KiB at depth 1: one madvise of a whole huge page, 2 MiB aligned' '
+	mkdir data
+	job big 64KiB
+	madvised big
+	cat big.madv
+	expect_eq "$(wc -l <big.madv)" 1
+	sed -E "s/.*madvise\((0x[0-9a-f]+), ([0-9]+), MADV_HUGEPAGE\) = 0$/\1 \2/" big.madv >args
+	read -r addr len <args
+	expect_eq "$((addr % 2097152))" 0 "address aligned to 2 MiB"
+	expect_eq "$len" 2097152
+'
+
+test_expect_success 'depth 64 of 64 KiB: 4 MiB of buffers, two huge pages' '
+	job deep 64KiB ", iodepth: 64, file_size: 8MiB, backend: null"
+	madvised deep
+	cat deep.madv
+	grep -E "madvise\(0x[0-9a-f]+, 4194304, MADV_HUGEPAGE\) = 0$" deep.madv
+'
+
+test_expect_success 'huge_buffers: false, or I/Os of one page: no huge page asked for' '
+	job off 64KiB ", huge_buffers: false"
+	madvised off
+	expect_eq "$(cat off.madv)" ""
+	job page 4KiB
+	madvised page
+	expect_eq "$(cat page.madv)" ""
+'
+
+test_expect_success 'the same bytes either way: verify reads back what was written' '
+	job on 1MiB ", verify: true, keep_files: true, target: \"$TRASH/data/on.dat\""
+	"$IOTRIAL" run -q on.yaml -o on.out
+	job off2 1MiB ", verify: true, huge_buffers: false, target: \"$TRASH/data/off.dat\""
+	"$IOTRIAL" run -q off2.yaml -o off2.out
+	expect_eq "$(jq ".jobs[0].trials[0].errors" on.out/results.json)" 0
+	expect_eq "$(jq ".jobs[0].trials[0].errors" off2.out/results.json)" 0
+'
+
+test_expect_success 'iotrial keys huge_buffers: a bool, true by default' '
+	"$IOTRIAL" keys huge_buffers >keys.txt
+	grep -E "^  default: +true$" keys.txt
+	grep -E "^  type: +bool$" keys.txt
+'
+
+test_done
