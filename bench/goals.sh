@@ -23,7 +23,9 @@
 #                 I/O than fio's, iotrial would still be above the goal;
 #   over          any other CPU ratio above 0.80: iotrial's own code, or kernel work beyond
 #                 fio's for the same I/O (the line's sys), is what misses;
-#   missed        a goal with no rounds to weigh (null, two workers, record log, planning).
+#   missed        a goal that does not hold (null, two workers, record log, planning), or
+#                 any goal with nothing to weigh: no rounds, fio's median throughput or CPU
+#                 time 0, no round with a figure from both tools.
 set -eu
 OUT=${1:-bench/out}
 IOTRIAL=${IOTRIAL:-./iotrial}
@@ -31,12 +33,19 @@ IOTRIAL=${IOTRIAL:-./iotrial}
 # median of the numbers on stdin ("nan" for none)
 median() { grep -E '^[-+]?[0-9.]+(e[-+]?[0-9]+)?$' | sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 col() { cut -f"$2" "$1" | median; }
+# ok(x) for awk: x is a figure, not "nan" (a median of no rounds) nor empty. mawk takes "nan"
+# for a number that compares above anything, so that a row without rounds would be met.
+OK='function ok(x) { return x "" != "nan" && x "" != "" }'
 
 # ci FIO-TSV IOT-TSV: "lo hi", the 95% interval of the median per-round throughput ratio:
 # the k-th lowest and highest of the n ratios, k the largest with P(Bin(n, 1/2) < k) at most
 # 0.025 (n = 9: the 2nd and 8th, 96.1%); below 6 rounds no k is that small and the interval
 # is the lowest and highest ratio (its cover then under 95%: 93.8% at 5).
 ci() {
+	if [ ! -f "$1" ] || [ ! -f "$2" ]; then
+		echo "nan nan"
+		return 0
+	fi
 	cut -f1 "$1" >"$1.tp"
 	cut -f1 "$2" >"$2.tp"
 	paste "$1.tp" "$2.tp" | awk -F'\t' '
@@ -64,10 +73,12 @@ ci() {
 device() {
 	f=$OUT/$1.fio.tsv i=$OUT/$1.iot.tsv
 	awk -v row="$1" -v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
-		-v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" -v ci="$(ci "$f" "$i")" 'BEGIN {
+		-v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" -v ci="$(ci "$f" "$i")" "$OK"'
+	BEGIN {
+		# mawk reads "nan" as a number that compares above anything: test for it by name
 		split(ci, b, " ")
-		tp = sprintf("%.2f", fv > 0 ? iv / fv : 0) + 0
-		v = tp >= 1 ? "met" : b[2] >= 1 ? "tie" : "behind"
+		tp = sprintf("%.2f", ok(fv) && ok(iv) && fv > 0 ? iv / fv : 0) + 0
+		v = !ok(fv) || !ok(iv) || fv <= 0 || !ok(b[2]) ? "missed" : tp >= 1 ? "met" : b[2] >= 1 ? "tie" : "behind"
 		# the placement only where it is not the default (irq, or none)
 		sub(/[.](irq|none)$/, "", row)
 		sub(/[.]/, "@", row)
@@ -77,7 +88,8 @@ device() {
 		# kernel-bound: out of reach even with no user time and no more kernel work per I/O
 		# than fio (its system share above the goal too); else iotrial asks more of the kernel
 		fs = sprintf("%.2f", fc > 0 ? (fc - fu) / fc : 0) + 0
-		v = cpu <= 0.8 ? "met" : fl > 0.8 && fs > 0.8 ? "kernel-bound" : "over"
+		v = !ok(fc) || !ok(ic) || fc <= 0 || ic <= 0 ? "missed" : cpu <= 0.8 ? "met" : \
+			ok(fu) && ok(iu) && fl > 0.8 && fs > 0.8 ? "kernel-bound" : "over"
 		# sys: what iotrial asks of the kernel per I/O against what fio does
 		printf "; cpu %.2f (floor %.2f, sys %.2f of fio%ss): %s\n", cpu, fl, (fc - fu > 0 ? (ic - iu) / (fc - fu) : 0), "\047", v
 	}'
@@ -126,10 +138,12 @@ judge() {
 	if [ -s "$l.logged.tsv" ]; then
 		# flat: the peak RSS of the whole log at most a tenth above that of a tenth of it
 		awk -v w="record log, x unlogged" -v pv="$(col "$l.plain.tsv" 1)" -v lv="$(col "$l.logged.tsv" 1)" \
-			-v lr="$(col "$l.logged.tsv" 2)" -v sr="$(col "$l.small.tsv" 2)" 'BEGIN {
-			x = sprintf("%.2f", pv > 0 ? lv / pv : 0) + 0
+			-v lr="$(col "$l.logged.tsv" 2)" -v sr="$(col "$l.small.tsv" 2)" "$OK"'
+		BEGIN {
+			have = ok(pv) && ok(lv) && ok(lr) && ok(sr) && pv > 0
+			x = sprintf("%.2f", have ? lv / pv : 0) + 0
 			printf "  %-30s %.2f (goal: at least 0.8), peak RSS %.1f MiB against %.1f at a tenth of the I/Os (goal: at most a tenth more): %s\n",
-				w, x, lr / 1024, sr / 1024, (x >= 0.8 && lr <= 1.1 * sr) ? "met" : "missed"
+				w, x, lr / 1024, sr / 1024, (have && x >= 0.8 && lr <= 1.1 * sr) ? "met" : "missed"
 		}'
 	fi
 	if [ -x "$IOTRIAL" ]; then

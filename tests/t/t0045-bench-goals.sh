@@ -115,4 +115,34 @@ test_expect_success 'planning a 100000-point matrix: timed and measured with the
 	grep "^experiment points: 100000 job instance(s)" plan.txt
 '
 
+test_expect_success 'a row or goal with no rounds to weigh is missed, never met' '
+	rm -rf out
+	mkdir out
+	# gone: no files; empty: no rounds; zero: fio moved nothing; nan: fio.s rounds unreadable;
+	# apart: each tool has a round, but never the same one, so no round has a ratio
+	printf "gone.irq\nempty.irq\nzero.irq\nnan.irq\napart.irq\n" >out/rows
+	: >out/empty.irq.fio.tsv
+	: >out/empty.irq.iot.tsv
+	rounds out/zero.irq.fio.tsv "0 0 0" 0 0
+	rounds out/zero.irq.iot.tsv "100 100 100" 7 1
+	rounds out/nan.irq.fio.tsv "nan nan nan" nan nan
+	rounds out/nan.irq.iot.tsv "100 100 100" 7 1
+	rounds out/apart.irq.fio.tsv "100 nan nan" 10 1
+	rounds out/apart.irq.iot.tsv "nan 90 90" 7 1
+	# the record log without its unlogged rounds
+	printf "80\t4000\n" >out/null-logged.logged.tsv
+	printf "90\t4000\n" >out/null-logged.small.tsv
+	IOTRIAL=/nonexistent sh "$SRC/bench/goals.sh" out >goals 2>err
+	cat goals
+	grep -x "  gone .*: missed; cpu .*: missed" goals
+	grep -x "  empty .*: missed; cpu .*: missed" goals
+	grep -x "  zero .*: missed; cpu .*: missed" goals
+	grep -x "  nan .*: missed; cpu .*: missed" goals
+	grep -x "  apart .* throughput 0.90 (rounds: 95% CI nan-nan): missed; cpu 0.70 .*: met" goals
+	grep "^  record log, x unlogged .*: missed$" goals
+	grep -x "goals: 1 met, 0 tie, 0 kernel-bound, 0 behind, 0 over, 10 missed" goals
+	ls out >files
+	not grep "[.]tp$" files
+'
+
 test_done
