@@ -358,19 +358,43 @@ static int loop_run(struct loop *l)
  * disk takes 254 segments a request, so a 1 MiB write went as two requests, and its host
  * handles each segment apart (128 KiB reads at depth 8: half the rate; docs/performance.md
  * #huge-buffers). On huge pages (2 MiB, aligned, transparent huge pages by madvise) an I/O is
- * one segment. Where the kernel gives no huge page the madvise is a hint only: ordinary pages,
- * and up to 2 MiB of address space (not memory: it is never touched) left unused. */
-static int buffers_alloc(const struct worker_job *w, size_t len, char **bufs)
+ * one segment. The rounding up to a whole huge page costs up to 2 MiB of memory where the
+ * kernel gives the page (a huge page is allocated whole), of address space only where it does
+ * not: the madvise is a hint, and without it the buffers are ordinary pages. */
+static int buffers_alloc(size_t len, bool huge, char **bufs)
 {
-	if (w->huge_bufs && w->chunk > BUF_ALIGN) {
-		size_t huge = (len + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	if (huge) {
+		size_t whole = (len + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
 
-		if (posix_memalign((void **)bufs, HUGE_PAGE, huge))
+		if (posix_memalign((void **)bufs, HUGE_PAGE, whole))
 			return -ENOMEM;
-		(void)madvise(*bufs, huge, MADV_HUGEPAGE);
+		(void)madvise(*bufs, whole, MADV_HUGEPAGE);
 		return 0;
 	}
 	return posix_memalign((void **)bufs, BUF_ALIGN, len) ? -ENOMEM : 0;
+}
+
+/* The buffers allocated, filled with varied bytes, cut into the slots and shown to the
+ * backend. Returns 0, -ENOMEM, or the backend's error. */
+static int buffers_init(struct loop *l, char **bufs, bool huge)
+{
+	const struct worker_job *w = l->w;
+	unsigned depth = w->iodepth ? w->iodepth : 1;
+
+	if (buffers_alloc(depth * w->chunk, huge, bufs) < 0)
+		return -ENOMEM;
+	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
+	l->rng = w->seed ^ 0x5bd1e995u;
+	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
+		uint64_t v = rng_next(&l->rng);
+		memcpy(*bufs + i, &v, 8);
+	}
+	l->nfree = 0;
+	for (unsigned i = 0; i < depth; i++) {
+		l->slots[i].buf = l->slots[i].base_buf = *bufs + (size_t)i * w->chunk;
+		l->free_list[l->nfree++] = &l->slots[depth - 1 - i];
+	}
+	return w->be->buffers ? w->be->buffers(w->priv, *bufs, depth * w->chunk) : 0;
 }
 
 /* Everything the loop needs before the clock starts: its slots and free list, the buffers
@@ -381,6 +405,7 @@ static int loop_init(struct loop *l, char **bufs)
 {
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
+	bool huge = w->huge_bufs && w->chunk > BUF_ALIGN;
 	int r;
 
 	l->push_at = SUBMIT_BATCH;
@@ -391,20 +416,18 @@ static int loop_init(struct loop *l, char **bufs)
 	l->reaped = cacheline_zalloc(depth * sizeof(*l->reaped));
 	if (w->split_lat && !(l->pend = cacheline_zalloc(depth * sizeof(*l->pend))))
 		return -ENOMEM;
-	if (!l->slots || !l->free_list || !l->ready || !l->reaped ||
-	    buffers_alloc(w, depth * w->chunk, bufs) < 0)
+	if (!l->slots || !l->free_list || !l->ready || !l->reaped)
 		return -ENOMEM;
-	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
-	l->rng = w->seed ^ 0x5bd1e995u;
-	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
-		uint64_t v = rng_next(&l->rng);
-		memcpy(*bufs + i, &v, 8);
+	r = buffers_init(l, bufs, huge);
+	/* A backend that pins the buffers (io_uring fixed buffers) is charged the whole huge
+	 * page against RLIMIT_MEMLOCK, 2 MiB for a 64 KiB buffer: where that is refused, the
+	 * ordinary pages the job would have had without huge_buffers. */
+	if (r == -ENOMEM && huge) {
+		free(*bufs);
+		*bufs = NULL;
+		r = buffers_init(l, bufs, false);
 	}
-	for (unsigned i = 0; i < depth; i++) {
-		l->slots[i].buf = l->slots[i].base_buf = *bufs + (size_t)i * w->chunk;
-		l->free_list[l->nfree++] = &l->slots[depth - 1 - i];
-	}
-	if (w->be->buffers && (r = w->be->buffers(w->priv, *bufs, depth * w->chunk)) < 0)
+	if (r < 0)
 		return r;
 	l->rng = w->seed;
 	/* mixed: the directions' stream, of the seed too, apart from the offsets' */
