@@ -55,13 +55,22 @@ test_expect_success 'huge_buffers: false, or I/Os of one page: no huge page aske
 	expect_eq "$(cat page.madv)" ""
 '
 
-test_expect_success 'the same bytes either way: verify reads back what was written' '
+test_expect_success 'verify, either way: every read checks what was written' '
 	job on 1MiB ", verify: true, keep_files: true, target: \"$TRASH/data/on.dat\""
 	"$IOTRIAL" run -q on.yaml -o on.out
 	job off2 1MiB ", verify: true, huge_buffers: false, target: \"$TRASH/data/off.dat\""
 	"$IOTRIAL" run -q off2.yaml -o off2.out
 	expect_eq "$(jq ".jobs[0].trials[0].errors" on.out/results.json)" 0
 	expect_eq "$(jq ".jobs[0].trials[0].errors" off2.out/results.json)" 0
+'
+
+test_expect_success 'the same bytes either way: without verify, one seed writes the same file' '
+	for hb in true false; do
+		printf "experiment: hb\nseed: 7\nreplication: {runs: 1}\njobs:\n  - {name: same, workload: write, block_size: 1MiB, file_size: 4MiB, backend: sync, keep_files: true, huge_buffers: %s, target: \"%s\"}\n" \
+			"$hb" "$TRASH/data/same.$hb" >"same.$hb.yaml"
+		"$IOTRIAL" run -q "same.$hb.yaml" -o "same.$hb.out"
+	done
+	cmp data/same.true data/same.false
 '
 
 test_expect_success 'iotrial keys huge_buffers: a bool, true by default' '
