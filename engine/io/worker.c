@@ -361,6 +361,18 @@ static int loop_run(struct loop *l)
  * one segment. The rounding up to a whole huge page costs up to 2 MiB of memory where the
  * kernel gives the page (a huge page is allocated whole), of address space only where it does
  * not: the madvise is a hint, and without it the buffers are ordinary pages. */
+static bool buffers_huge(bool huge_bufs, uint64_t chunk)
+{
+	return huge_bufs && chunk > BUF_ALIGN;
+}
+
+uint64_t worker_buffers_bytes(bool huge, uint32_t depth, uint64_t chunk)
+{
+	uint64_t len = (uint64_t)(depth ? depth : 1) * chunk;
+
+	return buffers_huge(huge, chunk) ? (len + HUGE_PAGE - 1) & ~(uint64_t)(HUGE_PAGE - 1) : len;
+}
+
 static int buffers_alloc(size_t len, bool huge, char **bufs)
 {
 	if (huge) {
@@ -405,7 +417,7 @@ static int loop_init(struct loop *l, char **bufs)
 {
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
-	bool huge = w->huge_bufs && w->chunk > BUF_ALIGN;
+	bool huge = buffers_huge(w->huge_bufs, w->chunk);
 	int r;
 
 	l->push_at = SUBMIT_BATCH;

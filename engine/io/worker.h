@@ -189,6 +189,10 @@ int worker_run(const struct worker_job *w, struct worker_out *o);
  * cancelled meanwhile (w->cancel raised): the worker then does no I/O. */
 bool worker_gate(const struct worker_job *w);
 
+/* The memory a worker's I/O buffers take: `depth` x `chunk`, rounded up to whole 2 MiB huge
+ * pages where `huge` (huge_buffers) applies to I/Os of `chunk` bytes. */
+uint64_t worker_buffers_bytes(bool huge, uint32_t depth, uint64_t chunk);
+
 /* The current CLOCK_MONOTONIC time in ns. */
 uint64_t worker_now_ns(void);
 

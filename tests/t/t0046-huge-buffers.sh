@@ -73,6 +73,25 @@ test_expect_success 'the same bytes either way: without verify, one seed writes 
 	cmp data/same.true data/same.false
 '
 
+test_expect_success 'the memory bound counts whole huge pages: 8 KiB I/Os cost 2 MiB a worker' '
+	# just enough jobs of 1024 workers each, at once, that 2 MiB a worker is over 80% of
+	# this machine.s memory; at 8 KiB a worker they are a tenth of it
+	kib=$(awk "/^MemTotal:/ { print \$2 }" /proc/meminfo)
+	n=$((kib * 8 / 10 / (1024 * 2048) + 1))
+	for hb in true false; do
+		printf "experiment: mem\njobs:\n" >"mem.$hb.yaml"
+		for i in $(seq 0 $((n - 1))); do
+			with=""
+			if [ "$i" -gt 0 ]; then with=", with: j0"; fi
+			printf "  - {name: j%s, workload: read, backend: null, block_size: 8KiB, file_size: 64MiB, threads: 1024, huge_buffers: %s%s}\n" \
+				"$i" "$hb" "$with" >>"mem.$hb.yaml"
+		done
+	done
+	expect_code 1 "$IOTRIAL" validate mem.true.yaml 2>err
+	grep "^mem.true.yaml:3:5: the plan needs about [0-9.]* GiB of memory at once" err
+	"$IOTRIAL" validate mem.false.yaml >/dev/null
+'
+
 test_expect_success 'iotrial keys huge_buffers: a bool, true by default' '
 	"$IOTRIAL" keys huge_buffers >keys.txt
 	grep -E "^  default: +true$" keys.txt
