@@ -420,6 +420,19 @@ static int env_clocksource(char **out)
 	return n > 0 ? env_set_trimmed(out, buf, (size_t)n) : 0;
 }
 
+/* The transparent huge pages mode, the bracketed word of "always [madvise] never": whether
+ * huge_buffers can have its huge pages (never: not at all; madvise, always: where the kernel
+ * finds 2 MiB free and contiguous). */
+static int env_thp(char **out)
+{
+	char buf[128] = "";
+	int n = env_read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf));
+	const char *open = n > 0 ? strchr(buf, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+
+	return close ? env_set_trimmed(out, open + 1, (size_t)(close - open - 1)) : 0;
+}
+
 int env_capture(struct run_env *e)
 {
 	struct utsname u;
@@ -437,6 +450,8 @@ int env_capture(struct run_env *e)
 		ret = env_cpu_model(&e->cpu_model);
 	if (!ret)
 		ret = env_clocksource(&e->clocksource);
+	if (!ret)
+		ret = env_thp(&e->thp);
 	if (ret) {
 		env_release(e);
 		return ret;
@@ -475,5 +490,6 @@ void env_release(struct run_env *e)
 	free(e->cpu_model);
 	free(e->clocksource);
 	free(e->clock);
+	free(e->thp);
 	memset(e, 0, sizeof(*e));
 }

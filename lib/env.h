@@ -30,6 +30,7 @@ struct run_env {
 	char *clocksource; /* the kernel's current clocksource ("tsc", "kvm-clock"); NULL unknown */
 	char *clock;	   /* the clock that timed the I/Os, "tsc" or "monotonic": set by the
 			    * engine (engine/io/fastclock.h), not by env_capture; NULL unknown */
+	char *thp; /* transparent huge pages: "always", "madvise" or "never"; NULL unknown */
 	struct env_target *targets;
 	size_t ntargets;
 };

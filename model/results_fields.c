@@ -358,6 +358,7 @@ static const struct rfield env_rows[] = {
     E("mem_bytes", RF_U64, REQ | RF_ZERO_NULL, mem_bytes),
     E("clocksource", RF_STR, OPT | NULLABLE, clocksource),
     E("clock", RF_STR, OPT | NULLABLE, clock),
+    E("thp", RF_STR, OPT | NULLABLE, thp),
     ARR(struct run_env, "targets", REQ, targets, ntargets, target_table),
 };
 static TABLE(env_table, env_rows);

@@ -99,6 +99,8 @@ static int diff_env(struct resumption *rs, const struct run_env *a, const struct
 		ret = diff_str(rs, "clocksource", a->clocksource, b->clocksource);
 	if (ret == 0)
 		ret = diff_str(rs, "clock", a->clock, b->clock);
+	if (ret == 0)
+		ret = diff_str(rs, "thp", a->thp, b->thp);
 	for (size_t i = 0; ret == 0 && i < n; i++)
 		ret = diff_target(rs, i, i < a->ntargets ? &a->targets[i] : NULL,
 				  i < b->ntargets ? &b->targets[i] : NULL);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # results.json's env says which clock timed the I/Os (env.clock, as the workers decided it)
-# and the kernel's clocksource it was decided from (env.clocksource), and a file read back
-# keeps both.
+# and the kernel's clocksource it was decided from (env.clocksource), and the kernel's
+# transparent huge pages mode that huge_buffers depends on (env.thp); a file read back keeps
+# them.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -22,16 +23,25 @@ test_expect_success 'env.clocksource is the kernel'"'"'s, env.clock the one the 
 	if [ "$want" = "\"tsc\"" ] && [ "$(uname -m)" = x86_64 ]; then expect_eq "$clock" tsc "env.clock"; else expect_eq "$clock" monotonic "env.clock"; fi
 '
 
+THP_FILE=/sys/kernel/mm/transparent_hugepage/enabled
+
+test_expect_success 'env.thp is the bracketed mode of the kernel'"'"'s transparent huge pages' '
+	want=null
+	if [ -r "$THP_FILE" ]; then want="\"$(sed -E "s/.*\[([a-z]+)\].*/\1/" "$THP_FILE")\""; fi
+	expect_eq "$(jq -c .env.thp r/results.json)" "$want" "env.thp"
+	jq -e ".env.thp | . == null or . == \"always\" or . == \"madvise\" or . == \"never\"" r/results.json
+'
+
 test_expect_success 'IOTRIAL_CLOCK=monotonic: env.clock is "monotonic"' '
 	IOTRIAL_CLOCK=monotonic "$IOTRIAL" run -q n.yaml -o m 2>err
 	expect_eq "$(jq -r .env.clock m/results.json)" monotonic
 	jq -e ".env.clocksource == $(jq -c .env.clocksource r/results.json)" m/results.json
 '
 
-test_expect_success 'read back (iotrial report -f json), both are kept' '
+test_expect_success 'read back (iotrial report -f json), all three are kept' '
 	"$IOTRIAL" report m/results.json -f json >back.json
-	jq -c "[.env.clocksource, .env.clock]" m/results.json >want
-	jq -c "[.env.clocksource, .env.clock]" back.json >got
+	jq -c "[.env.clocksource, .env.clock, .env.thp]" m/results.json >want
+	jq -c "[.env.clocksource, .env.clock, .env.thp]" back.json >got
 	cmp want got
 '
 

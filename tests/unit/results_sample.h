@@ -88,6 +88,7 @@ static inline void build(struct results *r)
 	r->env.mem_bytes = 1ull << 34;
 	r->env.clocksource = xstrdup("kvm-clock");
 	r->env.clock = xstrdup("monotonic");
+	r->env.thp = xstrdup("never");
 	r->env.targets = calloc(1, sizeof(*r->env.targets));
 	r->env.targets[0] = (struct env_target){
 	    xstrdup("/tmp/x"), xstrdup("tmpfs"), xstrdup("tmpfs"), NULL, -1, 4096, NULL};

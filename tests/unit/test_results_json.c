@@ -200,6 +200,7 @@ static void assert_results_eq(const struct results *a, const struct results *b)
 	assert_int_equal(a->env.mem_bytes, b->env.mem_bytes);
 	EQ_S(a->env.clocksource, b->env.clocksource);
 	EQ_S(a->env.clock, b->env.clock);
+	EQ_S(a->env.thp, b->env.thp);
 	assert_int_equal(a->env.ntargets, b->env.ntargets);
 	for (size_t i = 0; i < a->env.ntargets; i++) {
 		const struct env_target *ta = &a->env.targets[i], *tb = &b->env.targets[i];
