@@ -30,9 +30,7 @@ set -eu
 OUT=${1:-bench/out}
 IOTRIAL=${IOTRIAL:-./iotrial}
 
-# median of the numbers on stdin ("nan" for none)
-median() { grep -E '^[-+]?[0-9.]+(e[-+]?[0-9]+)?$' | sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-col() { cut -f"$2" "$1" | median; }
+. "$(dirname "$0")/rounds.sh"
 # ok(x) for awk: x is a figure, not "nan" (a median of no rounds) nor empty. mawk takes "nan"
 # for a number that compares above anything, so that a row without rounds would be met.
 OK='function ok(x) { return x "" != "nan" && x "" != "" }'
@@ -42,15 +40,7 @@ OK='function ok(x) { return x "" != "nan" && x "" != "" }'
 # 0.025 (n = 9: the 2nd and 8th, 96.1%); below 6 rounds no k is that small and the interval
 # is the lowest and highest ratio (its cover then under 95%: 93.8% at 5).
 ci() {
-	if [ ! -f "$1" ] || [ ! -f "$2" ]; then
-		echo "nan nan"
-		return 0
-	fi
-	cut -f1 "$1" >"$1.tp"
-	cut -f1 "$2" >"$2.tp"
-	paste "$1.tp" "$2.tp" | awk -F'\t' '
-		function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ }
-		num($1) && num($2) && $1 > 0 { print $2 / $1 }' | sort -g | awk '
+	ratios "$1" "$2" | sort -g | awk '
 		{ q[NR] = $1 }
 		END {
 			n = NR
@@ -66,7 +56,6 @@ ci() {
 			if (k > (n + 1) / 2) k = int((n + 1) / 2)
 			print q[k], q[n + 1 - k]
 		}'
-	rm -f "$1.tp" "$2.tp"
 }
 
 # device ROW: the throughput and CPU goals of a row that uses the disk

@@ -65,6 +65,7 @@ rm -f "$OUT"/*.tsv "$OUT/rows"
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
 trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
 . bench/env.sh
+. bench/rounds.sh
 
 # Sizes: BIG for the time-based device pairs, MID and SMALL for the size-bound ones, NULLN
 # the I/O count of the record-logged null run; QUICK shrinks them all.
@@ -118,7 +119,6 @@ have_backend() {
 	"$IOTRIAL" backends | awk -v b="$1" '$1 == b && $2 == "yes" {found = 1} END {exit !found}'
 }
 
-median() { grep -E '^[-+]?[0-9.]+(e[-+]?[0-9]+)?$' | sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # A file both tools read from the page cache: written once, read once to warm it.
 CACHED="$BENCH_DIR/cached.dat"
@@ -251,27 +251,19 @@ run_iotrial() { # name metric job-keys [file: the row's shared file]
 		"$OUT/$1.iotrial/results.json"
 }
 
-# column N of TSV file F, median
-col() { cut -f"$2" "$1" | median; }
-
 # spread FIO-TSV IOTRIAL-TSV: "ahead range" of a row's rounds, line r of each file being
 # round r: ahead, k/n, the rounds where iotrial's throughput (column 1) was at least fio's;
 # range, the lowest and highest per-round ratio iotrial/fio. A median at 1.0 may be won or
 # lost by the draw; these say by how much the rounds agree.
 spread() {
-	cut -f1 "$1" >"$1.tp"
-	cut -f1 "$2" >"$2.tp"
-	paste "$1.tp" "$2.tp" | awk -F'\t' '
-		function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ }
-		num($1) && num($2) && $1 > 0 {
+	ratios "$1" "$2" | awk '
+		{
 			n++
-			k += $2 >= $1
-			q = $2 / $1
-			if (n == 1 || q < lo) lo = q
-			if (n == 1 || q > hi) hi = q
+			k += $1 >= 1
+			if (n == 1 || $1 < lo) lo = $1
+			if (n == 1 || $1 > hi) hi = $1
 		}
 		END { if (n == 0) print "- -"; else printf "%d/%d %.2f-%.2f\n", k, n, lo, hi }'
-	rm -f "$1.tp" "$2.tp"
 }
 
 header() {
