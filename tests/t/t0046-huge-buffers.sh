@@ -20,7 +20,8 @@ job() {
 # LeakSanitizer cannot work under ptrace: in an ASan build, a traced run checks no leaks.
 traced() { ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" "$@"; }
 
-# the madvise calls of a run of job $1, into $1.madv
+# the madvise calls of a run of job $1, into $1.madv (a kernel built without transparent huge
+# pages answers EINVAL: the request is what is checked, and the worker goes on without it)
 madvised() {
 	rm -rf "$1.out"
 	traced strace -f -qq -e trace=madvise -o "$1.strace" "$IOTRIAL" run -q "$1.yaml" -o "$1.out" >/dev/null
@@ -33,7 +34,7 @@ test_expect_success 'I/Os of 64 KiB at depth 1: one madvise of a whole huge page
 	madvised big
 	cat big.madv
 	expect_eq "$(wc -l <big.madv)" 1
-	sed -E "s/.*madvise\((0x[0-9a-f]+), ([0-9]+), MADV_HUGEPAGE\) = 0$/\1 \2/" big.madv >args
+	sed -E "s/.*madvise\((0x[0-9a-f]+), ([0-9]+), MADV_HUGEPAGE\) = (0|-1 EINVAL .*)$/\1 \2/" big.madv >args
 	read -r addr len <args
 	expect_eq "$((addr % 2097152))" 0 "address aligned to 2 MiB"
 	expect_eq "$len" 2097152
@@ -43,7 +44,7 @@ test_expect_success 'depth 64 of 64 KiB: 4 MiB of buffers, two huge pages' '
 	job deep 64KiB ", iodepth: 64, file_size: 8MiB, backend: null"
 	madvised deep
 	cat deep.madv
-	grep -E "madvise\(0x[0-9a-f]+, 4194304, MADV_HUGEPAGE\) = 0$" deep.madv
+	grep -E "madvise\(0x[0-9a-f]+, 4194304, MADV_HUGEPAGE\) = (0|-1 EINVAL .*)$" deep.madv
 '
 
 test_expect_success 'huge_buffers: false, or I/Os of one page: no huge page asked for' '
