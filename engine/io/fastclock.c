@@ -189,6 +189,20 @@ uint64_t fastclock_slow(struct fastclock *c, uint64_t t)
 	line = on_line(c, t);
 	if ((line > truth ? line - truth : truth - line) >
 	    REBASE_NS + (truth > c->ns ? truth - c->ns : 0) / 256) {
+		if (truth < hi) {
+			/* The counter ran alone, less than a span after the anchor: hi, which no
+			 * read so far has passed, is then ahead of CLOCK_MONOTONIC by up to a span,
+			 * and holding there would time the next I/Os up to 2 ms off. Once, after
+			 * the machine stood still: wait for CLOCK_MONOTONIC to pass hi, and take
+			 * the clock's time there. */
+			while (fastclock_mono_ns() < hi)
+				;
+			pair(&tm, &ns, 3);
+			c->bt = tm;
+			c->bn = ns;
+			set_line(c, tm, ns, c->mult);
+			return ns;
+		}
 		c->bt = tm;
 		c->bn = ns;
 	}
