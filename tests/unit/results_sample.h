@@ -14,6 +14,7 @@
 #include "model/names.h"
 #include "model/results.h"
 #include "reporters/reporter.h"
+#include "tests/unit/report_string.h"
 
 static inline char *xstrdup(const char *s)
 {
@@ -211,21 +212,6 @@ static inline void build(struct results *r)
 	    .significant = true,
 	    .test = "welch",
 	};
-}
-
-/* Reporter `name`'s text for `r`, malloc'd. */
-static inline char *report(const char *name, const struct results *r)
-{
-	const struct rep_ops *rep = rep_find(name);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(rep);
-	assert_non_null(f);
-	assert_int_equal(rep->write(r, f), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
 }
 
 static inline char *to_json(const struct results *r)

@@ -16,6 +16,7 @@
 #include "model/metrics.h"
 #include "model/results.h"
 #include "reporters/reporter.h"
+#include "tests/unit/report_string.h"
 
 #define NTRIALS 3
 
@@ -64,21 +65,6 @@ static void build(struct results *r)
 		t->cached = t->cached_after = NAN;
 	}
 	results_summarize(r);
-}
-
-/* `rep`'s report of `r`, as a string the caller frees. */
-static char *report(const char *name, const struct results *r)
-{
-	const struct rep_ops *rep = rep_find(name);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(rep);
-	assert_non_null(f);
-	assert_int_equal(rep->write(r, f), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
 }
 
 static void test_text(void **state)
