@@ -7,19 +7,16 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "lib/cacheline.h"
+#include "engine/io/buffers.h"
 #include "engine/io/randmap.h"
 #include "engine/io/reclog.h"
 #include "lib/rng.h"
 #include "engine/io/verify.h"
 #include "engine/io/worker_internal.h"
-
-#define BUF_ALIGN 4096
-#define HUGE_PAGE (2u << 20)
 
 bool worker_gate(const struct worker_job *w)
 {
@@ -353,39 +350,6 @@ static int loop_run(struct loop *l)
 	return 0;
 }
 
-/* The I/O buffers, `len` bytes. An I/O of more than a page on ordinary pages reaches the
- * device as one segment per page wherever the pages are not contiguous: this machine's virtio
- * disk takes 254 segments a request, so a 1 MiB write went as two requests, and its host
- * handles each segment apart (128 KiB reads at depth 8: half the rate; docs/performance.md
- * #huge-buffers). On huge pages (2 MiB, aligned, transparent huge pages by madvise) an I/O is
- * one segment. The rounding up to a whole huge page costs up to 2 MiB of memory where the
- * kernel gives the page (a huge page is allocated whole), of address space only where it does
- * not: the madvise is a hint, and without it the buffers are ordinary pages. */
-static bool buffers_huge(bool huge_bufs, uint64_t chunk)
-{
-	return huge_bufs && chunk > BUF_ALIGN;
-}
-
-uint64_t worker_buffers_bytes(bool huge, uint32_t depth, uint64_t chunk)
-{
-	uint64_t len = (uint64_t)(depth ? depth : 1) * chunk;
-
-	return buffers_huge(huge, chunk) ? (len + HUGE_PAGE - 1) & ~(uint64_t)(HUGE_PAGE - 1) : len;
-}
-
-static int buffers_alloc(size_t len, bool huge, char **bufs)
-{
-	if (huge) {
-		size_t whole = (len + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-
-		if (posix_memalign((void **)bufs, HUGE_PAGE, whole))
-			return -ENOMEM;
-		(void)madvise(*bufs, whole, MADV_HUGEPAGE);
-		return 0;
-	}
-	return posix_memalign((void **)bufs, BUF_ALIGN, len) ? -ENOMEM : 0;
-}
-
 /* The buffers allocated, filled with varied bytes, cut into the slots and shown to the
  * backend. Returns 0, -ENOMEM, or the backend's error. */
 static int buffers_init(struct loop *l, char **bufs, bool huge)
@@ -393,7 +357,7 @@ static int buffers_init(struct loop *l, char **bufs, bool huge)
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
 
-	if (buffers_alloc(depth * w->chunk, huge, bufs) < 0)
+	if (buffers_alloc(bufs, (uint64_t)depth * w->chunk, huge) < 0)
 		return -ENOMEM;
 	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
 	l->rng = w->seed ^ 0x5bd1e995u;
@@ -435,7 +399,7 @@ static int loop_init(struct loop *l, char **bufs)
 	 * page against RLIMIT_MEMLOCK, 2 MiB for a 64 KiB buffer: where that is refused, the
 	 * ordinary pages the job would have had without huge_buffers. */
 	if (r == -ENOMEM && huge) {
-		free(*bufs);
+		buffers_free(*bufs);
 		*bufs = NULL;
 		r = buffers_init(l, bufs, false);
 	}
@@ -509,7 +473,7 @@ static void loop_free(struct loop *l, char *bufs)
 	free(l->rec);
 	free(l->ivl);
 	free(l->dist);
-	free(bufs);
+	buffers_free(bufs);
 	free(l->slots);
 	free(l->free_list);
 	free(l->ready);

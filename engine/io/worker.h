@@ -58,7 +58,7 @@ struct worker_job {
 
 	uint32_t read_pct; /* ... reading with this probability, in percent */
 	bool verify;	   /* writes carry the verify pattern, reads are checked */
-	bool huge_bufs;	   /* I/Os of more than a page: buffers on huge pages (see worker.c) */
+	bool huge_bufs;	   /* I/Os of more than a page: buffers on huge pages (buffers.h) */
 
 	uint64_t verify_seed;	   /* the pattern's seed */
 	bool verify_check_seed;	   /* false: accept the pattern under any seed */
@@ -188,10 +188,6 @@ int worker_run(const struct worker_job *w, struct worker_out *o);
 /* Wait on w->ready, then on w->barrier (each when set). Returns false when the trial was
  * cancelled meanwhile (w->cancel raised): the worker then does no I/O. */
 bool worker_gate(const struct worker_job *w);
-
-/* The memory a worker's I/O buffers take: `depth` x `chunk`, rounded up to whole 2 MiB huge
- * pages where `huge` (huge_buffers) applies to I/Os of `chunk` bytes. */
-uint64_t worker_buffers_bytes(bool huge, uint32_t depth, uint64_t chunk);
 
 /* The current CLOCK_MONOTONIC time in ns. */
 uint64_t worker_now_ns(void);

@@ -4,7 +4,7 @@
 
 #include <unistd.h>
 
-#include "engine/io/worker.h"
+#include "engine/io/buffers.h"
 
 /* What a unit's workers hold at once: their buffers, histograms and log buffers. A plan
  * that would not fit in this machine's memory is refused before anything runs. */
@@ -19,8 +19,8 @@ int plan_memory(const struct plan *p, struct diag *d)
 		for (size_t k = 0; k < p->units[u].n; k++) {
 			const struct instance *in = &p->inst[p->units[u].inst[k]];
 			/* on huge pages (huge_buffers) a whole 2 MiB page at the least */
-			long double per = (long double)worker_buffers_bytes(
-					      in->job.huge_buffers, in->job.iodepth, in->chunk) +
+			long double per = (long double)buffers_bytes(in->job.huge_buffers,
+								     in->job.iodepth, in->chunk) +
 					  (64 << 10) + 2 * 65536;
 			need += per * in->job.threads;
 		}
