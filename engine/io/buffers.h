@@ -1,11 +1,33 @@
 /* A worker's I/O buffers: allocated before the clock starts, on huge pages where the job
  * asks for them (huge_buffers), and freed after the trial. The planner's memory bound counts
- * them with buffers_bytes(), the same sum the allocation makes. */
+ * them with buffers_bytes(), the size buffers_alloc() allocates. */
 #ifndef IOTRIAL_BUFFERS_H
 #define IOTRIAL_BUFFERS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The kernel's transparent huge page size, where it says it. */
+#define BUFFERS_HPAGE_FILE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+/* ... and where it does not (a kernel without transparent huge pages): x86-64's. */
+#define BUFFERS_HPAGE_DEFAULT (2u << 20)
+
+/* A worker's buffers: `depth` slots of `chunk` bytes one after another from `base`. */
+struct buffers {
+	char *base;   /* NULL: none */
+	uint64_t len; /* bytes allocated from base: buffers_bytes() of the request */
+	bool huge;    /* on huge pages, as asked (aligned, whole huge pages, madvise) */
+};
+
+/* The size of a page and of a huge page on this machine, read once (the huge page's from
+ * BUFFERS_HPAGE_FILE, BUFFERS_HPAGE_DEFAULT when it cannot be read). */
+uint64_t buffers_page(void);
+uint64_t buffers_hpage(void);
+
+/* The size in bytes file `path` holds as one decimal number (what the kernel's
+ * hpage_pmd_size says), or `fallback` when it cannot be read, is not a number, or is not a
+ * power of two. */
+uint64_t buffers_size_file(const char *path, uint64_t fallback);
 
 /* Whether huge_buffers (`huge_bufs`) applies to I/Os of `chunk` bytes: only to I/Os of more
  * than a page, which reach the device as one segment per page on ordinary pages. */
@@ -15,13 +37,14 @@ bool buffers_huge(bool huge_bufs, uint64_t chunk);
  * whole huge pages where buffers_huge(huge_bufs, chunk). */
 uint64_t buffers_bytes(bool huge_bufs, uint32_t depth, uint64_t chunk);
 
-/* Allocate `len` bytes of buffers into *bufs: page-aligned, or on huge pages (aligned to
- * one, rounded up to whole ones, madvise MADV_HUGEPAGE) when `huge`. The madvise is a hint:
- * where the kernel gives no huge page the buffers are ordinary pages, not an error.
- * Returns 0 or -ENOMEM; the caller frees *bufs with buffers_free(). */
-int buffers_alloc(char **bufs, uint64_t len, bool huge);
+/* Allocate buffers_bytes(huge_bufs, depth, chunk) bytes into *b: page-aligned, or on huge
+ * pages (aligned to one, madvise MADV_HUGEPAGE) where buffers_huge(huge_bufs, chunk). The
+ * madvise is a hint: where the kernel gives no huge page the buffers are ordinary pages,
+ * not an error. Returns 0 or -ENOMEM (then b->base is NULL); the caller frees them with
+ * buffers_free(). */
+int buffers_alloc(struct buffers *b, bool huge_bufs, uint32_t depth, uint64_t chunk);
 
-/* Free what buffers_alloc() gave (NULL: nothing). */
-void buffers_free(char *bufs);
+/* Free what buffers_alloc() gave (none: nothing); b->base is then NULL. */
+void buffers_free(struct buffers *b);
 
 #endif

@@ -350,34 +350,34 @@ static int loop_run(struct loop *l)
 	return 0;
 }
 
-/* The buffers allocated, filled with varied bytes, cut into the slots and shown to the
- * backend. Returns 0, -ENOMEM, or the backend's error. */
-static int buffers_init(struct loop *l, char **bufs, bool huge)
+/* The buffers allocated (on huge pages where `huge_bufs` applies), filled with varied bytes,
+ * cut into the slots and shown to the backend. Returns 0, -ENOMEM, or the backend's error. */
+static int buffers_init(struct loop *l, struct buffers *bufs, bool huge_bufs)
 {
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
 
-	if (buffers_alloc(bufs, (uint64_t)depth * w->chunk, huge) < 0)
+	if (buffers_alloc(bufs, huge_bufs, depth, w->chunk) < 0)
 		return -ENOMEM;
 	/* Not zeros: a device that compresses or deduplicates must not get an easy ride. */
 	l->rng = w->seed ^ 0x5bd1e995u;
 	for (uint64_t i = 0; i + 8 <= depth * w->chunk; i += 8) {
 		uint64_t v = rng_next(&l->rng);
-		memcpy(*bufs + i, &v, 8);
+		memcpy(bufs->base + i, &v, 8);
 	}
 	l->nfree = 0;
 	for (unsigned i = 0; i < depth; i++) {
-		l->slots[i].buf = l->slots[i].base_buf = *bufs + (size_t)i * w->chunk;
+		l->slots[i].buf = l->slots[i].base_buf = bufs->base + (size_t)i * w->chunk;
 		l->free_list[l->nfree++] = &l->slots[depth - 1 - i];
 	}
-	return w->be->buffers ? w->be->buffers(w->priv, *bufs, depth * w->chunk) : 0;
+	return w->be->buffers ? w->be->buffers(w->priv, bufs->base, depth * w->chunk) : 0;
 }
 
 /* Everything the loop needs before the clock starts: its slots and free list, the buffers
  * (filled with varied bytes, and shown to the backend), the bound, the random map, the logs,
  * the pace. Returns 0, -ENOMEM, or the backend's error for the buffers; what was allocated is in
- * `l` and `*bufs` either way, for loop_free. */
-static int loop_init(struct loop *l, char **bufs)
+ * `l` and `bufs` either way, for loop_free. */
+static int loop_init(struct loop *l, struct buffers *bufs)
 {
 	const struct worker_job *w = l->w;
 	unsigned depth = w->iodepth ? w->iodepth : 1;
@@ -399,8 +399,7 @@ static int loop_init(struct loop *l, char **bufs)
 	 * page against RLIMIT_MEMLOCK, 2 MiB for a 64 KiB buffer: where that is refused, the
 	 * ordinary pages the job would have had without huge_buffers. */
 	if (r == -ENOMEM && huge) {
-		buffers_free(*bufs);
-		*bufs = NULL;
+		buffers_free(bufs);
 		r = buffers_init(l, bufs, false);
 	}
 	if (r < 0)
@@ -466,7 +465,7 @@ static void loop_end(struct loop *l, const uint64_t *vclock)
 		o->log_err = l->rec->text.err;
 }
 
-static void loop_free(struct loop *l, char *bufs)
+static void loop_free(struct loop *l, struct buffers *bufs)
 {
 	if (l->rec)
 		reclog_writer_release(l->rec);
@@ -484,7 +483,7 @@ static void loop_free(struct loop *l, char *bufs)
 int worker_run(const struct worker_job *w, struct worker_out *o)
 {
 	struct loop l = {.w = w, .o = o};
-	char *bufs = NULL;
+	struct buffers bufs = {0};
 	uint64_t vclock = 0;
 	double u0, s0;
 	int ret;
@@ -527,7 +526,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	ret = loop_run(&l);
 	if (ret < 0 && !worker_drain(&l)) {
 		/* The kernel may still write into these buffers: leak them rather than free. */
-		bufs = NULL;
+		bufs.base = NULL;
 		l.slots = NULL;
 	}
 	if (ret == 0 && w->fsync_end && !o->err)
@@ -544,6 +543,6 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	if (ret == 0 && o->err)
 		ret = o->err;
 out:
-	loop_free(&l, bufs);
+	loop_free(&l, &bufs);
 	return ret;
 }

@@ -18,7 +18,7 @@ int plan_memory(const struct plan *p, struct diag *d)
 		long double need = 0;
 		for (size_t k = 0; k < p->units[u].n; k++) {
 			const struct instance *in = &p->inst[p->units[u].inst[k]];
-			/* on huge pages (huge_buffers) a whole 2 MiB page at the least */
+			/* the worker's own sum: on huge pages a whole one at the least */
 			long double per = (long double)buffers_bytes(in->job.huge_buffers,
 								     in->job.iodepth, in->chunk) +
 					  (64 << 10) + 2 * 65536;
