@@ -42,6 +42,12 @@ const char *const stop_reason_names[] = {
     [STOP_PILOT_ESTIMATE + 1] = NULL,
 };
 
+const char *const hpages_state_names[] = {
+    [HP_OFF] = "off",	     [HP_GRANTED] = "granted",	 [HP_PARTIAL] = "partial",
+    [HP_NONE] = "none",	     [HP_FALLBACK] = "fallback", [HP_UNKNOWN] = "unknown",
+    [HP_UNKNOWN + 1] = NULL,
+};
+
 const char *const estimate_names[] = {
     [ESTIMATE_KEPT] = "kept",
     [ESTIMATE_PILOT] = "pilot",

@@ -25,6 +25,11 @@ extern const char *const cmp_test_names[];
 enum stop_reason { STOP_PRECISION, STOP_MAX, STOP_INTERRUPTED, STOP_PILOT_ESTIMATE };
 extern const char *const stop_reason_names[];
 
+/* A trial's huge_buffers: how its workers' I/O buffers got the huge pages the job asked for
+ * (hpages_result.state). */
+enum hpages_state { HP_OFF, HP_GRANTED, HP_PARTIAL, HP_NONE, HP_FALLBACK, HP_UNKNOWN };
+extern const char *const hpages_state_names[];
+
 /* target.estimate: where a precision target's run count comes from: re-estimated from the
  * kept runs after each round, or once from the pilot before outliers. */
 enum target_estimate { ESTIMATE_KEPT, ESTIMATE_PILOT };

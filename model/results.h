@@ -75,6 +75,14 @@ struct size_count {
 	uint64_t size, ios;
 };
 
+/* huge_buffers: how a trial's I/O buffers got huge pages, over its workers (on this rank). */
+struct hpages_result {
+	bool on;	     /* reported: the trial's workers had I/O buffers */
+	int state;	     /* enum hpages_state (model/names.h) */
+	uint64_t bytes;	     /* the buffers' size, summed over the workers */
+	uint64_t huge_bytes; /* of them on huge pages: granted, partial or none; else 0 */
+};
+
 struct trial_result {
 	uint32_t index;	  /* 0-based among the instance's measured trials; warm-ups count on */
 	bool warmup;	  /* a warm-up trial: never kept, never in the summary */
@@ -130,6 +138,7 @@ struct trial_result {
 	 * one-direction trial keeps no [LAT_READ] or [LAT_WRITE]: its [LAT_ALL] is its
 	 * direction's (engine/stats/pooled.c). */
 	struct hist_sparse *pool_hist[LAT_NKINDS];
+	struct hpages_result hpages;
 };
 
 enum param_type { PV_NULL, PV_STR, PV_UINT, PV_BOOL, PV_REAL };

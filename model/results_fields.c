@@ -132,6 +132,16 @@ static const struct rfield cpu_rows[] = {
 };
 static TABLE(cpu_table, cpu_rows);
 
+/* huge_buffers: how the workers' buffers got huge pages; huge_bytes measured or null. */
+#define HP(k, ty, fl, m, ...) ROW(struct hpages_result, k, ty, fl, m, __VA_ARGS__)
+static const struct rfield hpages_rows[] = {
+    HP("state", RF_ENUM, REQ, state, .names = hpages_state_names),
+    HP("bytes", RF_U64, REQ, bytes),
+    HP("huge_bytes", RF_U64, REQ | NULLABLE | RF_NULL_UNLESS, huge_bytes,
+       .when = rf_hpages_measured),
+};
+static TABLE(hpages_table, hpages_rows);
+
 static const struct rfield trial_rows[] = {
     T("index", RF_U32, REQ, index),
     T("kept", RF_BOOL, REQ, kept),
@@ -181,6 +191,9 @@ static const struct rfield trial_rows[] = {
 	  .get = rf_get_hist),
     /* Its place in the run's order, from 1; null when an interrupt cut it short. */
     T("seq", RF_U64, OPT | RF_ZERO_NULL, seq),
+    /* Only a trial whose workers had I/O buffers; absent from files before it was kept. */
+    T("huge_buffers", RF_OBJ, RF_MARK, hpages, .sub = &hpages_table, .when = rf_trial_has_hpages,
+      .mark_off = offsetof(struct trial_result, hpages.on)),
 };
 static TABLE(trial_table, trial_rows, .include = rf_trial_ran, .after = rf_trial_read);
 

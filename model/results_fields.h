@@ -16,6 +16,8 @@ bool rf_trial_has_workers(const void *trial, const void *instance);
 bool rf_trial_has_ranks(const void *trial, const void *instance);
 bool rf_trial_has_sizes(const void *trial, const void *instance);
 bool rf_trial_has_sync(const void *trial, const void *instance);
+bool rf_trial_has_hpages(const void *trial, const void *instance);
+bool rf_hpages_measured(const void *hpages, const void *instance);
 
 bool rf_trial_stonewalls(const void *trial, const void *instance);
 bool rf_trial_has_hist(const void *trial, const void *instance);

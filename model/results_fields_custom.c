@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/metrics.h"
+#include "model/names.h"
 #include "model/results.h"
 #include "model/rj.h"
 
@@ -29,6 +30,18 @@ bool rf_trial_has_workers(const void *trial, const void *instance)
 bool rf_trial_has_sync(const void *trial, const void *instance)
 {
 	return ((const struct trial_result *)trial)->sync_on;
+}
+
+bool rf_trial_has_hpages(const void *trial, const void *instance)
+{
+	return ((const struct trial_result *)trial)->hpages.on;
+}
+
+bool rf_hpages_measured(const void *hpages, const void *instance)
+{
+	int s = ((const struct hpages_result *)hpages)->state;
+
+	return s == HP_GRANTED || s == HP_PARTIAL || s == HP_NONE;
 }
 
 bool rf_trial_has_sizes(const void *trial, const void *instance)

@@ -70,16 +70,40 @@ uint64_t buffers_bytes(bool huge_bufs, uint32_t depth, uint64_t chunk)
 	return buffers_huge(huge_bufs, chunk) ? (len + hp - 1) / hp * hp : len;
 }
 
+/* `len` bytes at an `align`-aligned address, with a PROT_NONE page either side: reserved
+ * whole, then the parts not needed given back. A mapping whose neighbours differ from it in
+ * protection never merges with them, so it stays one VMA of its own in smaps. */
+static int map_aligned(struct buffers *b, uint64_t align)
+{
+	uint64_t page = buffers_page(), span = b->len + align + page;
+	char *p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	/* p + page is page-aligned: rounding it up to `align` adds at most align - page. */
+	a = p + ((uintptr_t)(p + page) + align - 1) / align * align - (uintptr_t)p;
+	if (mprotect(a, b->len, PROT_READ | PROT_WRITE) < 0) {
+		munmap(p, span);
+		return -ENOMEM;
+	}
+	if (a - page > p)
+		munmap(p, (size_t)(a - page - p));
+	if (a + b->len + page < p + span)
+		munmap(a + b->len + page, (size_t)(p + span - (a + b->len + page)));
+	b->map = a - page;
+	b->map_len = b->len + 2 * page;
+	b->base = a;
+	return 0;
+}
+
 int buffers_alloc(struct buffers *b, bool huge_bufs, uint32_t depth, uint64_t chunk)
 {
-	void *p;
-
-	b->base = NULL;
+	b->base = b->map = NULL;
 	b->huge = buffers_huge(huge_bufs, chunk);
 	b->len = buffers_bytes(huge_bufs, depth, chunk);
-	if (posix_memalign(&p, b->huge ? buffers_hpage() : buffers_page(), b->len))
+	if (map_aligned(b, b->huge ? buffers_hpage() : buffers_page()) < 0)
 		return -ENOMEM;
-	b->base = p;
 	if (b->huge)
 		(void)madvise(b->base, b->len, MADV_HUGEPAGE);
 	return 0;
@@ -87,6 +111,46 @@ int buffers_alloc(struct buffers *b, bool huge_bufs, uint32_t depth, uint64_t ch
 
 void buffers_free(struct buffers *b)
 {
-	free(b->base);
-	b->base = NULL;
+	if (b->map)
+		munmap(b->map, b->map_len);
+	b->base = b->map = NULL;
+}
+
+/* smaps: a mapping's line starts "START-END " in hex; its fields ("AnonHugePages:    2048 kB")
+ * follow, up to the next mapping's line. */
+int buffers_hpage_bytes(const struct buffers *b, const char *smaps, uint64_t *out)
+{
+	uintptr_t lo = (uintptr_t)b->base, hi = lo + b->len, start, end;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	bool in = false; /* in the buffers' mapping */
+	uint64_t kib;
+
+	if (!b->base)
+		return -EINVAL;
+	if (!(f = fopen(smaps, "re")))
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		/* A field's name starts with a capital that may be a hex digit ("AnonHugePages"),
+		 * but is never followed by a '-'. */
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &start, &end) == 2) {
+			if (in || start >= hi)
+				break; /* past them: what is left is not read */
+			in = start <= lo && lo < end;
+			/* Merged with a neighbour after all: its huge pages would count too. */
+			if (in && (start != lo || end != hi)) {
+				ret = -ERANGE;
+				break;
+			}
+		} else if (in && sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kib) == 1) {
+			*out = kib * 1024;
+			ret = 0;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ret;
 }

@@ -17,6 +17,10 @@ struct buffers {
 	char *base;   /* NULL: none */
 	uint64_t len; /* bytes allocated from base: buffers_bytes() of the request */
 	bool huge;    /* on huge pages, as asked (aligned, whole huge pages, madvise) */
+	/* The mapping they are in: base..base+len and a page either side, PROT_NONE, so that
+	 * no neighbour ever merges into theirs (buffers_hpage_bytes reads theirs alone). */
+	void *map;
+	uint64_t map_len;
 };
 
 /* The size of a page and of a huge page on this machine, read once (the huge page's from
@@ -37,14 +41,21 @@ bool buffers_huge(bool huge_bufs, uint64_t chunk);
  * whole huge pages where buffers_huge(huge_bufs, chunk). */
 uint64_t buffers_bytes(bool huge_bufs, uint32_t depth, uint64_t chunk);
 
-/* Allocate buffers_bytes(huge_bufs, depth, chunk) bytes into *b: page-aligned, or on huge
- * pages (aligned to one, madvise MADV_HUGEPAGE) where buffers_huge(huge_bufs, chunk). The
- * madvise is a hint: where the kernel gives no huge page the buffers are ordinary pages,
- * not an error. Returns 0 or -ENOMEM (then b->base is NULL); the caller frees them with
- * buffers_free(). */
+/* Allocate buffers_bytes(huge_bufs, depth, chunk) bytes into *b, a mapping of their own
+ * (zero-filled, faulted in when first touched): page-aligned, or on huge pages (aligned to
+ * one, madvise MADV_HUGEPAGE) where buffers_huge(huge_bufs, chunk). The madvise is a hint:
+ * where the kernel gives no huge page the buffers are ordinary pages, not an error.
+ * Returns 0 or -ENOMEM (then b->base is NULL); the caller frees them with buffers_free(). */
 int buffers_alloc(struct buffers *b, bool huge_bufs, uint32_t depth, uint64_t chunk);
 
 /* Free what buffers_alloc() gave (none: nothing); b->base is then NULL. */
 void buffers_free(struct buffers *b);
+
+/* How many bytes of b's buffers are on huge pages now, into *out: the AnonHugePages of
+ * their mapping in `smaps` (the path of /proc/self/smaps; another file for a test). Read
+ * once the buffers were touched, outside any timed region: it walks the process's page
+ * tables. Returns 0, or -errno (the file cannot be read, or holds no mapping that is
+ * exactly the buffers': then nothing can be said). */
+int buffers_hpage_bytes(const struct buffers *b, const char *smaps, uint64_t *out);
 
 #endif

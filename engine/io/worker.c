@@ -401,9 +401,16 @@ static int loop_init(struct loop *l, struct buffers *bufs)
 	if (r == -ENOMEM && huge) {
 		buffers_free(bufs);
 		r = buffers_init(l, bufs, false);
+		l->o->hpages = WORKER_HP_FALLBACK;
 	}
 	if (r < 0)
 		return r;
+	l->o->buf_bytes = bufs->len;
+	/* Filled, so faulted in: whether they are on huge pages is known now, before the clock. */
+	if (bufs->huge)
+		l->o->hpages = buffers_hpage_bytes(bufs, "/proc/self/smaps", &l->o->hpage_bytes) < 0
+				   ? WORKER_HP_UNKNOWN
+				   : WORKER_HP_ASKED;
 	l->rng = w->seed;
 	/* mixed: the directions' stream, of the seed too, apart from the offsets' */
 	l->dir_rng = w->seed ^ 0x6a09e667f3bcc909ull;
@@ -526,7 +533,7 @@ int worker_run(const struct worker_job *w, struct worker_out *o)
 	ret = loop_run(&l);
 	if (ret < 0 && !worker_drain(&l)) {
 		/* The kernel may still write into these buffers: leak them rather than free. */
-		bufs.base = NULL;
+		bufs = (struct buffers){0};
 		l.slots = NULL;
 	}
 	if (ret == 0 && w->fsync_end && !o->err)

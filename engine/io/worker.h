@@ -139,6 +139,15 @@ struct worker_extra {
 	struct welford split_lat[2];
 };
 
+/* huge_buffers, as a worker's buffers got it (worker_out.hpages). */
+enum worker_hpages {
+	WORKER_HP_OFF,	    /* not asked for: huge_buffers false, or I/Os of one page */
+	WORKER_HP_ASKED,    /* asked for; worker_out.hpage_bytes of them are on huge pages */
+	WORKER_HP_FALLBACK, /* asked for, but the backend could not pin them (RLIMIT_MEMLOCK):
+			     * taken again on ordinary pages, not measured */
+	WORKER_HP_UNKNOWN,  /* asked for; /proc/self/smaps could not say how many */
+};
+
 struct worker_out {
 
 	struct hist hist; /* latency of every I/O, ns */
@@ -160,6 +169,10 @@ struct worker_out {
 	int log_err;  /* a record or interval log could not be written (-errno); logging stopped */
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
 	uint64_t pos; /* where the next I/O would have started: start_pos for a top-up */
+	/* Its I/O buffers, once filled, before the start: their size (0: none, the set-up
+	 * failed first), and how they got huge_buffers. */
+	uint64_t buf_bytes, hpage_bytes;
+	enum worker_hpages hpages;
 	/* Progress samples, (time, bytes so far), at least prog_step ns apart; when full, every
 	 * other one is dropped and the step doubles, so a run of any length fits. */
 	uint32_t nprog;
@@ -177,7 +190,7 @@ void worker_job_alone(struct worker_job *w);
 
 /* Add `more`, a continuation of the same worker (a wear_out top-up), to `o`: figures
  * summed, histograms and moments merged, the later end, the first error kept. Progress
- * samples and `pos` stay `o`'s. */
+ * samples, `pos` and the buffers' figures stay `o`'s. */
 void worker_out_add(struct worker_out *o, const struct worker_out *more);
 
 /* Run one trial's I/O for one worker. `o` is initialised here. Returns 0 when the trial

@@ -18,6 +18,7 @@
 #include "engine/run/reduce.h"
 #include "engine/stats/latency.h"
 #include "engine/io/worker.h"
+#include "model/names.h"
 
 static const char *op_name(enum be_opcode op)
 {
@@ -99,6 +100,41 @@ static void trial_merge_syncs(struct trial_result *tr, const struct inst_run *r)
 	if (tr->syncs)
 		latency_summarize(&tr->sync_lat, h, &w);
 	free(h);
+}
+
+/* huge_buffers: the workers' buffers summed, and how they got huge pages. One worker's
+ * fallback or failed measurement is the trial's: the sum of the others would not say what
+ * the trial ran on. Nothing for a trial whose workers had no buffers (copytree, command, a
+ * set-up that failed first). */
+static void trial_merge_hpages(struct trial_result *tr, const struct inst_run *r)
+{
+	struct hpages_result *h = &tr->hpages;
+	bool asked = false, fallback = false, unknown = false;
+
+	*h = (struct hpages_result){0};
+	for (uint32_t k = 0; k < r->n; k++) {
+		const struct worker_out *o = &r->slots[k].sh->out;
+		if (!o->buf_bytes)
+			continue;
+		h->bytes += o->buf_bytes;
+		h->huge_bytes += o->hpage_bytes;
+		asked |= o->hpages != WORKER_HP_OFF;
+		fallback |= o->hpages == WORKER_HP_FALLBACK;
+		unknown |= o->hpages == WORKER_HP_UNKNOWN;
+	}
+	h->on = h->bytes != 0;
+	if (!asked)
+		h->state = HP_OFF;
+	else if (fallback)
+		h->state = HP_FALLBACK;
+	else if (unknown)
+		h->state = HP_UNKNOWN;
+	else
+		h->state = h->huge_bytes >= h->bytes ? HP_GRANTED
+			   : h->huge_bytes	     ? HP_PARTIAL
+						     : HP_NONE;
+	if (h->state != HP_GRANTED && h->state != HP_PARTIAL && h->state != HP_NONE)
+		h->huge_bytes = 0;
 }
 
 static void keep_hist(struct trial_result *tr, int k, const struct hist *h);
@@ -252,6 +288,7 @@ int trial_merge(struct trial_env *e, struct inst_run *r)
 	trial_merge_sizes(tr, r);
 	trial_merge_syncs(tr, r);
 	trial_merge_split(tr, r);
+	trial_merge_hpages(tr, r);
 
 	for (uint32_t k = 0; k < r->n; k++) {
 		add_worker(e, r, &r->slots[k]);

@@ -96,6 +96,79 @@ test_expect_success 'the memory bound counts whole huge pages: 8 KiB I/Os cost 2
 	"$IOTRIAL" validate mem.false.yaml >/dev/null
 '
 
+# results.json's trials[].huge_buffers of run $1.out, one line a trial: state bytes huge_bytes
+granted() {
+	jq -r ".jobs[0].trials[] | .huge_buffers | \"\(.state) \(.bytes) \(.huge_bytes)\"" "$1.out/results.json"
+}
+
+# a state that the numbers bear out: granted all of them, none nothing, partial in between,
+# in whole huge pages
+consistent() {
+	while read -r state bytes huge; do
+		echo "$state $bytes $huge"
+		case $state in
+		granted) expect_eq "$huge" "$bytes" "granted: every byte" || return 1 ;;
+		none) expect_eq "$huge" 0 "none: no byte" || return 1 ;;
+		partial) if [ "$huge" -eq 0 ] || [ "$huge" -ge "$bytes" ]; then return 1; fi ;;
+		*) echo "not measured: $state"; return 1 ;;
+		esac
+		expect_eq "$((huge % hp))" 0 "whole huge pages" || return 1
+	done
+}
+
+test_expect_success 'results.json says per trial how much of the buffers got huge pages' '
+	job two 64KiB ", threads: 2, iodepth: 2, file_size: 1MiB, backend: null"
+	sed -i "s/runs: 1/runs: 2/" two.yaml
+	"$IOTRIAL" run -q two.yaml -o two.out >/dev/null
+	granted two >two.hb
+	expect_eq "$(wc -l <two.hb)" 2
+	consistent <two.hb
+	# two workers, each 2 x 64 KiB rounded up to a whole huge page
+	expect_eq "$(cut -d" " -f2 two.hb | sort -u)" "$((2 * ((131072 + hp - 1) / hp * hp)))"
+'
+
+# the kernel's mode lets huge_buffers have huge pages, and try hard for them
+thp=$(sed -n "s/.*\[\(.*\)\].*/\1/p" /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+defrag=$(sed -n "s/.*\[\(.*\)\].*/\1/p" /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)
+if [ "$thp" = always ] || [ "$thp" = madvise ]; then
+	case $defrag in always | madvise | defer+madvise)
+		test_expect_success 'with transparent huge pages in madvise or always mode: granted' '
+			expect_eq "$(cut -d" " -f1 two.hb | sort -u)" granted
+		' ;;
+	*) test_skip 'with transparent huge pages in madvise or always mode: granted' "defrag is $defrag" ;;
+	esac
+else
+	test_skip 'with transparent huge pages in madvise or always mode: granted' "the kernel's mode is '${thp:-unknown}'"
+fi
+
+# PR_SET_THP_DISABLE (41): no transparent huge page for the process and what it runs
+if command -v python3 >/dev/null && python3 -c "import ctypes, sys; sys.exit(ctypes.CDLL(None).prctl(41, 1, 0, 0, 0) != 0)"; then
+	test_expect_success 'a process the kernel gives no huge page: none, 0 bytes' '
+		rm -rf two.out
+		python3 -c "import ctypes, os, sys; ctypes.CDLL(None).prctl(41, 1, 0, 0, 0); os.execv(sys.argv[1], sys.argv[1:])" \
+			"$IOTRIAL" run -q two.yaml -o two.out >/dev/null
+		granted two >nothp.hb
+		cat nothp.hb
+		expect_eq "$(cut -d" " -f1,3 nothp.hb | sort -u)" "none 0"
+	'
+else
+	test_skip 'a process the kernel gives no huge page: none, 0 bytes' 'needs python3 and prctl(PR_SET_THP_DISABLE)'
+fi
+
+test_expect_success 'huge_buffers: false, or I/Os of one page: off, not measured' '
+	granted off >off.hb
+	expect_eq "$(cat off.hb)" "off 65536 null"
+	granted page >page.hb
+	expect_eq "$(cat page.hb)" "off 4096 null"
+'
+
+test_expect_success 'no I/O buffers (a command): no huge_buffers' '
+	printf "experiment: hb\nreplication: {runs: 1}\njobs:\n  - {name: c, workload: command, command: \"true\"}\n" >cmd.yaml
+	"$IOTRIAL" run -q cmd.yaml -o cmd.out >/dev/null
+	expect_eq "$(jq -c ".jobs[0].trials[0].huge_buffers" cmd.out/results.json)" null
+	expect_eq "$(jq -c ".jobs[0].trials[0] | has(\"huge_buffers\")" cmd.out/results.json)" false
+'
+
 test_expect_success 'iotrial keys huge_buffers: a bool, true by default' '
 	"$IOTRIAL" keys huge_buffers >keys.txt
 	grep -E "^  default: +true$" keys.txt
@@ -111,6 +184,9 @@ if [ "$(id -u)" = 0 ] && setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock t
 		(ulimit -l 1024; setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock "$IOTRIAL" run -q fixed.yaml -o fixed.out) 2>err
 		cat err
 		expect_eq "$(jq ".jobs[0].trials[0].errors" fixed.out/results.json)" 0
+		# and results.json says so: the huge pages were refused, not measured
+		granted fixed >fixed.hb
+		expect_eq "$(cat fixed.hb)" "fallback 65536 null"
 	'
 else
 	test_skip 'io_uring fixed buffers under a 1 MiB RLIMIT_MEMLOCK: the job runs, on ordinary pages' 'needs root, setpriv and io_uring'

@@ -131,6 +131,11 @@ static inline void build(struct results *r)
 		ir->trials[1].seconds = k ? NAN : ir->trials[1].seconds;
 		ir->trials[1].cached = 0.5;
 		ir->trials[1].cached_after = 0.75;
+		/* huge_buffers: not reported (trial 0), not measured (1), measured (2). */
+		ir->trials[1].hpages =
+		    (struct hpages_result){true, k ? HP_UNKNOWN : HP_FALLBACK, 65536 * (k + 1), 0};
+		ir->trials[2].hpages = (struct hpages_result){true, k ? HP_PARTIAL : HP_NONE,
+							      4 << 20, k ? 2 << 20 : 0};
 		if (k == 0) {
 			/* Two workers on one trial: the per-worker rows. */
 			ir->trials[1].workers = calloc(2, sizeof(*ir->trials[1].workers));

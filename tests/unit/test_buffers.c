@@ -6,12 +6,14 @@
 #include "engine/io/buffers.h"
 
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -112,6 +114,103 @@ static void test_alloc(void **state)
 	}
 }
 
+/* Write a fake smaps into `path`: a mapping before the buffers, then theirs (from `lo`, or
+ * from lo - `merged` when a neighbour merged into it) with `anon_kib` of AnonHugePages
+ * (none: no such line), then one after. */
+static void fake_smaps(const char *path, const struct buffers *b, uint64_t merged, long anon_kib)
+{
+	uintptr_t lo = (uintptr_t)b->base, hi = lo + b->len;
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "%lx-%lx rw-p 00000000 00:00 0 \nSize: 4 kB\nAnonHugePages: 2048 kB\n",
+		(unsigned long)(lo - 3 * 4096 - merged), (unsigned long)(lo - 2 * 4096 - merged));
+	fprintf(f, "%lx-%lx ---p 00000000 00:00 0 \nAnonHugePages:        0 kB\n",
+		(unsigned long)(lo - 4096 - merged), (unsigned long)(lo - merged));
+	fprintf(f, "%lx-%lx rw-p 00000000 00:00 0 \nSize: %lu kB\nAnonymous: 8 kB\n",
+		(unsigned long)(lo - merged), (unsigned long)hi, (unsigned long)(b->len / 1024));
+	if (anon_kib >= 0)
+		fprintf(f, "AnonHugePages:  %8ld kB\n", anon_kib);
+	fprintf(f, "FilePmdMapped:        0 kB\nVmFlags: rd wr mr mw me ac hg\n");
+	fprintf(f, "%lx-%lx rw-p 00000000 00:00 0 \nAnonHugePages: 4096 kB\n",
+		(unsigned long)(hi + 4096), (unsigned long)(hi + 2 * 4096 * 1024));
+	fclose(f);
+}
+
+/* The AnonHugePages of the buffers' own mapping, and nothing when it is not theirs alone. */
+static void test_hpage_bytes_parse(void **state)
+{
+	char path[] = "/tmp/iotrial-test-smaps.XXXXXX";
+	int fd = mkstemp(path);
+	struct buffers b;
+	uint64_t got = 7;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(buffers_alloc(&b, true, 2, 64 << 10), 0);
+	fake_smaps(path, &b, 0, 2048);
+	assert_int_equal(buffers_hpage_bytes(&b, path, &got), 0);
+	assert_int_equal(got, 2048 << 10);
+	fake_smaps(path, &b, 0, 0);
+	assert_int_equal(buffers_hpage_bytes(&b, path, &got), 0);
+	assert_int_equal(got, 0);
+	fake_smaps(path, &b, 2 << 20, 2048);
+	assert_int_equal(buffers_hpage_bytes(&b, path, &got), -ERANGE);
+	fake_smaps(path, &b, 0, -1);
+	assert_int_equal(buffers_hpage_bytes(&b, path, &got), -ENOENT);
+	unlink(path);
+	assert_int_equal(buffers_hpage_bytes(&b, path, &got), -ENOENT);
+	buffers_free(&b);
+}
+
+/* A page mapped like the buffers (read-write, anonymous, huge pages asked for) right before
+ * or after `b`, where the kernel lets one be placed: it would merge into theirs. */
+static void *neighbour(const struct buffers *b, bool after)
+{
+	uint64_t page = buffers_page();
+	char *at = after ? b->base + b->len : b->base - page;
+	void *p =
+	    mmap(at, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	assert_int_equal(mprotect(p, page, PROT_READ | PROT_WRITE), 0);
+	(void)madvise(p, page, MADV_HUGEPAGE);
+	memset(p, 2, page);
+	return p;
+}
+
+/* On this machine: buffers allocated one after another, with mappings like theirs put right
+ * beside them where there is room, are each a mapping of their own (smaps would show a merged
+ * one as one), and what they have on huge pages is a whole number of huge pages, at most all
+ * of them. */
+static void test_hpage_bytes_here(void **state)
+{
+	struct buffers b[4];
+	void *nb[4][2];
+	uint64_t got, hp = buffers_hpage();
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(buffers_alloc(&b[k], true, 4, 128 << 10), 0);
+		memset(b[k].base, 1, b[k].len);
+		nb[k][0] = neighbour(&b[k], false);
+		nb[k][1] = neighbour(&b[k], true);
+	}
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(buffers_hpage_bytes(&b[k], "/proc/self/smaps", &got), 0);
+		assert_true(got <= b[k].len);
+		assert_int_equal(got % hp, 0);
+	}
+	for (int k = 0; k < 4; k++) {
+		buffers_free(&b[k]);
+		for (int s = 0; s < 2; s++)
+			if (nb[k][s])
+				munmap(nb[k][s], buffers_page());
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +218,8 @@ int main(void)
 	    cmocka_unit_test(test_sizes),
 	    cmocka_unit_test(test_bytes),
 	    cmocka_unit_test(test_alloc),
+	    cmocka_unit_test(test_hpage_bytes_parse),
+	    cmocka_unit_test(test_hpage_bytes_here),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

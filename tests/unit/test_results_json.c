@@ -85,6 +85,10 @@ static void assert_trial_eq(const struct trial_result *a, const struct trial_res
 	EQ_D(a->cached, b->cached);
 	EQ_D(a->cached_after, b->cached_after);
 	EQ_S(a->error, b->error);
+	assert_int_equal(a->hpages.on, b->hpages.on);
+	assert_int_equal(a->hpages.state, b->hpages.state);
+	assert_int_equal(a->hpages.bytes, b->hpages.bytes);
+	assert_int_equal(a->hpages.huge_bytes, b->hpages.huge_bytes);
 	assert_int_equal(a->nworkers, b->nworkers);
 	for (uint32_t i = 0; i < a->nworkers; i++) {
 		const struct worker_result *wa = &a->workers[i], *wb = &b->workers[i];

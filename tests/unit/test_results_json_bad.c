@@ -99,6 +99,16 @@ static void test_bad_inputs(void **state)
 	text = edited("trial", "kept", json_null());
 	expect_error(text, "r.json: jobs[1].trials[2].kept: expected true or false");
 	free(text);
+	text = edited("trial", "huge_buffers",
+		      json_pack("{s:s,s:i,s:n}", "state", "most", "bytes", 4096, "huge_bytes"));
+	expect_error(text, "r.json: jobs[1].trials[2].huge_buffers.state: expected off, granted, "
+			   "partial, none, fallback or unknown, not 'most'");
+	free(text);
+	text = edited("trial", "huge_buffers", json_pack("{s:s,s:i}", "state", "none", "bytes", 1));
+	expect_error(
+	    text,
+	    "r.json: jobs[1].trials[2].huge_buffers.huge_bytes: missing (expected an integer)");
+	free(text);
 	text = edited("job", "matrix", json_pack("[s]", "nope"));
 	expect_error(text, "r.json: jobs[1].matrix[0]: 'nope' is not a key of params");
 	free(text);
