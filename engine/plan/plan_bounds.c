@@ -1,16 +1,27 @@
 /* The planner's bounds: how big a plan may be, found from the spec before anything is
- * allocated, and whether its units' workers fit in this machine's memory at once. */
+ * allocated, and whether its units' workers fit in the memory iotrial may use at once (the
+ * machine's, or less under a cgroup's memory.max). */
 #include "engine/plan/plan_internal.h"
 
-#include <unistd.h>
-
 #include "engine/io/buffers.h"
+#include "lib/memlimit.h"
+
+/* The memory the plan may take, and whose limit it is, for the message. */
+static uint64_t usable_memory(const char **whose)
+{
+	int cgroup;
+	uint64_t mem = memlimit_usable(&cgroup);
+
+	*whose = cgroup ? "its cgroup's memory.max of" : "this machine's";
+	return mem;
+}
 
 /* What a unit's workers hold at once: their buffers, histograms and log buffers. A plan
- * that would not fit in this machine's memory is refused before anything runs. */
+ * that would not fit in the memory it may use is refused before anything runs. */
 int plan_memory(const struct plan *p, struct diag *d)
 {
-	uint64_t mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	const char *whose;
+	uint64_t mem = usable_memory(&whose);
 	long double most = 0;
 	size_t worst = 0;
 
@@ -33,8 +44,8 @@ int plan_memory(const struct plan *p, struct diag *d)
 		const struct instance *in = &p->inst[p->units[worst].inst[0]];
 		diag_add(
 		    d, &in->job.loc,
-		    "the plan needs about %.1f GiB of memory at once (%s: threads x iodepth x block size), more than this machine's %.1f GiB allows",
-		    (double)(most / (1 << 30)), in->name, (double)mem / (1 << 30));
+		    "the plan needs about %.1f GiB of memory at once (%s: threads x iodepth x block size), more than %s %.1f GiB allows",
+		    (double)(most / (1 << 30)), in->name, whose, (double)mem / (1 << 30));
 		return PLAN_EENV;
 	}
 	return 0;
@@ -68,7 +79,8 @@ static uint64_t job_points(const struct job_spec *j)
 int plan_size(struct planner *pl, size_t *ninst)
 {
 	const struct exp_spec *s = pl->s;
-	uint64_t mem = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	const char *whose;
+	uint64_t mem = usable_memory(&whose);
 	uint64_t total = 0, trials = 0;
 	long double bytes = 0;
 	size_t over = s->njobs;
@@ -106,9 +118,9 @@ int plan_size(struct planner *pl, size_t *ninst)
 	if (mem && bytes > 0.8L * (long double)mem) {
 		plan_fail(
 		    pl, PLAN_EENV, &s->jobs[0].loc,
-		    "the plan itself needs about %.1f GiB of memory (%llu job instances, %llu trials), more than this machine's %.1f GiB allows",
+		    "the plan itself needs about %.1f GiB of memory (%llu job instances, %llu trials), more than %s %.1f GiB allows",
 		    (double)(bytes / (1 << 30)), (unsigned long long)total,
-		    (unsigned long long)trials, (double)mem / (1 << 30));
+		    (unsigned long long)trials, whose, (double)mem / (1 << 30));
 		return pl->status;
 	}
 	*ninst = (size_t)total;
