@@ -343,6 +343,37 @@ static void pilot_note(FILE *out, const struct instance_result *ir, int notes)
 	    ceil(rp->pilot_n / round) * round);
 }
 
+/* huge_buffers: trials whose buffers did not all get the huge pages asked for, where the
+ * kernel's mode would give them (under `never`, none is what env.thp already says). Large
+ * I/Os ran at half the rate on ordinary pages here: a row measured so must not pass
+ * silently. Returns whether it printed. */
+static bool hpages_note(FILE *out, const struct results *r, const struct instance_result *ir,
+			int notes)
+{
+	bool thp_on = r->env.thp && strcmp(r->env.thp, "never");
+	size_t n = 0, shy = 0;
+	int first = -1;
+
+	for (size_t t = 0; t < ir->ntrials; t++) {
+		const struct hpages_result *h = &ir->trials[t].hpages;
+		if (!ir->trials[t].ran || !h->on || h->state == HP_OFF)
+			continue;
+		n++;
+		if (h->state == HP_GRANTED || (h->state == HP_NONE && !thp_on))
+			continue;
+		shy++;
+		if (first < 0)
+			first = h->state;
+	}
+	if (!shy)
+		return false;
+	fprintf(
+	    out,
+	    "%snote: %s: huge_buffers: %zu of %zu trial(s) ran with buffers not wholly on huge pages (the first: %s); see trials[].huge_buffers in results.json\n",
+	    notes ? "" : "\n", ir->name, shy, n, names_get(hpages_state_names, first));
+	return true;
+}
+
 static int text_report(const struct results *r, FILE *out)
 {
 	int notes = 0;
@@ -387,6 +418,7 @@ static int text_report(const struct results *r, FILE *out)
 			    notes++ ? "" : "\n", ir->name);
 		if (ir->rep.estimate == ESTIMATE_PILOT && isfinite(ir->rep.pilot_n))
 			pilot_note(out, ir, notes++);
+		notes += hpages_note(out, r, ir, notes);
 		if (ir->summary.stopped_by)
 			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
 				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,

@@ -151,6 +151,16 @@ if command -v python3 >/dev/null && python3 -c "import ctypes, sys; sys.exit(cty
 		cat nothp.hb
 		expect_eq "$(cut -d" " -f1,3 nothp.hb | sort -u)" "none 0"
 	'
+	if [ "$thp" = always ] || [ "$thp" = madvise ]; then
+		test_expect_success 'where the kernel would give them, the summary says they were not had' '
+			"$IOTRIAL" report two.out/results.json >nothp.txt
+			grep "^note: two: huge_buffers: 2 of 2 trial(s) ran with buffers not wholly on huge pages (the first: none); see trials\[\]\.huge_buffers in results.json$" nothp.txt
+			"$IOTRIAL" report big.out/results.json >granted.txt
+			not grep "huge_buffers" granted.txt
+		'
+	else
+		test_skip 'where the kernel would give them, the summary says they were not had' "the kernel's mode is '${thp:-unknown}'"
+	fi
 else
 	test_skip 'a process the kernel gives no huge page: none, 0 bytes' 'needs python3 and prctl(PR_SET_THP_DISABLE)'
 fi
