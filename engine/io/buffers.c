@@ -116,41 +116,84 @@ void buffers_free(struct buffers *b)
 	b->base = b->map = NULL;
 }
 
-/* smaps: a mapping's line starts "START-END " in hex; its fields ("AnonHugePages:    2048 kB")
- * follow, up to the next mapping's line. */
-int buffers_hpage_bytes(const struct buffers *b, const char *smaps, uint64_t *out)
+static int span_cmp(const void *a, const void *b)
 {
-	uintptr_t lo = (uintptr_t)b->base, hi = lo + b->len, start, end;
-	FILE *f;
+	uintptr_t x = (*(const struct buffers_span *const *)a)->lo;
+	uintptr_t y = (*(const struct buffers_span *const *)b)->lo;
+
+	return x < y ? -1 : x > y;
+}
+
+/* smaps, in address order: a mapping's line "START-END perms ..." in hex, then its fields
+ * ("AnonHugePages:    2048 kB") up to the next mapping's line. The spans, sorted, are met
+ * in the same order: `next` is the first not yet reached, `in` the one whose mapping's
+ * fields are being read. */
+static void scan(FILE *f, struct buffers_span **sorted, size_t n)
+{
+	struct buffers_span *in = NULL;
 	char *line = NULL;
-	size_t cap = 0;
-	int ret = -ENOENT;
-	bool in = false; /* in the buffers' mapping */
+	size_t cap = 0, next = 0;
+	uintptr_t start, end;
 	uint64_t kib;
 
-	if (!b->base)
-		return -EINVAL;
-	if (!(f = fopen(smaps, "re")))
-		return -errno;
 	while (getline(&line, &cap, f) > 0) {
 		/* A field's name starts with a capital that may be a hex digit ("AnonHugePages"),
 		 * but is never followed by a '-'. */
 		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &start, &end) == 2) {
-			if (in || start >= hi)
-				break; /* past them: what is left is not read */
-			in = start <= lo && lo < end;
-			/* Merged with a neighbour after all: its huge pages would count too. */
-			if (in && (start != lo || end != hi)) {
-				ret = -ERANGE;
-				break;
+			in = NULL;
+			while (next < n && sorted[next]->lo < start)
+				next++; /* in no mapping, or in one past: -ENOENT or -ERANGE stays
+					 */
+			for (; next < n && sorted[next]->lo < end; next++) {
+				struct buffers_span *sp = sorted[next];
+				if (sp->lo == start && sp->hi == end)
+					in = sp; /* -ENOENT until its AnonHugePages line */
+				else
+					sp->ret = -ERANGE; /* merged with a neighbour after all */
 			}
+			if (next == n && !in)
+				break; /* past them all: the rest is not read */
 		} else if (in && sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kib) == 1) {
-			*out = kib * 1024;
-			ret = 0;
-			break;
+			in->huge = kib * 1024;
+			in->ret = 0;
+			in = NULL;
 		}
 	}
 	free(line);
-	fclose(f);
+}
+
+int buffers_hpage_scan(const char *smaps, struct buffers_span *v, size_t n)
+{
+	struct buffers_span **sorted = calloc(n ? n : 1, sizeof(*sorted));
+	FILE *f = NULL;
+	int ret = 0;
+
+	if (!sorted || !(f = fopen(smaps, "re")))
+		ret = !sorted ? -ENOMEM : errno ? -errno : -EIO;
+	for (size_t i = 0; i < n; i++) {
+		v[i].huge = 0;
+		v[i].ret = ret ? ret : -ENOENT;
+		if (sorted)
+			sorted[i] = &v[i];
+	}
+	if (!ret) {
+		qsort(sorted, n, sizeof(*sorted), span_cmp);
+		scan(f, sorted, n);
+	}
+	if (f)
+		fclose(f);
+	free(sorted);
 	return ret;
+}
+
+int buffers_hpage_bytes(const struct buffers *b, const char *smaps, uint64_t *out)
+{
+	struct buffers_span one = {(uintptr_t)b->base, (uintptr_t)b->base + b->len, 0, 0};
+
+	if (!b->base)
+		return -EINVAL;
+	buffers_hpage_scan(smaps, &one, 1);
+	if (one.ret == 0)
+		*out = one.huge;
+	return one.ret;
 }

@@ -5,6 +5,7 @@
 #define IOTRIAL_BUFFERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The kernel's transparent huge page size, where it says it. */
@@ -51,11 +52,23 @@ int buffers_alloc(struct buffers *b, bool huge_bufs, uint32_t depth, uint64_t ch
 /* Free what buffers_alloc() gave (none: nothing); b->base is then NULL. */
 void buffers_free(struct buffers *b);
 
-/* How many bytes of b's buffers are on huge pages now, into *out: the AnonHugePages of
- * their mapping in `smaps` (the path of /proc/self/smaps; another file for a test). Read
- * once the buffers were touched, outside any timed region: it walks the process's page
- * tables. Returns 0, or -errno (the file cannot be read, or holds no mapping that is
- * exactly the buffers': then nothing can be said). */
+/* Some buffers as smaps shows them: their range, and what was found of it. */
+struct buffers_span {
+	uintptr_t lo, hi; /* base, base + len */
+	uint64_t huge;	  /* ret 0: the bytes of its mapping on huge pages (AnonHugePages) */
+	int ret; /* 0; -ENOENT: no mapping is it; -ERANGE: it is part of a larger one (whose huge
+		  * pages would not all be its); -errno: the file could not be read */
+};
+
+/* For each of the `n` spans of `v` (any order), how many of its bytes are on huge pages,
+ * from one pass over `smaps` (/proc/self/smaps, /proc/PID/smaps; another file for a test).
+ * Read once the buffers were touched, outside any timed region: reading smaps walks the
+ * page tables of the process and takes its memory map's lock, so a trial reads it once for
+ * all its worker threads rather than once per worker. Returns 0, or -errno when nothing
+ * could be read (then every span's ret is that). */
+int buffers_hpage_scan(const char *smaps, struct buffers_span *v, size_t n);
+
+/* buffers_hpage_scan() of b's buffers alone, into *out: 0, or the span's -errno. */
 int buffers_hpage_bytes(const struct buffers *b, const char *smaps, uint64_t *out);
 
 #endif

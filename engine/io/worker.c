@@ -405,12 +405,11 @@ static int loop_init(struct loop *l, struct buffers *bufs)
 	}
 	if (r < 0)
 		return r;
+	/* Filled, so faulted in: the coordinator reads how they lie once every worker is ready. */
+	l->o->buf_addr = (uintptr_t)bufs->base;
 	l->o->buf_bytes = bufs->len;
-	/* Filled, so faulted in: whether they are on huge pages is known now, before the clock. */
 	if (bufs->huge)
-		l->o->hpages = buffers_hpage_bytes(bufs, "/proc/self/smaps", &l->o->hpage_bytes) < 0
-				   ? WORKER_HP_UNKNOWN
-				   : WORKER_HP_ASKED;
+		l->o->hpages = WORKER_HP_ASKED;
 	l->rng = w->seed;
 	/* mixed: the directions' stream, of the seed too, apart from the offsets' */
 	l->dir_rng = w->seed ^ 0x6a09e667f3bcc909ull;

@@ -141,11 +141,14 @@ struct worker_extra {
 
 /* huge_buffers, as a worker's buffers got it (worker_out.hpages). */
 enum worker_hpages {
-	WORKER_HP_OFF,	    /* not asked for: huge_buffers false, or I/Os of one page */
-	WORKER_HP_ASKED,    /* asked for; worker_out.hpage_bytes of them are on huge pages */
+	WORKER_HP_OFF, /* not asked for: huge_buffers false, or I/Os of one page */
+	/* asked for, to be read by the coordinator once every worker is ready (engine/run's
+	 * trial_slots_hpages): then MEASURED or UNKNOWN; never read, it is unknown too */
+	WORKER_HP_ASKED,
+	WORKER_HP_MEASURED, /* asked for; worker_out.hpage_bytes of them are on huge pages */
 	WORKER_HP_FALLBACK, /* asked for, but the backend could not pin them (RLIMIT_MEMLOCK):
 			     * taken again on ordinary pages, not measured */
-	WORKER_HP_UNKNOWN,  /* asked for; /proc/self/smaps could not say how many */
+	WORKER_HP_UNKNOWN,  /* asked for; smaps could not say how many */
 };
 
 struct worker_out {
@@ -169,9 +172,9 @@ struct worker_out {
 	int log_err;  /* a record or interval log could not be written (-errno); logging stopped */
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
 	uint64_t pos; /* where the next I/O would have started: start_pos for a top-up */
-	/* Its I/O buffers, once filled, before the start: their size (0: none, the set-up
-	 * failed first), and how they got huge_buffers. */
-	uint64_t buf_bytes, hpage_bytes;
+	/* Its I/O buffers, once filled, before the start: where they are in its process, their
+	 * size (0: none, the set-up failed first), and how they got huge_buffers. */
+	uint64_t buf_addr, buf_bytes, hpage_bytes;
 	enum worker_hpages hpages;
 	/* Progress samples, (time, bytes so far), at least prog_step ns apart; when full, every
 	 * other one is dropped and the step doubles, so a run of any length fits. */

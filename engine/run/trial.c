@@ -298,6 +298,7 @@ static int start_workers(struct unit_trial *t)
 	if (ret < 0)
 		t->e->no_worker = true;
 	pthread_barrier_wait(&t->sync->ready);
+	trial_slots_hpages(t->runs, t->u->n);
 	return ret;
 }
 

@@ -120,7 +120,7 @@ static void trial_merge_hpages(struct trial_result *tr, const struct inst_run *r
 		h->huge_bytes += o->hpage_bytes;
 		asked |= o->hpages != WORKER_HP_OFF;
 		fallback |= o->hpages == WORKER_HP_FALLBACK;
-		unknown |= o->hpages == WORKER_HP_UNKNOWN;
+		unknown |= o->hpages == WORKER_HP_UNKNOWN || o->hpages == WORKER_HP_ASKED;
 	}
 	h->on = h->bytes != 0;
 	if (!asked)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/cacheline.h"
+#include "engine/io/buffers.h"
 #include "engine/run/files.h"
 #include "engine/run/loads.h"
 #include "engine/io/worker.h"
@@ -236,6 +237,62 @@ int trial_slots_start(struct inst_run *runs, size_t n, struct sync_area *sync, b
 	for (unsigned i = 0; i < started; i++)
 		sem_post(&sync->launch);
 	return ret;
+}
+
+/* Worker s asked for huge pages and has its buffers. */
+static struct worker_out *hpages_pending(const struct slot *s)
+{
+	struct worker_out *o = &s->sh->out;
+
+	return s->started && o->hpages == WORKER_HP_ASKED && o->buf_bytes ? o : NULL;
+}
+
+static void hpages_note(struct worker_out *o, const struct buffers_span *sp)
+{
+	o->hpages = sp->ret < 0 ? WORKER_HP_UNKNOWN : WORKER_HP_MEASURED;
+	o->hpage_bytes = sp->ret < 0 ? 0 : sp->huge;
+}
+
+/* One pass over this process's smaps for every worker thread; a worker process has a
+ * memory of its own, read in its own smaps. */
+void trial_slots_hpages(struct inst_run *runs, size_t n)
+{
+	struct buffers_span *v;
+	struct worker_out **of, *o;
+	size_t total = 0, m = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++)
+			total += hpages_pending(&runs[k].slots[w]) != NULL;
+	if (!total)
+		return;
+	v = calloc(total, sizeof(*v));
+	of = calloc(total, sizeof(*of));
+	for (size_t k = 0; k < n; k++)
+		for (uint32_t w = 0; runs[k].ready && w < runs[k].n; w++) {
+			const struct slot *s = &runs[k].slots[w];
+			struct buffers_span one;
+			char path[64];
+			if (!(o = hpages_pending(s)))
+				continue;
+			one = (struct buffers_span){o->buf_addr, o->buf_addr + o->buf_bytes, 0, 0};
+			if (s->run->in->job.worker_mode == WORKER_PROCESS) {
+				snprintf(path, sizeof(path), "/proc/%d/smaps", (int)s->pid);
+				buffers_hpage_scan(path, &one, 1);
+				hpages_note(o, &one);
+			} else if (v && of) {
+				v[m] = one;
+				of[m++] = o;
+			} else {
+				o->hpages = WORKER_HP_UNKNOWN; /* out of memory: not read */
+			}
+		}
+	if (m)
+		buffers_hpage_scan("/proc/self/smaps", v, m);
+	for (size_t i = 0; i < m; i++)
+		hpages_note(of[i], &v[i]);
+	free(v);
+	free(of);
 }
 
 void trial_slots_release(struct sync_area *sync)

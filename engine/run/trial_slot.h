@@ -93,6 +93,11 @@ int trial_slot_start(struct slot *s);
  * usual). Undo with trial_slots_release once every worker is finished. */
 int trial_slots_start(struct inst_run *runs, size_t n, struct sync_area *sync, bool processes);
 
+/* huge_buffers: once every started worker of the `n` runs is past `ready` (its buffers
+ * filled), how many bytes of each one's buffers the kernel put on huge pages, into its
+ * worker_out (hpage_bytes, or WORKER_HP_UNKNOWN). Not timed: the workers wait on `barrier`. */
+void trial_slots_hpages(struct inst_run *runs, size_t n);
+
 /* Destroy what trial_slots_start set up in `sync`. */
 void trial_slots_release(struct sync_area *sync);
 

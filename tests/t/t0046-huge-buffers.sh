@@ -127,6 +127,15 @@ test_expect_success 'results.json says per trial how much of the buffers got hug
 	expect_eq "$(cut -d" " -f2 two.hb | sort -u)" "$((2 * ((131072 + hp - 1) / hp * hp)))"
 '
 
+test_expect_success 'worker processes: each read in its own memory, the same figures' '
+	sed "s/iodepth: 2,/iodepth: 2, worker_mode: process,/" two.yaml >proc.yaml
+	grep -q "worker_mode: process" proc.yaml
+	"$IOTRIAL" run -q proc.yaml -o proc.out >/dev/null
+	granted proc >proc.hb
+	consistent <proc.hb
+	expect_eq "$(cut -d" " -f1,2 proc.hb)" "$(cut -d" " -f1,2 two.hb)"
+'
+
 # the kernel's mode lets huge_buffers have huge pages, and try hard for them
 thp=$(sed -n "s/.*\[\(.*\)\].*/\1/p" /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 defrag=$(sed -n "s/.*\[\(.*\)\].*/\1/p" /sys/kernel/mm/transparent_hugepage/defrag 2>/dev/null)

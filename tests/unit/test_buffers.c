@@ -181,6 +181,46 @@ static void *neighbour(const struct buffers *b, bool after)
 	return p;
 }
 
+/* One pass for many buffers, given in any order: each exact mapping's huge pages, a merged
+ * one refused, one in no mapping not found. */
+static void test_hpage_scan(void **state)
+{
+	static const char text[] = "10000-20000 rw-p 00000000 00:00 0 \nAnonHugePages: 0 kB\n"
+				   "200000-600000 rw-p 00000000 00:00 0 \nSize: 4096 kB\n"
+				   "AnonHugePages:      4096 kB\nVmFlags: rd wr hg\n"
+				   "600000-601000 ---p 00000000 00:00 0 \nAnonHugePages: 0 kB\n"
+				   "800000-c00000 rw-p 00000000 00:00 0 \nAnonHugePages: 2048 kB\n"
+				   "e00000-1000000 rw-p 00000000 00:00 0 \nAnonHugePages: 0 kB\n"
+				   "7ffc0000-7ffe0000 rw-p 00000000 00:00 0 [stack]\n"
+				   "AnonHugePages: 0 kB\n";
+	struct buffers_span v[] = {
+	    {0x2000000, 0x2200000, 9, 9}, /* past every mapping */
+	    {0xe00000, 0x1000000, 9, 9},  /* exact, no huge page */
+	    {0x200000, 0x600000, 9, 9},	  /* exact, two */
+	    {0x700000, 0x780000, 9, 9},	  /* in no mapping */
+	    {0x800000, 0xa00000, 9, 9},	  /* half of a larger one */
+	};
+	char path[] = "/tmp/iotrial-test-smaps.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(buffers_hpage_scan(path, v, 5), 0);
+	assert_int_equal(v[0].ret, -ENOENT);
+	assert_int_equal(v[1].ret, 0);
+	assert_int_equal(v[1].huge, 0);
+	assert_int_equal(v[2].ret, 0);
+	assert_int_equal(v[2].huge, 4096 << 10);
+	assert_int_equal(v[3].ret, -ENOENT);
+	assert_int_equal(v[4].ret, -ERANGE);
+	unlink(path);
+	assert_int_equal(buffers_hpage_scan(path, v, 5), -ENOENT);
+	for (int k = 0; k < 5; k++)
+		assert_int_equal(v[k].ret, -ENOENT);
+}
+
 /* On this machine: buffers allocated one after another, with mappings like theirs put right
  * beside them where there is room, are each a mapping of their own (smaps would show a merged
  * one as one), and what they have on huge pages is a whole number of huge pages, at most all
@@ -219,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_bytes),
 	    cmocka_unit_test(test_alloc),
 	    cmocka_unit_test(test_hpage_bytes_parse),
+	    cmocka_unit_test(test_hpage_scan),
 	    cmocka_unit_test(test_hpage_bytes_here),
 	};
 
