@@ -33,6 +33,33 @@ wait_for() {
 	return 1
 }
 
+# replace PATH: put a foreign file in PATH's place in one rename, so that PATH names either
+# the file that was there or the foreign one, never nothing: an open of PATH at any moment
+# meets one of the two (a move then a new file would leave it missing in between, and an
+# open there fails with "No such file or directory" instead of meeting the foreign file).
+replace() {
+	echo "foreign, put in its place" >"$1.foreign"
+	mv "$1.foreign" "$1"
+}
+
+# wait_open PID PATH: until process PID has the file PATH names open (10 s at most).
+wait_open() {
+	for i in $(seq 1000); do
+		for fd in /proc/"$1"/fd/*; do
+			if [ "$fd" -ef "$2" ]; then
+				return 0
+			fi
+		done
+		if ! alive "$1"; then
+			echo "process $1 ended before it opened $2"
+			return 1
+		fi
+		sleep 0.01
+	done
+	echo "timed out waiting for $1 to open $2"
+	return 1
+}
+
 # alive PID: the process exists and is not a zombie.
 alive() {
 	[ -e /proc/"$1"/stat ] || return 1
@@ -252,8 +279,7 @@ test_expect_success 'a file iotrial created and that was replaced mid-run fails 
 	"$IOTRIAL" run -q t10.yaml -o t10.out 2>t10.err &
 	pid=$!
 	wait_for t10/iotrial.w.dat.$pid
-	mv t10/iotrial.w.dat.$pid t10.moved
-	echo "foreign, put in its place" >t10/iotrial.w.dat.$pid
+	replace t10/iotrial.w.dat.$pid
 	rc=0
 	wait $pid || rc=$?
 	cat t10.err
@@ -268,10 +294,9 @@ test_expect_success 'an existing target replaced mid-run (allow_overwrite) is no
 	printf "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, target: t11/mine.dat, allow_overwrite: true, block_size: 4KiB, runtime: 1s}\n" >t11.yaml
 	"$IOTRIAL" run -q t11.yaml -o t11.out 2>t11.err &
 	pid=$!
-	# Trial 0 runs (its results are there once it has ended): swap the file now.
-	sleep 0.5
-	mv t11/mine.dat t11.moved
-	echo "foreign, put in its place" >t11/mine.dat
+	# Trial 0 runs: the run has taken the file as it was at the start. Swap it now.
+	wait_open $pid t11/mine.dat
+	replace t11/mine.dat
 	rc=0
 	wait $pid || rc=$?
 	cat t11.err
