@@ -13,10 +13,11 @@ need_cmd jq
 NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].path)
 	| .jobs[] |= (del(.params.target) | .trials[] |= del(.start_ns, .end_ns, .cpu))'
 
-# Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed each time at a random
-# moment just after a checkpoint that moved the run on, and resumed (started afresh while it
-# has no checkpoint yet) until a run ends by itself. A resumed run that left a new checkpoint must have added one
-# record to resumptions. How many runs were resumptions goes to $2.resumes.
+# Run job $1 into folder $2 with a checkpoint every 50 ms, SIGKILLed each time just after a
+# checkpoint that moved the run on (at a random moment after it from the third session on),
+# and resumed (started afresh while it has no checkpoint yet) until a run ends by itself. A
+# resumed run that left a new checkpoint must have added one record to resumptions. How many
+# runs were resumptions goes to $2.resumes.
 # The trials of folder $1's checkpoint that ran to their end; 0 without one.
 trials_done() {
 	if [ -f "$1/results.json" ]; then
@@ -48,17 +49,31 @@ run_killed() {
 			rm -rf "$dir" # no checkpoint yet: nothing to keep, start afresh
 			set -- -o "$dir"
 		fi
+		done0=$(trials_done "$dir")
 		"$IOTRIAL" run -q "$job" "$@" --checkpoint-interval 50ms 2>>"$dir.err" &
 		pid=$!
-		# Killed a random 0-40 ms after its first checkpoint with more trials done than it
-		# began with: every session moves the run on, however fast the machine.
-		done0=$(trials_done "$dir")
+		# Killed just after its first checkpoint with more trials done than it began with:
+		# every session moves the run on, however fast the machine. Reading a checkpoint
+		# (jq over megabytes) takes long on a busy machine, and a run that went on meanwhile
+		# could end in its first or second session, before two resumptions. So the first two
+		# sessions are stopped (SIGSTOP) while their checkpoint is read, and killed stopped:
+		# each moves the run on by what it did in its own time, whatever the speed of this
+		# shell. The later ones go on while read, and are killed a random 0-40 ms after.
 		n=0
-		while kill -0 "$pid" 2>/dev/null && [ "$(trials_done "$dir")" -le "$done0" ] && [ "$n" -lt 1000 ]; do
+		while [ "$n" -lt 1000 ]; do
 			sleep 0.01
+			if [ "$resumes" -lt 2 ]; then
+				kill -STOP "$pid" 2>/dev/null || break
+			fi
+			if [ "$(trials_done "$dir")" -gt "$done0" ]; then
+				break
+			fi
+			kill -CONT "$pid" 2>/dev/null || break
 			n=$((n + 1))
 		done
-		sleep "0.0$((RANDOM % 5))"
+		if [ "$resumes" -ge 2 ]; then
+			sleep "0.0$((RANDOM % 5))"
+		fi
 		kill -KILL "$pid" 2>/dev/null || true
 		rc=0
 		wait "$pid" 2>/dev/null || rc=$?
