@@ -12,7 +12,8 @@
 # and `||` and a command negated with `!`; tests/lint-tests.sh rejects `&&` and a leading
 # `!` in test scripts, so write one command a line and `not CMD` for an expected failure.
 # A body that runs longer than TEST_TIMEOUT seconds (120) is killed, with every process it
-# started, and fails.
+# started, and fails. A body known to take longer gives its own deadline, for itself only:
+#   TEST_TIMEOUT=400 test_expect_success 'what it checks' '...'
 set -u
 TEST_NAME=$(basename "$0" .sh)
 TEST_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
@@ -86,7 +87,7 @@ need_cmd() {
 }
 
 skip_rest() {
-	t_total=$(grep -c '^test_expect_success ' "$TEST_SCRIPT")
+	t_total=$(grep -c '^\(TEST_TIMEOUT=[0-9]* \)\{0,1\}test_expect_success ' "$TEST_SCRIPT")
 	t_skip=$((t_skip + t_total - t_n))
 	echo "# skipping the rest of $TEST_NAME ($((t_total - t_n)) tests): $1"
 	test_done

@@ -60,13 +60,32 @@ sleep 300"
 	case "$state" in ""|Z) ;; *) false ;; esac
 '
 
-test_expect_success 'need_cmd skips and counts the rest of a script' '
+test_expect_success 'a body with its own TEST_TIMEOUT gets that deadline, the next one the default' '
+	{
+		echo ". \"$SRC/tests/t/lib.sh\""
+		echo "TEST_TIMEOUT=2 test_expect_success own \"sleep 30\""
+		echo "test_expect_success default \"sleep 4\""
+		echo test_done
+	} >own.sh
+	start=$(date +%s)
+	rc=0
+	TEST_TIMEOUT=20 bash own.sh >own.out 2>&1 || rc=$?
+	cat own.out
+	expect_eq "$rc" 1
+	grep "^not ok 1 - own" own.out
+	grep "timed out after 2 s" own.out
+	grep "^ok 2 - default" own.out
+	# Killed at 2 s, not at 20: about 6 s in all.
+	[ $(($(date +%s) - start)) -lt 15 ]
+'
+
+test_expect_success 'need_cmd skips and counts the rest of a script (a body with its own deadline too)' '
 	{
 		echo ". \"$SRC/tests/t/lib.sh\""
 		echo "test_expect_success one true"
 		echo "need_cmd no-such-command-here"
 		echo "test_expect_success two true"
-		echo "test_expect_success three true"
+		echo "TEST_TIMEOUT=300 test_expect_success three true"
 		echo test_done
 	} >skip.sh
 	bash skip.sh >skip.out 2>&1
