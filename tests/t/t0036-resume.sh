@@ -17,7 +17,9 @@ NORM='del(.started_at, .finished_at, .resumptions, .resources, .env.targets[].pa
 # checkpoint that moved the run on (at a random moment after it from the third session on),
 # and resumed (started afresh while it has no checkpoint yet) until a run ends by itself. A
 # resumed run that left a new checkpoint must have added one record to resumptions. How many
-# runs were resumptions goes to $2.resumes.
+# runs were resumptions goes to $2.resumes. Each session costs a few reads of a checkpoint of
+# megabytes and a start of iotrial: on a busy CPU, under AddressSanitizer, ten or twenty of
+# them take minutes, so the bodies that call this have a deadline of 400 s.
 # The trials of folder $1's checkpoint that ran to their end; 0 without one.
 trials_done() {
 	if [ -f "$1/results.json" ]; then
@@ -147,7 +149,7 @@ jobs:
     matrix: {sim_stddev: [0.5ms, 1ms]}
 JOB
 
-test_expect_success 'synthetic: killed at random moments and resumed until done, it equals a run in one go' '
+TEST_TIMEOUT=400 test_expect_success 'synthetic: killed at random moments and resumed until done, it equals a run in one go' '
 	t0=$(date +%s%N)
 	"$IOTRIAL" run -q syn.yaml -o once --checkpoint-interval 50ms
 	echo "a run in one go: $((($(date +%s%N) - t0) / 1000000)) ms"
@@ -170,7 +172,7 @@ test_expect_success 'synthetic: killed at random moments and resumed until done,
 	jq -e "[.jobs[] | select(.job == \"w\") | .change_points | length > 0] | all" killed/results.json
 '
 
-test_expect_success 'the seed of a job file without one is the first run'"'"'s, kept across resumptions' '
+TEST_TIMEOUT=400 test_expect_success 'the seed of a job file without one is the first run'"'"'s, kept across resumptions' '
 	sed "/^seed: /d" syn.yaml >noseed.yaml
 	run_killed noseed.yaml ns
 	jq -r .seed ns/results.json >seed
@@ -180,7 +182,7 @@ test_expect_success 'the seed of a job file without one is the first run'"'"'s, 
 	cmp want.json got.json
 '
 
-test_expect_success 'sync: files on disk, killed and resumed until done: every trial once, none failed, nothing left over' '
+TEST_TIMEOUT=400 test_expect_success 'sync: files on disk, killed and resumed until done: every trial once, none failed, nothing left over' '
 	mkdir -p scratch
 	cat >disk.yaml <<-JOB
 	experiment: disk
