@@ -168,17 +168,50 @@ int files_layout(struct ledger *l, const struct plan_file *f, uint64_t size, boo
 	return ret;
 }
 
+/* Is the open `fd` what a worker may do I/O on, a file or a block device? A FIFO, socket
+ * or character device put in the place of one during the run is refused, named. */
+static int files_check_kind(const char *path, int fd, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		int ret = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(
+	    err, errlen,
+	    "'%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place during the run): not using it",
+	    path);
+	return -EINVAL;
+}
+
 int files_open(const struct ledger *l, const struct be_ops *be, void *priv, const char *path,
 	       int flags, char *err, size_t errlen)
 {
 	const struct ledger_entry *e = ledger_find(l, path);
 	const char *name = path;
 	int dirfd = AT_FDCWD, extra = 0, fd, ret;
+	bool io = !(be->flags & BE_F_NOIO);
 
 	if (e)
 		ledger_where(l, e, &dirfd, &name, &extra);
+	/* O_NONBLOCK: a FIFO put in the file's place must not hold the open, and the run,
+	 * forever (a signal does not end an open that waits for a FIFO's other end). */
+	if (io)
+		extra |= O_NONBLOCK;
 	err[0] = 0;
 	fd = be->open(priv, dirfd, name, flags | extra, 0);
+	if (fd == -ENXIO) {
+		/* O_WRONLY | O_NONBLOCK on a FIFO that nobody reads. */
+		snprintf(
+		    err, errlen,
+		    "'%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place during the run): not using it",
+		    path);
+		return fd;
+	}
 	if (fd < 0 && err[0]) {
 		/* The backend said why (be_config.why is this buffer). */
 		char why[256];
@@ -190,7 +223,14 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-fd));
 		return fd;
 	}
-	if (e && !(be->flags & BE_F_NOIO) && (ret = ledger_check(e, fd, err, errlen)) < 0) {
+	if (!io)
+		return fd;
+	ret = e ? ledger_check(e, fd, err, errlen) : files_check_kind(path, fd, err, errlen);
+	if (ret == 0 && (ret = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+	}
+	if (ret < 0) {
 		be->close(priv, fd);
 		return ret;
 	}

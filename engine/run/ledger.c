@@ -328,8 +328,9 @@ int ledger_open(const struct ledger *l, const char *path, int flags, char *err, 
 
 	if (e)
 		ledger_where(l, e, &dirfd, &name, &extra);
+	/* O_NONBLOCK: a FIFO put in the file's place must not hold the run forever. */
 	do
-		fd = openat(dirfd, name, flags | extra | O_CLOEXEC);
+		fd = openat(dirfd, name, flags | extra | O_NONBLOCK | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		ret = -errno;

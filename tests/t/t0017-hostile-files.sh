@@ -305,6 +305,48 @@ test_expect_success 'an existing target replaced mid-run (allow_overwrite) is no
 	grep "t11/mine\.dat.*no longer the file it was when the run started" t11.err
 '
 
+# fifo_swap NAME FILE YAML: run YAML, and once trial 0 has begun, put a FIFO in FILE's place.
+# The open of the next trial must not wait for the FIFO's other end (no signal would end
+# it): the run ends within 20 s, exit 1, the FIFO named and left in place.
+fifo_swap() {
+	printf "$3" >"$1.yaml"
+	"$IOTRIAL" run -q "$1.yaml" -o "$1.out" 2>"$1.err" &
+	pid=$!
+	(
+		sleep 20
+		kill -KILL $pid
+	) 2>/dev/null &
+	watch=$!
+	wait_for "${2/PID/$pid}"
+	sleep 0.3
+	mv "${2/PID/$pid}" "$1.moved"
+	mkfifo "${2/PID/$pid}"
+	rc=0
+	wait $pid || rc=$?
+	kill $watch 2>/dev/null || true
+	cat "$1.err"
+	expect_eq "$rc" 1
+	test -p "${2/PID/$pid}"
+	grep -F "${2/PID/$pid}" "$1.err" | grep -E "not the file iotrial created|no longer a file or a block device"
+}
+
+test_expect_success 'a FIFO put in place of a file iotrial created: the run does not hang' '
+	mkdir t12f
+	fifo_swap t12f t12f/iotrial.r.dat.PID "replication: {runs: 3}\njobs:\n  - {name: r, workload: read, target: t12f, file_size: 64KiB, block_size: 4KiB, runtime: 1s}\n"
+'
+
+test_expect_success 'a FIFO put in place of an existing file read: the run does not hang' '
+	mkdir t12g
+	head -c 65536 /dev/zero >t12g/in.dat
+	fifo_swap t12g t12g/in.dat "replication: {runs: 3}\njobs:\n  - {name: r, workload: read, target: t12g/in.dat, block_size: 4KiB, runtime: 1s}\n"
+'
+
+test_expect_success 'a FIFO put in place of an existing file written (allow_overwrite): not opened, no hang' '
+	mkdir t12h
+	head -c 65536 /dev/zero >t12h/out.dat
+	fifo_swap t12h t12h/out.dat "replication: {runs: 3}\njobs:\n  - {name: w, workload: write, target: t12h/out.dat, allow_overwrite: true, block_size: 4KiB, runtime: 1s}\n"
+'
+
 # Item 3: a loop device and its image file behind a mounted file system.
 loop_ok=
 if command -v losetup >/dev/null 2>&1 && command -v mkfs.ext4 >/dev/null 2>&1; then
