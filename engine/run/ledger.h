@@ -82,7 +82,8 @@ void ledger_where(const struct ledger *l, const struct ledger_entry *e, int *dir
 int ledger_check(const struct ledger_entry *e, int fd, char *err, size_t errlen);
 
 /* Open `path` with open(2) `flags` (O_CLOEXEC and O_NONBLOCK added: a FIFO in its place does
- * not block): an entry relative to its folder and checked, anything else by its path. Returns the fd or -errno with a message in `err`. */
+ * not block): an entry relative to its folder and checked, anything else by its path.
+ * Returns the fd or -errno with a message in `err`. */
 int ledger_open(const struct ledger *l, const char *path, int flags, char *err, size_t errlen);
 
 /* Remove entry `path` (a file, or a tree with everything in it that iotrial made) when it

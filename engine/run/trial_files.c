@@ -69,8 +69,13 @@ int trial_prepare(struct trial_env *e, struct inst_run *r)
 					      j->verify, trial_layout_seed(e->p, f->path),
 					      j->tree_files, j->keep_files, &msg)
 			       : -ENOMEM;
-		if (ret < 0)
+		if (ret < 0) {
 			trial_error(r->tr, "%s", msg ? msg : strerror(-ret));
+			/* A file half laid out is no file to measure: the next trial lays it
+			 * out again (or fails for the same reason, named), never reads it. */
+			if (one.path && ledger_find(e->ledger, one.path))
+				ledger_remove(e->ledger, one.path, NULL);
+		}
 		free(msg);
 		free(one.path);
 	}

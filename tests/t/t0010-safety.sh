@@ -52,6 +52,25 @@ test_expect_success 'ENOSPC stops the trial, says the disk is full and how much 
 	expect_eq "$(jq .jobs[0].trials[0].bytes full/results.json)" 524288
 '
 
+# A disk that fills after planning: the layout of a file to read fails. The file half laid
+# out is removed, so the next trial lays it out again and fails for the same reason, named,
+# instead of reading a short file ("unexpected end of file").
+if [ "$(id -u)" = 0 ] && mkdir -p fillfs && mount -t tmpfs -o size=1m tmpfs fillfs 2>/dev/null; then
+	test_expect_success 'a layout that met a full disk is made again by the next trial, never read short' '
+		printf "replication: {runs: 2}\njobs:\n  - {name: fill, workload: command, command: \"head -c 2M /dev/zero >fillfs/filler 2>/dev/null; true\"}\n  - {name: r, workload: read, target: fillfs, file_size: 512KiB, block_size: 64KiB}\n" >fill.yaml
+		rc=0
+		"$IOTRIAL" run -q fill.yaml -o fill 2>err || rc=$?
+		cat err
+		expect_eq "$rc" 1
+		jq -r ".jobs[1].trials[].error" fill/results.json >errors
+		expect_eq "$(grep -c "^laying out .*No space left on device" errors)" 2
+		expect_eq "$(ls fillfs)" filler
+	'
+	umount fillfs
+else
+	test_skip 'a layout that met a full disk is made again by the next trial, never read short' 'needs root to mount a small tmpfs'
+fi
+
 # A run long enough to interrupt: 60 trials of 300 ms (18 s; every test stops it sooner).
 printf "replication: {runs: 60}\njobs:\n  - {name: long, workload: read, file_size: 4MiB, block_size: 4KiB, runtime: 300ms}\n" >long.yaml
 
