@@ -156,31 +156,43 @@ static int open_log(struct runner *rn, const char *dir, const struct instance_re
 	size_t hlen = strlen(header[k]);
 	int mode = rn->o->resumed ? O_RDWR : O_WRONLY | O_TRUNC;
 	char *path = NULL, *file, *c;
-	int fd, err, cut = 1;
+	int fd = -1, dfd, err, cut = 1;
 
 	if (asprintf(&path, "%s/records", dir) < 0)
 		return -ENOMEM;
-	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+	/* records/ and the logs in it are never followed as symlinks: one planted there (a
+	 * resumed run's folder) would have the log written, and cut, somewhere else. And a
+	 * FIFO planted there must not block the open or the cut (O_NONBLOCK). */
+	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
+	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		err = errno;
-		diag_add(rn->d, NULL, "cannot create '%s': %s", path, strerror(err));
+		diag_add(rn->d, NULL, "cannot create '%s': %s%s", path, strerror(err),
+			 err == ELOOP || err == ENOTDIR ? " (a symbolic link or a file is in its place)"
+							: "");
 		free(path);
 		return -err;
 	}
 	free(path);
-	if (asprintf(&path, "%s/records/%s.%s", dir, ir->name, suffix[k]) < 0)
+	if (asprintf(&path, "%s/records/%s.%s", dir, ir->name, suffix[k]) < 0) {
+		close(dfd);
 		return -ENOMEM;
+	}
 	/* An instance name may hold a '/' (a path in a matrix value): not in a file name. */
 	file = path + strlen(dir) + strlen("/records/");
 	for (c = file; *c && c < file + strlen(ir->name); c++)
 		if (*c == '/')
 			*c = '_';
 	errno = 0;
-	fd = open(path, mode | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = openat(dfd, file, mode | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		    0644);
+	close(dfd);
 	if (fd >= 0 && rn->o->resumed && (cut = logcut_keep(fd, ir)) < 0)
 		errno = -cut;
 	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;
-		diag_add(rn->d, NULL, "cannot write the record log '%s': %s", path, strerror(err));
+		diag_add(rn->d, NULL, "cannot write the record log '%s': %s%s", path,
+			 strerror(err),
+			 err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)" : "");
 		if (fd >= 0)
 			close(fd);
 		free(path);

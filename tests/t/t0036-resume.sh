@@ -489,6 +489,40 @@ test_expect_success 'refused: a folder that a running iotrial holds' '
 	grep -F "it is in use by another iotrial run (pid $pid)" err
 '
 
+test_expect_success 'a symlink planted for a record log (or records/) is not followed by the resumption' '
+	cat >rec.yaml <<-JOB
+	replication: {runs: 8}
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true}
+	JOB
+	"$IOTRIAL" run -q rec.yaml -o rec --checkpoint-interval 0 2>rec.err &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+	printf "foreign line 1\nforeign line 2\n" >victim
+	cp victim victim.orig
+	rm rec/records/n.csv
+	ln -s "$TRASH/victim" rec/records/n.csv
+	rc=0
+	"$IOTRIAL" run -q rec.yaml --resume rec 2>err || rc=$?
+	cat err
+	expect_eq "$rc" 1
+	cmp victim victim.orig
+	grep -F "rec/records/n.csv" err | grep "symbolic link"
+	rm -r rec/records
+	mkdir elsewhere
+	ln -s "$TRASH/elsewhere" rec/records
+	rc=0
+	"$IOTRIAL" run -q rec.yaml --resume rec 2>err || rc=$?
+	cat err
+	expect_eq "$rc" 1
+	expect_eq "$(ls -A elsewhere)" ""
+	grep -F "rec/records" err | grep "symbolic link"
+'
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
