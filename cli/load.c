@@ -25,6 +25,10 @@ char *load_scratch_path(void)
 	int n;
 
 	real = realpath(base && *base ? base : ".", NULL);
+	/* A $TMPDIR that does not exist (yet): the path as given, so that a run whose jobs
+	 * name their targets still runs, and one that needs the scratch folder names it. */
+	if (!real && base && *base && (errno == ENOENT || errno == ENOTDIR))
+		real = base[0] == '/' ? strdup(base) : NULL;
 	if (!real)
 		return NULL;
 	if (dist_size() > 1)

@@ -127,4 +127,18 @@ test_expect_success 'a job file that does not exist exits 2' '
 	grep -q "nothere.yaml: cannot open job file" err
 '
 
+test_expect_success 'a TMPDIR that does not exist: jobs with targets run, one that needs the scratch folder names it' '
+	mkdir tgt
+	printf "jobs:\n  - {name: r, workload: read, target: tgt, file_size: 64KiB}\n" >tgt.yaml
+	TMPDIR="$TRASH/no/such" "$IOTRIAL" run -q tgt.yaml -o tgt.out
+	expect_eq "$(jq "[.jobs[].trials[] | select(.kept)] | length" tgt.out/results.json)" 1
+	printf "jobs:\n  - {name: s, workload: read, file_size: 64KiB}\n" >scr.yaml
+	rc=0
+	TMPDIR="$TRASH/no/such" "$IOTRIAL" run -q scr.yaml -o scr.out 2>err || rc=$?
+	cat err
+	expect_eq "$rc" 1
+	grep -F "$TRASH/no/such" err
+	test ! -e no
+'
+
 test_done
