@@ -47,20 +47,24 @@ static char *scratch_name(struct planner *pl, const char *dir, const struct inst
 {
 	const char *inst = in->name;
 	char *name = NULL, *c;
-	int n;
+	int n, dl = (int)strlen(dir);
 
 	plan_name_fits(pl, in);
 
+	/* A target written "dir/" (or "/") names the folder: no "//" in the paths shown. */
+	while (dl > 0 && dir[dl - 1] == '/')
+		dl--;
 	if (dist_size() == 1)
-		n = asprintf(&name, "%s/iotrial.%s.%s.%ld", dir, inst, what, (long)getpid());
+		n = asprintf(&name, "%.*s/iotrial.%s.%s.%ld", dl, dir, inst, what, (long)getpid());
 	else if (in->job.layout != RANK_LAYOUT_PER_RANK)
-		n = asprintf(&name, "%s/iotrial.%s.%s.shared.%ld", dir, inst, what, dist_run_id());
+		n = asprintf(&name, "%.*s/iotrial.%s.%s.shared.%ld", dl, dir, inst, what,
+			     dist_run_id());
 	else
-		n = asprintf(&name, "%s/iotrial.%s.%s.r%d.%ld", dir, inst, what, dist_rank(),
+		n = asprintf(&name, "%.*s/iotrial.%s.%s.r%d.%ld", dl, dir, inst, what, dist_rank(),
 			     (long)getpid());
 	if (n < 0)
 		return NULL;
-	for (c = name + strlen(dir) + 1; *c; c++)
+	for (c = name + dl + 1; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-' || *c == '_'))
 			*c = '_';
