@@ -30,8 +30,8 @@ char *files_worker_path(const char *path, const struct job_spec *j, uint32_t w);
 /* Open `path` through backend `be` for a worker: a file in the ledger relative to its held
  * folder, without following a symlink, and checked to be the file recorded (backends that
  * touch no device skip the check); any other by its path, and checked to be a file or a
- * block device. The open does not wait for a FIFO put in the file's place. Returns the fd, or -errno with a
- * message in `err`. */
+ * block device. The open does not wait for a FIFO put in the file's place. Returns the fd, or
+ * -errno with a message in `err`. */
 int files_open(const struct ledger *l, const struct be_ops *be, void *priv, const char *path,
 	       int flags, char *err, size_t errlen);
 

@@ -167,8 +167,9 @@ static int open_log(struct runner *rn, const char *dir, const struct instance_re
 	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		err = errno;
 		diag_add(rn->d, NULL, "cannot create '%s': %s%s", path, strerror(err),
-			 err == ELOOP || err == ENOTDIR ? " (a symbolic link or a file is in its place)"
-							: "");
+			 err == ELOOP || err == ENOTDIR
+			     ? " (a symbolic link or a file is in its place)"
+			     : "");
 		free(path);
 		return -err;
 	}
@@ -190,9 +191,9 @@ static int open_log(struct runner *rn, const char *dir, const struct instance_re
 		errno = -cut;
 	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;
-		diag_add(rn->d, NULL, "cannot write the record log '%s': %s%s", path,
-			 strerror(err),
-			 err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)" : "");
+		diag_add(rn->d, NULL, "cannot write the record log '%s': %s%s", path, strerror(err),
+			 err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)"
+				      : "");
 		if (fd >= 0)
 			close(fd);
 		free(path);
