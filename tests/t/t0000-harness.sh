@@ -79,17 +79,20 @@ test_expect_success 'a body with its own TEST_TIMEOUT gets that deadline, the ne
 	[ $(($(date +%s) - start)) -lt 15 ]
 '
 
-test_expect_success 'need_cmd skips and counts the rest of a script (a body with its own deadline too)' '
+test_expect_success 'need_cmd skips and counts the rest of a script (a body with its own deadline too, a loop before it)' '
 	{
 		echo ". \"$SRC/tests/t/lib.sh\""
 		echo "test_expect_success one true"
+		echo "for i in 1 2 3; do test_expect_success \"loop \$i\" true; done"
 		echo "need_cmd no-such-command-here"
 		echo "test_expect_success two true"
 		echo "TEST_TIMEOUT=300 test_expect_success three true"
 		echo test_done
 	} >skip.sh
 	bash skip.sh >skip.out 2>&1
-	grep "^# passed 1 failed 0 skipped 2$" skip.out
+	cat skip.out
+	# The loop ran three tests from one line: the two after need_cmd are the skipped ones.
+	grep "^# passed 4 failed 0 skipped 2$" skip.out
 '
 
 test_expect_success 'the lint rejects &&, a leading ! and an early-closing reader in a pipe' '
