@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +433,37 @@ int outdir_resume(struct outdir *o, const char *path)
 		return ret;
 	}
 	return writable(o);
+}
+
+/* The lock file's length with nothing reserved: the pid line lock_take wrote. */
+static off_t pid_len(void)
+{
+	return snprintf(NULL, 0, "%ld\n", (long)getpid());
+}
+
+int outdir_reserve(struct outdir *o, uint64_t bytes)
+{
+	int err;
+
+	if (o->lock_fd < 0 || bytes == 0)
+		return 0;
+	if (bytes > (uint64_t)INT64_MAX - 4096)
+		return -EFBIG;
+	/* Past the pid line: its reader stops at the first byte that is no digit. */
+	err = posix_fallocate(o->lock_fd, pid_len(), (off_t)bytes);
+	if (err == EOPNOTSUPP)
+		return 0; /* a file system that keeps no room in advance: nothing to hold */
+	if (err) {
+		outdir_unreserve(o);
+		return -err;
+	}
+	return 0;
+}
+
+void outdir_unreserve(struct outdir *o)
+{
+	if (o->lock_fd >= 0)
+		(void)!ftruncate(o->lock_fd, pid_len());
 }
 
 void outdir_release(struct outdir *o)

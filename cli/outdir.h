@@ -4,6 +4,7 @@
 #define IOTRIAL_OUTDIR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The name of the lock file in a result folder; it is removed when the run lets go. */
 #define OUTDIR_LOCK ".iotrial.lock"
@@ -48,6 +49,15 @@ long outdir_holder(const char *path);
  * checkpoint cut short), and probed; its result files left in place. Prints one line
  * on stderr when it fails. Returns 0, -EBUSY (another run holds it) or -errno. */
 int outdir_resume(struct outdir *o, const char *path);
+
+/* Keep `bytes` of the folder's file system for the results (the lock file grows by that
+ * much, with blocks allocated), so that what fills the disk during the run (record logs, a
+ * target on the same disk, another program) cannot take the room the results are written
+ * into at its end. Nothing is held where the file system allocates no room in advance.
+ * Returns 0, -ENOSPC (the disk has not that much room: nothing is held) or -errno. */
+int outdir_reserve(struct outdir *o, uint64_t bytes);
+/* Give the room back (before the results are written). Safe when nothing is held. */
+void outdir_unreserve(struct outdir *o);
 
 /* Let go of the folder: remove the lock file, unlock, close. Safe on OUTDIR_INIT and twice. */
 void outdir_release(struct outdir *o);

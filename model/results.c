@@ -40,6 +40,7 @@ void results_release(struct results *r)
 		free(ir->params);
 		for (size_t i = 0; i < ir->ntrials; i++) {
 			free(ir->trials[i].error);
+			free(ir->trials[i].log_error);
 			free(ir->trials[i].workers);
 			free(ir->trials[i].sizes);
 			free(ir->trials[i].hist);

@@ -101,6 +101,7 @@ struct trial_result {
 	double cached; /* fraction of the file in the page cache when the trial began; NAN: n/a */
 	double cached_after; /* ... and when its workers had ended (same file); NAN: n/a */
 	char *error;	     /* the first error, one line, or NULL */
+	char *log_error;     /* why its record or interval log lacks lines (one line), or NULL */
 	struct worker_result *workers; /* per worker, when the instance has more than one */
 	uint32_t nworkers;
 	struct rank_result *ranks; /* per rank, in a distributed run (more than one rank) */

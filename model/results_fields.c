@@ -162,6 +162,8 @@ static const struct rfield trial_rows[] = {
     T("dropped", RF_BOOL, OPT, dropped),
     T("load_failed", RF_BOOL, OPT, load_failed),
     T("error", RF_STR, NULLABLE, error),
+    /* Only a trial whose record or interval log could not be written whole. */
+    T("log_error", RF_STR, OPT, log_error, .when = rf_trial_log_cut),
     T("page_cache", RF_REAL, OPT, cached),
     T("page_cache_after", RF_REAL, OPT, cached_after),
     /* Results written before iotrial reported directions have neither. */

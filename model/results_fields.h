@@ -20,6 +20,7 @@ bool rf_trial_has_hpages(const void *trial, const void *instance);
 bool rf_hpages_measured(const void *hpages, const void *instance);
 
 bool rf_trial_stonewalls(const void *trial, const void *instance);
+bool rf_trial_log_cut(const void *trial, const void *instance);
 bool rf_trial_has_hist(const void *trial, const void *instance);
 bool rf_instance_records(const void *instance, const void *results);
 bool rf_rep_has_k(const void *rep, const void *results);

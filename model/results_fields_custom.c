@@ -61,6 +61,12 @@ bool rf_trial_stonewalls(const void *trial, const void *instance)
 	return ((const struct trial_result *)trial)->stonewall;
 }
 
+bool rf_trial_log_cut(const void *trial, const void *instance)
+{
+	(void)instance;
+	return ((const struct trial_result *)trial)->log_error != NULL;
+}
+
 bool rf_instance_records(const void *instance, const void *results)
 {
 	return ((const struct instance_result *)instance)->records;

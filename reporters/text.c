@@ -199,26 +199,52 @@ static int print_table(const struct results *r, FILE *out, bool background)
 	return 0;
 }
 
-/* discwr2's summary: the time of every record (I/O) of the kept trials. */
+/* The trials of instance `ir` whose record or interval log lacks lines; the first one's
+ * reason into *why. */
+static size_t logs_cut(const struct instance_result *ir, const char **why)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < ir->ntrials; t++)
+		if (ir->trials[t].log_error && n++ == 0)
+			*why = ir->trials[t].log_error;
+	return n;
+}
+
+static bool has_records(const struct instance_result *ir)
+{
+	return ir->records && isfinite(ir->summary.rec_mean_ns);
+}
+
+/* discwr2's summary: the time of every record (I/O) of the kept trials; the trials whose
+ * lines records/ lacks (a full disk), where there are any. */
 static void print_records(const struct results *r, FILE *out)
 {
-	bool any = false;
+	bool any = false, cut = false;
+	const char *why = NULL;
 
+	for (size_t i = 0; i < r->ninst; i++)
+		cut |= has_records(&r->inst[i]) && logs_cut(&r->inst[i], &why);
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
 		char lo[CELL], hi[CELL], avg[CELL], rms[CELL];
-		if (!ir->records || !isfinite(ir->summary.rec_mean_ns))
+		size_t n;
+		if (!has_records(ir))
 			continue;
 		if (!any)
 			fprintf(
 			    out,
-			    "\nrecord times (every I/O of the kept trials; records/ holds each one):\n");
+			    "\nrecord times (every I/O of the kept trials; records/ holds each one%s):\n",
+			    cut ? ", but for the trials said below" : "");
 		any = true;
 		units_format_duration(lo, CELL, ir->summary.rec_min_ns);
 		units_format_duration(hi, CELL, ir->summary.rec_max_ns);
 		units_format_duration(avg, CELL, ir->summary.rec_mean_ns);
 		units_format_duration(rms, CELL, ir->summary.rec_rms_ns);
 		fprintf(out, "  %s: min %s, max %s, avg %s, rms %s\n", ir->name, lo, hi, avg, rms);
+		if ((n = logs_cut(ir, &why)))
+			fprintf(out, "  %s: records/ lacks lines of %zu trial%s (%s)\n", ir->name,
+				n, n == 1 ? "" : "s", why);
 	}
 }
 

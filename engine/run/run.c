@@ -502,7 +502,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		diag_add(d, NULL, "cannot compare the jobs: out of memory");
 		ret = -ENOMEM;
 	}
-	if (ret == 0 && (rn.failed || rn.stopped || rn.hooks_failed))
+	if (ret == 0 && (rn.failed || rn.stopped || rn.hooks_failed || rn.env.logs_cut))
 		ret = -EIO;
 	if (ret == 0 && !r->complete)
 		ret = -EINTR;

@@ -475,13 +475,13 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	watch_workers(&t, pt);
 	wait_workers(&t);
 	mine = merge_unit(&t);
-	if (t.dist) {
-		/* Rank 0 merges every rank's figures and log lines; every rank learns whether
-		 * one failed. */
+	/* Rank 0 merges every rank's figures and log lines (and notes a log that lacks lines,
+	 * a single rank's too); every rank learns whether one failed. */
+	if (t.dist)
 		trial_reduce_unit(e, t.u, t.runs, t.t_sync);
-		trial_gather_logs(e, t.u, t.runs);
+	trial_gather_logs(e, t.u, t.runs);
+	if (t.dist)
 		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
-	}
 	ret = conclude_unit(&t, ret);
 	release_shared(t.sync, sizeof(*t.sync), t.processes);
 	free(t.runs);

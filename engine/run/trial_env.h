@@ -41,6 +41,7 @@ struct trial_env {
 	void (*event)(const struct run_event *ev, void *arg);
 	void *event_arg;
 	uint64_t ivl_dropped; /* intervals the workers closed faster than streamed */
+	size_t logs_cut;      /* trials whose record or interval log lacks lines (rank 0) */
 };
 
 #define TRIAL_TICK_NS 250000000ull

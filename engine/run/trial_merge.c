@@ -433,6 +433,22 @@ static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr,
 		    r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
 }
 
+/* On rank 0, the trial's own record that its logs lack lines (log_error: it outlives the
+ * run's messages, in results.json), counted: the run then ends with exit status 1. */
+static void note_log_cut(struct trial_env *e, struct inst_run *r, int werr, int bad_rank,
+			 int bad_err)
+{
+	int err = r->log_err ? r->log_err : werr ? werr : bad_err;
+
+	if (!err || r->tr->log_error)
+		return;
+	e->logs_cut++;
+	if (err != bad_err || r->log_err || werr)
+		r->tr->log_error = strdup(strerror(-err));
+	else if (asprintf(&r->tr->log_error, "rank %d: %s", bad_rank, strerror(-err)) < 0)
+		r->tr->log_error = NULL; /* out of memory: the run's message still says it */
+}
+
 void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs)
 {
 	for (size_t k = 0; k < u->n; k++) {
@@ -453,7 +469,9 @@ void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct in
 				bad_err = be;
 			}
 		}
-		if (dist_rank() == 0 && runs[k].tr)
+		if (dist_rank() == 0 && runs[k].tr) {
 			log_trouble(e, &runs[k], werr, bad_rank, bad_err);
+			note_log_cut(e, &runs[k], werr, bad_rank, bad_err);
+		}
 	}
 }

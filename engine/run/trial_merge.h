@@ -24,9 +24,10 @@ int trial_verify_back(struct trial_env *e, struct inst_run *r);
 void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs,
 		       uint64_t t_sync);
 
-/* A distributed trial, after trial_reduce_unit: the other ranks' record and interval log
- * lines of every instance of `u` that logs appended to rank 0's logs, rank by rank (rank 0
- * notes in e->d what is missing). Collective. */
+/* After a trial (a distributed one: after trial_reduce_unit): the other ranks' record and
+ * interval log lines of every instance of `u` that logs appended to rank 0's logs, rank by
+ * rank; rank 0 notes in e->d what is missing, and a trial whose logs lack lines says why in
+ * its log_error (counted in e->logs_cut). Collective. */
 void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct inst_run *runs);
 
 #endif

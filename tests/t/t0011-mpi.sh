@@ -217,19 +217,22 @@ jobs:
 JOB
 
 if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=2m tmpfs tiny 2>/dev/null; then
-	test_expect_success 'a rank whose spool fills up: rank 0 names it, and gets whole lines only' '
+	test_expect_success 'a rank whose spool fills up: rank 0 names it, gets whole lines only, exit 1' '
 		rc=0
 		$MPIRUN -np 2 ./on_rank 1 TMPDIR "$TRASH/tiny" ./on_rank 1 FS 400MB "$MPI_IOTRIAL" run -q full.yaml -o full 2>err || rc=$?
-		expect_eq "$rc" 0
+		# Every figure measured, but records/ lacks lines: exit 1, and each trial says why.
+		expect_eq "$rc" 1
 		grep "^job .n.: rank 1 could not log every I/O of trial [01]: No space left on device; its lines are incomplete" err >lines
 		expect_eq "$(wc -l <lines)" 2
+		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" full/results.json)" \
+			"[\"rank 1: No space left on device\",\"rank 1: No space left on device\"]" "log_error"
 		awk -F, "NR > 1 {n[\$8]++; if (NF != 8 || \$8 !~ /^[01]\$/) bad++}
 			END {print bad + 0, n[0], (n[1] > 1000) * (n[1] < 2 * 97656)}" full/records/n.csv >counts
 		expect_eq "$(cat counts)" "0 194 1" "malformed lines, rank 0 lines, some of rank 1"
 	'
 	umount tiny
 else
-	test_skip 'a rank whose spool fills up: rank 0 names it, and gets whole lines only' 'needs root to mount a small tmpfs'
+	test_skip 'a rank whose spool fills up: rank 0 names it, gets whole lines only, exit 1' 'needs root to mount a small tmpfs'
 fi
 
 cat >rank.yaml <<'JOB'

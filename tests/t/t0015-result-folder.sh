@@ -187,6 +187,56 @@ else
 	test_skip 'a full -o folder' 'needs root to mount a tmpfs'
 fi
 
+# Record logs that fill the disk: a 512 KiB tmpfs, three trials of 51,200 I/Os each logged.
+if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=512k tmpfs small 2>/dev/null; then
+	printf 'experiment: logs\njobs:\n  - {name: a, workload: randread, backend: null, file_size: 1MiB, block_size: 4KiB, io_limit: 200MiB, log: {records: true}, replication: {runs: 3, warmup: 0}}\n' >logs.yaml
+	test_expect_success 'record logs that fill the disk: every result file written, each trial says its log lacks lines, exit 1' '
+		expect_code 1 "$IOTRIAL" run -q -o small/r logs.yaml 2>err
+		grep "job .a.: a record log could not be written: No space left on device; logging stopped" err
+		not grep -e "incomplete" -e "cannot write" -e warning err
+		whole_run small/r
+		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" small/r/results.json)" \
+			"[\"No space left on device\",\"No space left on device\",\"No space left on device\"]" "log_error"
+		grep -x "  a: records/ lacks lines of 3 trials (No space left on device)" small/r/summary.txt
+		grep "records/ holds each one, but for the trials said below" small/r/summary.txt
+		"$IOTRIAL" report small/r/results.json >again.txt
+		grep -x "  a: records/ lacks lines of 3 trials (No space left on device)" again.txt
+		rm -rf small/r
+	'
+	test_expect_success 'the lock file holds room for the results while the run goes on' '
+		rm -rf small/*
+		printf "experiment: hold\njobs:\n  - {name: h, workload: randread, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 1s, replication: {runs: 1, warmup: 0}}\n" >hold.yaml
+		"$IOTRIAL" run -q -o small/h hold.yaml 2>err &
+		pid=$!
+		size=0 blocks=0
+		for i in $(seq 100); do
+			size=$(stat -c %s small/h/.iotrial.lock 2>/dev/null || echo 0)
+			blocks=$(stat -c %b small/h/.iotrial.lock 2>/dev/null || echo 0)
+			[ "$size" -gt 65536 ] && break
+			sleep 0.02
+		done
+		# 64 KiB, 16 KiB for the instance, 4 KiB for its trial, after the pid line.
+		expect_eq "$size" $(( (84 << 10) + ${#pid} + 1 )) "the lock file'"'"'s length"
+		test "$(( blocks * 512 ))" -ge $(( 84 << 10 ))
+		head -n1 small/h/.iotrial.lock | grep -x "$pid"
+		wait $pid
+		whole_run small/h
+		rm -rf small/h
+	'
+	test_expect_success 'a disk with less room than the results may take: warned once, the run goes on' '
+		rm -rf small/*
+		dd if=/dev/zero of=small/fill bs=64k count=4 2>/dev/null
+		"$IOTRIAL" run -q -o small/w --set replication.runs=60 a.yaml 2>err
+		expect_eq "$(grep -c warning err)" 1 "warnings"
+		grep -x "iotrial: warning: cannot keep 0.3 MiB in result folder .small/w. for the results: No space left on device; if the disk fills during the run, they may not be written" err
+		whole_run small/w
+		rm -rf small/w small/fill
+	'
+	umount small
+else
+	test_skip 'record logs that fill the disk' 'needs root to mount a tmpfs'
+fi
+
 test_expect_success 'read and write errors name their errno, not EIO' '
 	mkdir adir
 	expect_code 2 "$IOTRIAL" report adir 2>err

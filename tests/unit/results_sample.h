@@ -127,6 +127,7 @@ static inline void build(struct results *r)
 		ir->trials[2].kept = k != 1;
 		ir->trials[2].error =
 		    k ? xstrdup("read '/tmp/x' at offset 0 (4096 bytes): EIO") : NULL;
+		ir->trials[1].log_error = k ? NULL : xstrdup("No space left on device");
 		ir->trials[1].dropped = k == 0;
 		ir->trials[1].seconds = k ? NAN : ir->trials[1].seconds;
 		ir->trials[1].cached = 0.5;

@@ -85,6 +85,7 @@ static void assert_trial_eq(const struct trial_result *a, const struct trial_res
 	EQ_D(a->cached, b->cached);
 	EQ_D(a->cached_after, b->cached_after);
 	EQ_S(a->error, b->error);
+	EQ_S(a->log_error, b->log_error);
 	assert_int_equal(a->hpages.on, b->hpages.on);
 	assert_int_equal(a->hpages.state, b->hpages.state);
 	assert_int_equal(a->hpages.bytes, b->hpages.bytes);
