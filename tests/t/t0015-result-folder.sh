@@ -212,7 +212,7 @@ if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=512k tmpfs small 
 		for i in $(seq 100); do
 			size=$(stat -c %s small/h/.iotrial.lock 2>/dev/null || echo 0)
 			blocks=$(stat -c %b small/h/.iotrial.lock 2>/dev/null || echo 0)
-			[ "$size" -gt 65536 ] && break
+			if [ "$size" -gt 65536 ]; then break; fi
 			sleep 0.02
 		done
 		# 64 KiB, 16 KiB for the instance, 4 KiB for its trial, after the pid line.
