@@ -42,23 +42,83 @@ static void record(struct worker_out *o, uint64_t t0, uint64_t bytes)
 	o->ios++;
 }
 
-/* Copy one file like cp -p: contents in `chunk`-byte steps, then mode and times. The copy
- * is made with O_EXCL in a folder the copy made, and noted in the tree's log. */
-static int copy_file(const struct worker_job *w, int from_dir, int to_dir, const char *name,
+/* What a file of mode `m` is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISREG(m)    ? "a file"
+	       : S_ISDIR(m)  ? "a folder"
+	       : S_ISLNK(m)  ? "a symbolic link"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+			     : "something else";
+}
+
+/* The message for an entry that was `was` when its folder was read and is `now` when
+ * opened; returns the -errno that goes with it. */
+static int replaced(char *err, size_t errlen, const char *what, const char *path, mode_t was,
+		    mode_t now)
+{
+	if (S_ISLNK(now)) {
+		open_error(err, errlen, what, path, ELOOP);
+		return -ELOOP;
+	}
+	snprintf(
+	    err, errlen,
+	    "copytree: cannot %s '%s': it was %s and is now %s (replaced while the tree was copied), which iotrial leaves alone",
+	    what, path, kind_of(was), kind_of(now));
+	return -ESTALE;
+}
+
+int loads_open_entry(int from, const char *name, const char *path, mode_t seen, struct stat *st,
+		     char *err, size_t errlen)
+{
+	bool dir = S_ISDIR(seen);
+	const char *what = dir ? "read" : "open";
+	/* O_NONBLOCK: a FIFO swapped in must not hold the open, and the run, forever. */
+	int fd = openat(from, name,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+			    (dir ? O_DIRECTORY : 0));
+	struct stat now;
+
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENOENT)
+			return -ENOENT;
+		/* O_DIRECTORY | O_NOFOLLOW says ENOTDIR for a symlink too: say what is there
+		 * now (only for the message; nothing was opened). */
+		if ((e == ENOTDIR || e == ELOOP) &&
+		    fstatat(from, name, &now, AT_SYMLINK_NOFOLLOW) == 0)
+			return replaced(err, errlen, what, path, seen, now.st_mode);
+		open_error(err, errlen, what, path, e);
+		return -e;
+	}
+	if (fstat(fd, st) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		open_error(err, errlen, what, path, e);
+		close(fd);
+		return -e;
+	}
+	if ((st->st_mode & S_IFMT) != (seen & S_IFMT)) {
+		close(fd);
+		return replaced(err, errlen, what, path, seen, st->st_mode);
+	}
+	return fd;
+}
+
+/* Copy one file like cp -p from the open `in` (closed here; `st` is its fstat): contents
+ * in `chunk`-byte steps, then mode and times. The copy is made with O_EXCL in a folder the
+ * copy made, and noted in the tree's log. */
+static int copy_file(const struct worker_job *w, int in, int to_dir, const char *name,
 		     const char *from, const char *to, const struct stat *st, char *buf, int log,
 		     struct worker_out *o, char *err, size_t errlen)
 {
-	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out;
 	uint64_t off = 0;
 	int ret = 0;
+	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			 st->st_mode & 07777);
 
-	if (in < 0) {
-		int e = errno;
-		open_error(err, errlen, "open", from, e);
-		return -e;
-	}
-	out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		     st->st_mode & 07777);
 	if (out < 0 || (ret = ledger_tree_note(log, out)) < 0) {
 		ret = ret < 0 ? ret : -errno;
 		open_error(err, errlen, "create", to, -ret);
@@ -111,7 +171,7 @@ out:
 }
 
 struct walk;
-static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+static int copy_dir(struct walk *k, int src, int to, const char *name, const char *fp,
 		    const char *tp, int depth);
 
 struct walk {
@@ -123,6 +183,24 @@ struct walk {
 	char *err;
 	size_t errlen;
 };
+
+/* Copy the entry `name` of the folder open as `from`, which was `seen` (a file or a
+ * folder) when the folder was read: what is copied, and how, is decided on what the open
+ * gave, never on the name, which may lead elsewhere by now. */
+static int copy_entry(struct walk *k, int from, int to, const char *name, const char *fp,
+		      const char *tp, mode_t seen, int depth)
+{
+	struct stat st = {0}; /* set when the open succeeds */
+	int fd = loads_open_entry(from, name, fp, seen, &st, k->err, k->errlen);
+
+	if (fd == -ENOENT)
+		return 0; /* gone while we looked: rsync would say so and go on */
+	if (fd < 0)
+		return fd;
+	if (S_ISDIR(st.st_mode))
+		return copy_dir(k, fd, to, name, fp, tp, depth);
+	return copy_file(k->w, fd, to, name, fp, tp, &st, k->buf, k->log, k->o, k->err, k->errlen);
+}
 
 /* Copy what the folder open as `from` holds into the folder open as `to`, depth first,
  * never following a symlink on either side; `fp` and `tp` are their paths, for messages. */
@@ -152,16 +230,15 @@ static int copy_tree(struct walk *k, int from, int to, const char *fp, const cha
 		struct stat st;
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		/* What the folder holds now: files and folders are copied, the rest (a
+		 * symlink, a FIFO, a device) left out. */
 		if (asprintf(&a, "%s/%s", fp, e->d_name) < 0 ||
 		    asprintf(&b, "%s/%s", tp, e->d_name) < 0)
 			ret = -ENOMEM;
 		else if (fstatat(from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			ret = 0; /* gone while we looked: rsync would say so and go on */
-		else if (S_ISDIR(st.st_mode))
-			ret = copy_dir(k, from, to, e->d_name, a, b, depth);
-		else if (S_ISREG(st.st_mode))
-			ret = copy_file(k->w, from, to, e->d_name, a, b, &st, k->buf, k->log, k->o,
-					k->err, k->errlen);
+		else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+			ret = copy_entry(k, from, to, e->d_name, a, b, st.st_mode, depth);
 		free(a);
 		free(b);
 	}
@@ -169,26 +246,22 @@ static int copy_tree(struct walk *k, int from, int to, const char *fp, const cha
 	return ret;
 }
 
-/* Make the folder `name` in `to` (O_EXCL: it must be new) and copy `from`'s into it. */
-static int copy_dir(struct walk *k, int from, int to, const char *name, const char *fp,
+/* Make the folder `name` in `to` (O_EXCL: it must be new) and copy into it the source
+ * folder open as `src` (closed here). */
+static int copy_dir(struct walk *k, int src, int to, const char *name, const char *fp,
 		    const char *tp, int depth)
 {
-	int src = -1, dst = -1, ret = 0;
+	int dst = -1, ret = 0;
 
 	if (mkdirat(to, name, 0755) < 0 ||
 	    (dst = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
 	    (ret = ledger_tree_note(k->log, dst)) < 0) {
 		ret = ret < 0 ? ret : -errno;
 		open_error(k->err, k->errlen, "create", tp, -ret);
-	} else if ((src = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) <
-		   0) {
-		ret = -errno;
-		open_error(k->err, k->errlen, "read", fp, -ret);
 	} else {
 		ret = copy_tree(k, src, dst, fp, tp, depth + 1);
 	}
-	if (src >= 0)
-		close(src);
+	close(src);
 	if (dst >= 0)
 		close(dst);
 	return ret;

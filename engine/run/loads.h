@@ -5,6 +5,7 @@
 #define IOTRIAL_LOADS_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "model/spec.h"
 #include "engine/io/worker.h"
@@ -23,5 +24,15 @@ struct loads_tree {
  * chunks; a command is one I/O per run). Returns 0 or -errno with a message in `err`. */
 int loads_run(const struct worker_job *w, const struct job_spec *j, const struct loads_tree *t,
 	      char *err, size_t errlen, struct worker_out *o);
+
+/* Open for reading the entry `name` of the source folder open as `from` (`path` names it in
+ * messages), which was `seen` (a file or a folder, by its mode) when the folder was read.
+ * Never follows a symlink, never waits for a FIFO, and checks with fstat that what it opened
+ * is still a file or a folder as seen: the caller decides on *st, never on the name.
+ * Returns the fd (O_NONBLOCK cleared) with its fstat in *st; -ENOENT when the entry is gone
+ * (no message); or -errno with one line in `err`: -ELOOP for a symlink, -ESTALE for an
+ * entry of another kind (a FIFO, a device, a folder for a file) put in its place. */
+int loads_open_entry(int from, const char *name, const char *path, mode_t seen, struct stat *st,
+		     char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,9 @@
-/* An LD_PRELOAD shim for t0023-plan-scale.sh: pthread_create and fork fail (EAGAIN) after
- * SHIM_THREADS and SHIM_FORKS calls, and the file named SHIM_SWAP is swapped for a symlink
- * just before iotrial first opens it with O_NOFOLLOW (the race a hostile user wins once in
- * a while, made certain). */
+/* An LD_PRELOAD shim for t0023-plan-scale.sh and t0047-swaps.sh: pthread_create and fork
+ * fail (EAGAIN) after SHIM_THREADS and SHIM_FORKS calls, and the file named SHIM_SWAP is
+ * swapped just before iotrial first opens it with O_NOFOLLOW (the race a hostile user wins
+ * once in a while, made certain): for a symlink to it (moved aside to NAME.aside), or, as
+ * SHIM_SWAP_TO says, for a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
+ * 0600 holding "secret" ("file"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static atomic_int threads, forks, swapped;
@@ -58,8 +61,21 @@ int openat(int dirfd, const char *path, int flags, ...)
 	}
 	if (swap && (flags & O_NOFOLLOW) && !strcmp(path, swap) && !atomic_exchange(&swapped, 1)) {
 		snprintf(aside, sizeof(aside), "%s.aside", path);
+		const char *to = getenv("SHIM_SWAP_TO") ? getenv("SHIM_SWAP_TO") : "symlink";
 		renameat(dirfd, path, dirfd, aside);
-		symlinkat(aside, dirfd, path);
+		if (!strcmp(to, "fifo")) {
+			mkfifoat(dirfd, path, 0644);
+		} else if (!strcmp(to, "dir")) {
+			mkdirat(dirfd, path, 0755);
+		} else if (!strcmp(to, "file")) {
+			int fd = real(dirfd, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			if (fd >= 0) {
+				(void)!write(fd, "secret", 6);
+				close(fd);
+			}
+		} else {
+			symlinkat(aside, dirfd, path);
+		}
 	}
 	return real(dirfd, path, flags, mode);
 }
