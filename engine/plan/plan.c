@@ -575,6 +575,7 @@ void plan_release(struct plan *p)
 		free(in->wl);
 	}
 	free(p->job_locs);
+	free(p->ids);
 	free(p->cmp);
 	for (size_t i = 0; i < p->nunits; i++)
 		free(p->units[i].inst);

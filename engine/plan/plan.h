@@ -20,6 +20,14 @@ enum plan_layout {
 	LAYOUT_TREE,  /* a folder of tree_files files, file_size bytes in all (copytree) */
 };
 
+/* What an existing target was when the plan checked it (exists, not mounted,
+ * allow_overwrite): the run pins it (engine/run/ledger.h), so an open finding anything else
+ * at the path (a swap after the checks) is refused. */
+struct plan_id {
+	dev_t dev, rdev; /* rdev: a block device's, 0 for a file */
+	ino_t ino;
+};
+
 /* One file an instance works on. */
 struct plan_file {
 	char *path;
@@ -50,6 +58,9 @@ struct instance {
 	const struct job_spec *of; /* the parsed job, spec->jobs[job_index] */
 	size_t job_index;
 	bool own_target, own_source; /* job.target / job.source expanded here: ours to free */
+	/* An existing target: 1 + the index in plan.ids of what the plan checked; else 0.
+	 * Apart from `data`, where it would cost 100000-point plans megabytes. */
+	uint32_t data_id;
 	const struct be_ops *be;
 	struct plan_file data;	  /* the file read or written (copy: the destination) */
 	struct plan_file src;	  /* copy only: the source */
@@ -126,6 +137,8 @@ struct plan {
 	char *scratch; /* the run's scratch folder (created by the run when used) */
 	bool scratch_used;
 	struct src_loc *job_locs; /* per spec job, JK_MAX: the key_loc its instances borrow */
+	struct plan_id *ids;	  /* the existing targets the plan checked (instance.data_id) */
+	size_t nids;
 };
 
 /* Errors from plan_build: spec errors (exit 2) vs what this machine refuses (exit 1). */

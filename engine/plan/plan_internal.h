@@ -60,8 +60,15 @@ void plan_name_fits(struct planner *pl, const struct instance *in);
 /* The files an instance reads and writes: resolved, checked, shared (plan_files.c). */
 void plan_files(struct planner *pl, struct instance *in);
 
-/* The size of an existing file, or of a block device (plan_files.c); 0 when unknown. */
-uint64_t plan_existing_size(const char *path, const struct stat *st);
+/* The size of the existing file or block device `path`, which stat(2) found as `st`
+ * (plan_files.c): st_size, or a block device's size asked of the device, opened without
+ * waiting for a FIFO and checked with fstat to be still the device `st` is. Returns 0 with
+ * the size in *size (0 when unknown), or -ESTALE when something else took the path's place. */
+int plan_existing_size(const char *path, const struct stat *st, uint64_t *size);
+
+/* The message for plan_existing_size's -ESTALE, at `loc` for key `kname`. */
+void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kname,
+		  const char *path);
 
 /* O_DIRECT size rules against the target's logical block size (plan_files.c). */
 

@@ -115,7 +115,10 @@ static void plan_file_percent(struct planner *pl, struct instance *in)
 		    j->file_size_pct, j->target ? j->target : "(the scratch folder)");
 		return;
 	}
-	size = plan_existing_size(j->target, &st);
+	if (plan_existing_size(j->target, &st, &size) < 0) {
+		plan_changed(pl, plan_where(in, JK_TARGET), "target", j->target);
+		return;
+	}
 	if ((double)size * j->file_size_pct / 100 >= (double)in->chunk)
 		j->file_size =
 		    (uint64_t)((double)size * j->file_size_pct / 100) / in->chunk * in->chunk;

@@ -237,6 +237,24 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 	return fd;
 }
 
+/* Pin the existing target of `in` as the plan saw it; as it is now when the plan did not
+ * see it (a file the ranks share, which the first of them creates). */
+static void pin(struct ledger *l, const struct plan *p, const struct instance *in)
+{
+	const struct plan_id *id = in->data_id ? &p->ids[in->data_id - 1] : NULL;
+	struct stat seen = {0};
+
+	if (!id) {
+		ledger_pin(l, in->data.path, NULL);
+		return;
+	}
+	seen.st_dev = id->dev;
+	seen.st_ino = id->ino;
+	seen.st_rdev = id->rdev;
+	seen.st_mode = id->rdev ? S_IFBLK : S_IFREG;
+	ledger_pin(l, in->data.path, &seen);
+}
+
 void files_hold(struct ledger *l, const struct plan *p)
 {
 	for (size_t i = 0; i < p->ninst; i++) {
@@ -250,9 +268,11 @@ void files_hold(struct ledger *l, const struct plan *p)
 			if (!f->path)
 				continue;
 			if (!f->create) {
-				/* An existing target that is written must stay what it is. */
+				/* An existing target that is written must stay what it is: what
+				 * the plan checked (not mounted, allow_overwrite), not whatever the
+				 * path leads to by now. */
 				if (k == 0 && spec_workload_writes(in->job.workload))
-					ledger_pin(l, f->path);
+					pin(l, p, in);
 				continue;
 			}
 			/* A folder under the scratch folder is made when first used. */
@@ -306,9 +326,17 @@ double files_cached_fraction(const struct ledger *l, const char *path, uint64_t 
 	return frac;
 }
 
+/* Is `path` (still) a file or a block device? */
+static bool still_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
 /* Does the file system holding `path` (a file, or a folder to create one in) take O_DIRECT?
  * The probe file is made relative to the folder, O_EXCL, and removed only while it is the
- * one just made. */
+ * one just made. -ESTALE: the existing file is no longer a file or a block device. */
 static int probe_direct(const char *path, bool exists)
 {
 	char probe[64];
@@ -316,8 +344,13 @@ static int probe_direct(const char *path, bool exists)
 	int dfd, fd, ret = 0;
 
 	if (exists) {
-		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO put in the file's place must not hold the run before its
+		 * start. Only files and block devices take O_DIRECT: a FIFO (or a character
+		 * device) is refused with EINVAL, which must not blame the file system. */
+		fd = open(path, O_RDONLY | O_DIRECT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		ret = fd < 0 ? -errno : 0;
+		if (ret == -EINVAL && !still_file(path))
+			ret = -ESTALE;
 		if (fd >= 0)
 			close(fd);
 		return ret;
@@ -398,6 +431,11 @@ int run_preflight(const struct plan *p, struct diag *d)
 				    d, instance_key_loc(in, JK_DIRECT),
 				    "key 'direct': '%s' is on a file system that refuses O_DIRECT (tmpfs or a FUSE file system?)",
 				    f->create ? dir : f->path);
+			else if (ret == -ESTALE)
+				diag_add(
+				    d, instance_key_loc(in, JK_DIRECT),
+				    "key 'direct': '%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place): not using it",
+				    f->path);
 			else if (ret < 0)
 				diag_add(d, instance_key_loc(in, JK_DIRECT),
 					 "key 'direct': cannot open '%s' with O_DIRECT: %s",

@@ -267,15 +267,15 @@ const struct ledger_entry *ledger_mktree(struct ledger *l, const char *path, mod
 	return NULL;
 }
 
-int ledger_pin(struct ledger *l, const char *path)
+int ledger_pin(struct ledger *l, const char *path, const struct stat *seen)
 {
 	struct stat st;
 
 	if (ledger_find(l, path))
 		return 0;
-	if (stat(path, &st) < 0)
+	if (!seen && stat(path, &st) < 0)
 		return -errno;
-	return add_entry(l, path, -1, &st, true, -1, -1);
+	return add_entry(l, path, -1, seen ? seen : &st, true, -1, -1);
 }
 
 const struct ledger_entry *ledger_find(const struct ledger *l, const char *path)

@@ -66,9 +66,11 @@ int ledger_create(struct ledger *l, const char *path, int flags, mode_t mode, bo
 const struct ledger_entry *ledger_mktree(struct ledger *l, const char *path, mode_t mode, bool keep,
 					 int *err, char **msg);
 
-/* Remember what the existing file or block device `path` is now, so that a later open
- * notices when something else took its place. Returns 0 or -errno (nothing pinned). */
-int ledger_pin(struct ledger *l, const char *path);
+/* Remember what the existing file or block device `path` is, so that a later open notices
+ * when something else took its place: `seen` (its st_dev, st_ino, st_mode and st_rdev),
+ * what the plan checked, or, when NULL, what stat(2) finds now. Returns 0 or -errno
+ * (nothing pinned). */
+int ledger_pin(struct ledger *l, const char *path, const struct stat *seen);
 
 /* The entry for `path` (created in this run and not yet removed, or pinned), or NULL. */
 const struct ledger_entry *ledger_find(const struct ledger *l, const char *path);

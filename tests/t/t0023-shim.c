@@ -1,8 +1,11 @@
 /* An LD_PRELOAD shim for t0023-plan-scale.sh and t0047-swaps.sh: pthread_create and fork
  * fail (EAGAIN) after SHIM_THREADS and SHIM_FORKS calls, and the file named SHIM_SWAP is
  * swapped just before iotrial first opens it with O_NOFOLLOW (the race a hostile user wins
- * once in a while, made certain): for a symlink to it (moved aside to NAME.aside), or, as
- * SHIM_SWAP_TO says, for a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
+ * once in a while, made certain); SHIM_SWAP_OPEN names a path swapped before its first
+ * open(2) of any kind, SHIM_SWAP_OPENED one swapped just after its first open(2), and
+ * SHIM_SWAP_STAT one swapped just after its first stat(2). What takes
+ * its place: a symlink to SHIM_SWAP_LINK, or to the original (moved aside to NAME.aside),
+ * or, as SHIM_SWAP_TO says, a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
  * 0600 holding "secret" ("file"). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -45,13 +48,47 @@ pid_t fork(void)
 	return real();
 }
 
+typedef int (*openat_fn)(int, const char *, int, ...);
+
+static openat_fn real_openat(void)
+{
+	return (openat_fn)dlsym(RTLD_NEXT, "openat");
+}
+
+/* Put SHIM_SWAP_TO in the place of `path` (relative to `dirfd`), moved aside to NAME.aside. */
+static void swap_now(int dirfd, const char *path)
+{
+	const char *to = getenv("SHIM_SWAP_TO") ? getenv("SHIM_SWAP_TO") : "symlink";
+	const char *link = getenv("SHIM_SWAP_LINK");
+	char aside[4096];
+
+	snprintf(aside, sizeof(aside), "%s.aside", path);
+	renameat(dirfd, path, dirfd, aside);
+	if (!strcmp(to, "fifo")) {
+		mkfifoat(dirfd, path, 0644);
+	} else if (!strcmp(to, "dir")) {
+		mkdirat(dirfd, path, 0755);
+	} else if (!strcmp(to, "file")) {
+		int fd = real_openat()(dirfd, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			(void)!write(fd, "secret", 6);
+			close(fd);
+		}
+	} else {
+		symlinkat(link ? link : aside, dirfd, path);
+	}
+}
+
+/* Is `path` the one `var` names, met for the first time (of any of the swaps)? */
+static int first(const char *var, const char *path)
+{
+	const char *swap = getenv(var);
+	return swap && !strcmp(path, swap) && !atomic_exchange(&swapped, 1);
+}
+
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	int (*real)(int, const char *, int, ...) =
-	    (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	const char *swap = getenv("SHIM_SWAP");
 	mode_t mode = 0;
-	char aside[4096];
 
 	if (flags & O_CREAT) {
 		va_list ap;
@@ -59,23 +96,37 @@ int openat(int dirfd, const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
-	if (swap && (flags & O_NOFOLLOW) && !strcmp(path, swap) && !atomic_exchange(&swapped, 1)) {
-		snprintf(aside, sizeof(aside), "%s.aside", path);
-		const char *to = getenv("SHIM_SWAP_TO") ? getenv("SHIM_SWAP_TO") : "symlink";
-		renameat(dirfd, path, dirfd, aside);
-		if (!strcmp(to, "fifo")) {
-			mkfifoat(dirfd, path, 0644);
-		} else if (!strcmp(to, "dir")) {
-			mkdirat(dirfd, path, 0755);
-		} else if (!strcmp(to, "file")) {
-			int fd = real(dirfd, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-			if (fd >= 0) {
-				(void)!write(fd, "secret", 6);
-				close(fd);
-			}
-		} else {
-			symlinkat(aside, dirfd, path);
-		}
+	if (((flags & O_NOFOLLOW) && first("SHIM_SWAP", path)) ||
+	    (dirfd == AT_FDCWD && first("SHIM_SWAP_OPEN", path)))
+		swap_now(dirfd, path);
+	return real_openat()(dirfd, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
 	}
-	return real(dirfd, path, flags, mode);
+	if (first("SHIM_SWAP_OPEN", path))
+		swap_now(AT_FDCWD, path);
+	int fd = real_openat()(AT_FDCWD, path, flags, mode);
+	if (first("SHIM_SWAP_OPENED", path))
+		swap_now(AT_FDCWD, path);
+	return fd;
+}
+
+int stat(const char *restrict path, struct stat *restrict st)
+{
+	int (*real)(const char *, struct stat *) =
+	    (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
+	int ret = real(path, st);
+
+	if (first("SHIM_SWAP_STAT", path))
+		swap_now(AT_FDCWD, path);
+	return ret;
 }

@@ -3,9 +3,12 @@
 # the moment it opens it. The swaps are made on cue (tests/t/t0023-shim.c, preloaded), so
 # the window a hostile user hits once in a while is hit every time. copytree: a source
 # entry swapped just before it is opened is never followed into a read or a write, a FIFO
-# never holds the run, and the copy takes its mode from what was opened. (The old code
-# waited forever on the FIFO and copied a swapped file with the mode of the one it
-# replaced.)
+# never holds the run, and the copy takes its mode from what was opened. An existing target
+# that is written (allow_overwrite): a swap after the plan checked it (not mounted, allowed)
+# is refused at the open, and a block device whose size the plan asks is not waited on when
+# a FIFO took its place. (The old code waited forever on the FIFOs, copied a swapped file
+# with the mode of the one it replaced, and wrote the file or device swapped in after the
+# plan's checks.)
 . "$(dirname "$0")/lib.sh"
 
 need_cmd cc
@@ -72,5 +75,77 @@ test_expect_success 'copytree: a source file swapped for another: copied with th
 	expect_eq "$(stat -c %a "$copy/sub/b.dat")" 600
 	expect_eq "$(stat -c %a "$copy/a.dat")" 644
 '
+
+# p1: a write target swapped, just after the plan checked it, for a symlink to a file the
+# job file does not name.
+test_expect_success 'a target written (allow_overwrite) swapped after the plan checked it: refused, the new file untouched' '
+	mkdir p1
+	head -c 65536 /dev/zero >p1/out.dat
+	echo "not yours" >p1/victim.dat
+	printf "jobs:\n  - {name: w, workload: write, target: $TRASH/p1/out.dat, allow_overwrite: true, block_size: 4KiB}\n" >p1.yaml
+	expect_code 1 timeout -k 5 20 env SHIM_SWAP_STAT="$TRASH/p1/out.dat" SHIM_SWAP_LINK="$TRASH/p1/victim.dat" LD_PRELOAD="$SHIM" \
+		"$IOTRIAL" run -q p1.yaml -o p1.res 2>p1.err
+	cat p1.err
+	grep -Fx "job '"'"'w'"'"' trial 0: '"'"'$TRASH/p1/out.dat'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it" p1.err
+	expect_eq "$(cat p1/victim.dat)" "not yours"
+'
+
+# p5: the O_DIRECT probe of an existing file (before the first trial) finds a FIFO.
+test_expect_success 'the O_DIRECT probe of a file swapped for a FIFO: refused at once, no hang' '
+	mkdir p5
+	head -c 65536 /dev/zero >p5/in.dat
+	printf "jobs:\n  - {name: r, workload: read, target: $TRASH/p5/in.dat, direct: true, block_size: 4KiB}\n" >p5.yaml
+	expect_code 1 timeout -k 5 20 env SHIM_SWAP_OPEN="$TRASH/p5/in.dat" SHIM_SWAP_TO=fifo LD_PRELOAD="$SHIM" \
+		"$IOTRIAL" run -q p5.yaml -o p5.res 2>p5.err
+	cat p5.err
+	grep -Fx "p5.yaml:2:98: key '"'"'direct'"'"': '"'"'$TRASH/p5/in.dat'"'"' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place): not using it" p5.err
+	test -p p5/in.dat
+'
+
+# The same with block devices: two loop devices, the target a symlink to the first.
+loop_ok=
+if command -v losetup >/dev/null 2>&1; then
+	truncate -s 1M a.img b.img
+	if LA=$(losetup -f --show a.img 2>/dev/null) && LB=$(losetup -f --show b.img 2>/dev/null); then
+		loop_ok=1
+	fi
+	trap 'losetup -d ${LA:-} ${LB:-} 2>/dev/null' EXIT
+fi
+
+# bdev NAME SWAP... : run a write of 64 KiB to NAME/disk (a symlink to $LA, allow_overwrite)
+# with the shim variables SWAP; exit status 1 within 20 s, and $LB never written.
+bdev() {
+	mkdir "$1"
+	ln -s "$LA" "$1/disk"
+	printf "jobs:\n  - {name: w, workload: write, target: $TRASH/$1/disk, allow_overwrite: true, file_size: 64KiB, block_size: 4KiB}\n" >"$1.yaml"
+	sum=$(sha256sum <"$LB")
+	expect_code 1 timeout -k 5 20 env "${@:2}" LD_PRELOAD="$SHIM" "$IOTRIAL" run -q "$1.yaml" -o "$1.res" 2>"$1.err"
+	cat "$1.err"
+	expect_eq "$(sha256sum <"$LB")" "$sum" "$LB was written"
+}
+
+if [ -z "$loop_ok" ]; then
+	for t in "a block device swapped for another after the plan checked it: refused, the other not written" \
+		"a block device swapped for another while the plan checked it: refused, the other not written" \
+		"a block device swapped for a FIFO while the plan checked it: refused at once, no hang"; do
+		test_skip "$t" "no loop device (losetup, root)"
+	done
+else
+	test_expect_success 'a block device swapped for another after the plan checked it: refused, the other not written' '
+		bdev p2 SHIM_SWAP_OPENED="$TRASH/p2/disk" SHIM_SWAP_LINK="$LB"
+		grep -Fx "job '"'"'w'"'"' trial 0: '"'"'$TRASH/p2/disk'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it" p2.err
+	'
+
+	test_expect_success 'a block device swapped for another while the plan checked it: refused, the other not written' '
+		bdev p3 SHIM_SWAP_STAT="$TRASH/p3/disk" SHIM_SWAP_LINK="$LB"
+		grep -Fx "p3.yaml:2:40: key '"'"'target'"'"': '"'"'$TRASH/p3/disk'"'"' changed while iotrial checked it (it is no longer the block device it was): not using it" p3.err
+	'
+
+	test_expect_success 'a block device swapped for a FIFO while the plan checked it: refused at once, no hang' '
+		bdev p4 SHIM_SWAP_OPEN="$TRASH/p4/disk" SHIM_SWAP_TO=fifo
+		grep -Fx "p4.yaml:2:40: key '"'"'target'"'"': '"'"'$TRASH/p4/disk'"'"' changed while iotrial checked it (it is no longer the block device it was): not using it" p4.err
+		test -p p4/disk
+	'
+fi
 
 test_done
