@@ -576,6 +576,9 @@ void plan_release(struct plan *p)
 	}
 	free(p->job_locs);
 	free(p->ids);
+	for (size_t i = 0; i < p->ndirs; i++)
+		free(p->dirs[i].path);
+	free(p->dirs);
 	free(p->cmp);
 	for (size_t i = 0; i < p->nunits; i++)
 		free(p->units[i].inst);

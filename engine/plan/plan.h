@@ -28,6 +28,14 @@ struct plan_id {
 	ino_t ino;
 };
 
+/* A folder named in the job file that will receive a file, as the plan checked it (exists,
+ * writable, room): the run holds that folder (engine/run/ledger.h), or none. */
+struct plan_dir {
+	char *path; /* as the plan's files name it, without a trailing '/' */
+	dev_t dev;
+	ino_t ino;
+};
+
 /* One file an instance works on. */
 struct plan_file {
 	char *path;
@@ -139,7 +147,12 @@ struct plan {
 	struct src_loc *job_locs; /* per spec job, JK_MAX: the key_loc its instances borrow */
 	struct plan_id *ids;	  /* the existing targets the plan checked (instance.data_id) */
 	size_t nids;
+	struct plan_dir *dirs; /* the folders the plan checked, each once */
+	size_t ndirs;
 };
+
+/* The folder `dir` as the plan checked it (trailing slashes aside), or NULL. */
+const struct plan_dir *plan_dir_find(const struct plan *p, const char *dir);
 
 /* Errors from plan_build: spec errors (exit 2) vs what this machine refuses (exit 1). */
 #define PLAN_ESPEC 2

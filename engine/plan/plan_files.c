@@ -6,11 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -121,6 +120,7 @@ static void check_dir(struct planner *pl, const struct src_loc *loc, const char 
 		plan_fail(pl, PLAN_EENV, loc, "key '%s': '%s' is not a folder", key, dir);
 		return;
 	}
+	plan_note_dir(pl, dir, &st);
 	check_space(pl, loc, key, dir, bytes);
 	if (access(dir, W_OK) < 0 && errno != EROFS)
 		plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot write in '%s': %s", key, dir,
@@ -132,53 +132,6 @@ static void check_dir(struct planner *pl, const struct src_loc *loc, const char 
 	} else if (pl->d->n == before && bytes > pl->dir_ok_bytes) {
 		pl->dir_ok_bytes = bytes;
 	}
-}
-
-int plan_existing_size(const char *path, const struct stat *st, uint64_t *size)
-{
-	struct stat now;
-	int fd, ret = 0;
-
-	*size = (uint64_t)st->st_size;
-	if (!S_ISBLK(st->st_mode))
-		return 0;
-	/* O_NONBLOCK: a FIFO put in the device's place must not hold the plan forever. */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
-		return 0;
-	if (fstat(fd, &now) < 0 || !S_ISBLK(now.st_mode) || now.st_rdev != st->st_rdev)
-		ret = -ESTALE;
-	else if (ioctl(fd, BLKGETSIZE64, size) < 0)
-		*size = 0;
-	close(fd);
-	return ret;
-}
-
-void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kname,
-		  const char *path)
-{
-	plan_fail(
-	    pl, PLAN_EENV, loc,
-	    "key '%s': '%s' changed while iotrial checked it (it is no longer the block device it was): not using it",
-	    kname, path);
-}
-
-/* Note what the existing target `in` writes is, as `st` says, for the run to pin. */
-static void note_id(struct planner *pl, struct instance *in, const struct stat *st)
-{
-	struct plan *p = pl->p;
-	struct plan_id *ids;
-
-	/* Doubling at each power of two: nids is the capacity's measure. */
-	if (!(p->nids & (p->nids - 1))) {
-		if (!(ids = realloc(p->ids, (p->nids ? 2 * p->nids : 1) * sizeof(*ids)))) {
-			plan_oom(pl);
-			return;
-		}
-		p->ids = ids;
-	}
-	p->ids[p->nids++] =
-	    (struct plan_id){st->st_dev, S_ISBLK(st->st_mode) ? st->st_rdev : 0, st->st_ino};
-	in->data_id = (uint32_t)p->nids;
 }
 
 /* A target the job file means as a folder is missing: iotrial makes files in a folder,
@@ -303,7 +256,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 	uint64_t size;
 	if (writes)
-		note_id(pl, in, &st); /* what was checked above: the run writes only that */
+		plan_note_id(pl, in, &st); /* what was checked above: the run writes only that */
 	if (plan_existing_size(path, &st, &size) < 0) {
 		plan_changed(pl, loc, kname, path);
 		return;

@@ -61,14 +61,23 @@ void plan_name_fits(struct planner *pl, const struct instance *in);
 void plan_files(struct planner *pl, struct instance *in);
 
 /* The size of the existing file or block device `path`, which stat(2) found as `st`
- * (plan_files.c): st_size, or a block device's size asked of the device, opened without
- * waiting for a FIFO and checked with fstat to be still the device `st` is. Returns 0 with
- * the size in *size (0 when unknown), or -ESTALE when something else took the path's place. */
+ * (plan_ids.c, as are the three below): st_size, or a block device's size asked of the device,
+ * opened without waiting for a FIFO and checked with fstat to be still the device `st` is. Returns
+ * 0 with the size in *size (0 when unknown), or -ESTALE when something else took the path's place.
+ */
 int plan_existing_size(const char *path, const struct stat *st, uint64_t *size);
 
 /* The message for plan_existing_size's -ESTALE, at `loc` for key `kname`. */
 void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kname,
 		  const char *path);
+
+/* Note what the existing target `in` writes is, as `st` says, for the run to pin
+ * (in->data_id). */
+void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st);
+
+/* Note the folder `dir` as `st` says it is, for the run to hold that one; the first look at
+ * a folder is the one noted. */
+void plan_note_dir(struct planner *pl, const char *dir, const struct stat *st);
 
 /* O_DIRECT size rules against the target's logical block size (plan_files.c). */
 

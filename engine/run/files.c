@@ -255,6 +255,21 @@ static void pin(struct ledger *l, const struct plan *p, const struct instance *i
 	ledger_pin(l, in->data.path, &seen);
 }
 
+/* Hold the folder `dir`: the one the plan checked, or none (see ledger_dir_as). */
+static void hold_dir(struct ledger *l, const struct plan *p, const char *dir)
+{
+	const struct plan_dir *pd = plan_dir_find(p, dir);
+	struct stat seen = {0};
+
+	if (!pd) {
+		ledger_dir(l, dir, NULL);
+		return;
+	}
+	seen.st_dev = pd->dev;
+	seen.st_ino = pd->ino;
+	ledger_dir_as(l, dir, &seen, NULL);
+}
+
 void files_hold(struct ledger *l, const struct plan *p)
 {
 	for (size_t i = 0; i < p->ninst; i++) {
@@ -278,7 +293,7 @@ void files_hold(struct ledger *l, const struct plan *p)
 			/* A folder under the scratch folder is made when first used. */
 			if ((dir = path_dirname(f->path)) &&
 			    !(p->scratch && path_under(dir, p->scratch)))
-				ledger_dir(l, dir, NULL);
+				hold_dir(l, p, dir);
 			free(dir);
 		}
 	}

@@ -85,7 +85,7 @@ static long add_dir(struct ledger *l, const char *path, int fd, long parent, boo
 		return -ENOMEM;
 	}
 	l->dirs = nd;
-	nd[l->ndirs] = (struct ledger_dir){p, fd, st.st_dev, st.st_ino, parent, made};
+	nd[l->ndirs] = (struct ledger_dir){p, fd, st.st_dev, st.st_ino, parent, made, false};
 	return (long)l->ndirs++;
 }
 
@@ -143,6 +143,25 @@ static long make(struct ledger *l, long parent, const char *path, char **msg)
 	return i;
 }
 
+static long stale_dir(const char *dir, char **msg)
+{
+	set_msg(
+	    msg,
+	    "the folder '%s' is not the one iotrial checked when the run started (another folder or a symlink was put in its place): not writing in it",
+	    dir);
+	return -ESTALE;
+}
+
+long ledger_dir_as(struct ledger *l, const char *dir, const struct stat *seen, char **msg)
+{
+	long i = ledger_dir(l, dir, msg);
+
+	if (i < 0 || same(seen, l->dirs[i].dev, l->dirs[i].ino))
+		return i;
+	l->dirs[i].stale = true;
+	return stale_dir(dir, msg);
+}
+
 long ledger_dir(struct ledger *l, const char *dir, char **msg)
 {
 	long parent;
@@ -150,7 +169,7 @@ long ledger_dir(struct ledger *l, const char *dir, char **msg)
 
 	for (size_t i = 0; i < l->ndirs; i++)
 		if (!strcmp(l->dirs[i].path, dir))
-			return (long)i;
+			return l->dirs[i].stale ? stale_dir(dir, msg) : (long)i;
 	if (!l->scratch || !under(dir, l->scratch))
 		return hold(l, dir, msg);
 	if (!(up = path_dirname(dir)))

@@ -24,6 +24,7 @@ struct ledger_dir {
 	ino_t ino;
 	long parent; /* made: the folder it was made in; -1 otherwise */
 	bool made;   /* iotrial made it in this run: removed at the end when empty */
+	bool stale;  /* not the folder the plan checked: nothing is made in it */
 };
 
 struct ledger_entry {
@@ -54,6 +55,11 @@ int ledger_init(struct ledger *l, const char *scratch);
  * or, under the scratch folder, made with every folder between (each must not exist yet,
  * unless this run made it). Returns its index, or -errno with a message in *msg. */
 long ledger_dir(struct ledger *l, const char *dir, char **msg);
+
+/* ledger_dir, for a folder the plan checked as `seen` (its st_dev and st_ino): one that is
+ * not that folder (another folder or a symlink was put in its place after the check) is
+ * held, but refused, now and for the rest of the run, with -ESTALE and a message. */
+long ledger_dir_as(struct ledger *l, const char *dir, const struct stat *seen, char **msg);
 
 /* Create the file `path` (O_CREAT | O_EXCL | O_NOFOLLOW, relative to its held folder) with
  * open(2) `flags` and record it. Returns the open fd, or -errno with a message in *msg that

@@ -3,7 +3,8 @@
  * swapped just before iotrial first opens it with O_NOFOLLOW (the race a hostile user wins
  * once in a while, made certain); SHIM_SWAP_OPEN names a path swapped before its first
  * open(2) of any kind, SHIM_SWAP_OPENED one swapped just after its first open(2), and
- * SHIM_SWAP_STAT one swapped just after its first stat(2). What takes
+ * SHIM_SWAP_STAT one swapped just after its first stat(2); SHIM_SWAP_SKIP=N lets the N
+ * first of those calls through. What takes
  * its place: a symlink to SHIM_SWAP_LINK, or to the original (moved aside to NAME.aside),
  * or, as SHIM_SWAP_TO says, a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
  * 0600 holding "secret" ("file"). */
@@ -79,11 +80,16 @@ static void swap_now(int dirfd, const char *path)
 	}
 }
 
-/* Is `path` the one `var` names, met for the first time (of any of the swaps)? */
+/* Is `path` the one `var` names, met for the first time (of any of the swaps) after the
+ * SHIM_SWAP_SKIP times (0 unless set) it is let through? */
 static int first(const char *var, const char *path)
 {
-	const char *swap = getenv(var);
-	return swap && !strcmp(path, swap) && !atomic_exchange(&swapped, 1);
+	const char *swap = getenv(var), *skip = getenv("SHIM_SWAP_SKIP");
+	static atomic_int met;
+
+	if (!swap || strcmp(path, swap) || (skip && atomic_fetch_add(&met, 1) < atoi(skip)))
+		return 0;
+	return !atomic_exchange(&swapped, 1);
 }
 
 int openat(int dirfd, const char *path, int flags, ...)

@@ -90,6 +90,21 @@ test_expect_success 'a target written (allow_overwrite) swapped after the plan c
 	expect_eq "$(cat p1/victim.dat)" "not yours"
 '
 
+# p6: the target folder swapped, just after the plan checked it (its second stat(2): the
+# first says it is a folder), for a symlink to another folder. keep_files, so that what the
+# old code made there stays to be seen.
+test_expect_success 'a target folder swapped after the plan checked it: refused, nothing made in the other' '
+	mkdir p6 p6else
+	printf "jobs:\n  - {name: w, workload: write, target: $TRASH/p6, file_size: 64KiB, block_size: 4KiB, keep_files: true}\n" >p6.yaml
+	expect_code 1 timeout -k 5 20 env SHIM_SWAP_STAT="$TRASH/p6" SHIM_SWAP_SKIP=1 SHIM_SWAP_LINK="$TRASH/p6else" LD_PRELOAD="$SHIM" \
+		"$IOTRIAL" run -q p6.yaml -o p6.res 2>p6.err
+	cat p6.err
+	grep -Fx "job '"'"'w'"'"' trial 0: the folder '"'"'$TRASH/p6'"'"' is not the one iotrial checked when the run started (another folder or a symlink was put in its place): not writing in it" p6.err
+	expect_eq "$(ls -A p6else p6.aside)" "p6.aside:
+
+p6else:"
+'
+
 # p5: the O_DIRECT probe of an existing file (before the first trial) finds a FIFO.
 test_expect_success 'the O_DIRECT probe of a file swapped for a FIFO: refused at once, no hang' '
 	mkdir p5
