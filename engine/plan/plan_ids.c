@@ -7,24 +7,45 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int plan_existing_size(const char *path, const struct stat *st, uint64_t *size)
+/* Is `fd` the block device `st` says? */
+static bool same_device(int fd, const struct stat *st)
 {
 	struct stat now;
-	int fd, ret = 0;
+
+	return fstat(fd, &now) == 0 && S_ISBLK(now.st_mode) && now.st_rdev == st->st_rdev;
+}
+
+int plan_existing_size(const char *path, const struct stat *st, uint64_t *size)
+{
+	char proc[32];
+	int look, fd, ret = 0;
 
 	*size = (uint64_t)st->st_size;
 	if (!S_ISBLK(st->st_mode))
 		return 0;
-	/* O_NONBLOCK: a FIFO put in the device's place must not hold the plan forever. */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+	/* A look first (O_PATH runs no driver's open: a FIFO or a device put in the place of
+	 * the one checked is not touched), then an open of that very device, for its size;
+	 * O_NONBLOCK all the same: without /proc, the open is by the name. */
+	if ((look = open(path, O_PATH | O_CLOEXEC)) < 0)
 		return 0;
-	if (fstat(fd, &now) < 0 || !S_ISBLK(now.st_mode) || now.st_rdev != st->st_rdev)
+	if (!same_device(look, st)) {
+		close(look);
+		return -ESTALE;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", look);
+	if ((fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0 && errno == ENOENT)
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(look);
+	if (fd < 0)
+		return 0;
+	if (!same_device(fd, st))
 		ret = -ESTALE;
 	else if (ioctl(fd, BLKGETSIZE64, size) < 0)
 		*size = 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/io/verify.h"
+#include "engine/run/look.h"
 #include "lib/path.h"
 
 #define LAYOUT_CHUNK (1u << 20)
@@ -168,42 +169,44 @@ int files_layout(struct ledger *l, const struct plan_file *f, uint64_t size, boo
 	return ret;
 }
 
-/* Is the open `fd` what a worker may do I/O on, a file or a block device? A FIFO, socket
- * or character device put in the place of one during the run is refused, named. */
-static int files_check_kind(const char *path, int fd, char *err, size_t errlen)
+/* Open, through backend `be`, the file `look` (O_PATH, checked) stands for; without /proc,
+ * `path` by its name as the ledger says. Returns the fd or -errno (and maybe be's why). */
+static int open_looked(const struct ledger *l, const struct be_ops *be, void *priv,
+		       const char *path, int look, int flags)
 {
-	struct stat st;
+	const struct ledger_entry *e = ledger_find(l, path);
+	const char *name = path;
+	int dirfd = AT_FDCWD, extra = 0, fd;
+	char proc[32];
 
-	if (fstat(fd, &st) < 0) {
-		int ret = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		return ret;
+	look_name(look, proc, sizeof(proc));
+	/* O_NONBLOCK: a FIFO put in the file's place must not hold the open, and the run,
+	 * forever (a signal does not end an open that waits for a FIFO's other end). */
+	fd = be->open(priv, AT_FDCWD, proc, flags | O_NONBLOCK, 0);
+	if (fd == -ENOENT) {
+		/* No /proc: by the name, checked again after the open. */
+		if (e)
+			ledger_where(l, e, &dirfd, &name, &extra);
+		fd = be->open(priv, dirfd, name, flags | extra | O_NONBLOCK, 0);
 	}
-	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
-		return 0;
-	snprintf(
-	    err, errlen,
-	    "'%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place during the run): not using it",
-	    path);
-	return -EINVAL;
+	return fd;
 }
 
 int files_open(const struct ledger *l, const struct be_ops *be, void *priv, const char *path,
 	       int flags, char *err, size_t errlen)
 {
 	const struct ledger_entry *e = ledger_find(l, path);
-	const char *name = path;
-	int dirfd = AT_FDCWD, extra = 0, fd, ret;
 	bool io = !(be->flags & BE_F_NOIO);
+	int fd, ret, look = -1;
 
-	if (e)
-		ledger_where(l, e, &dirfd, &name, &extra);
-	/* O_NONBLOCK: a FIFO put in the file's place must not hold the open, and the run,
-	 * forever (a signal does not end an open that waits for a FIFO's other end). */
-	if (io)
-		extra |= O_NONBLOCK;
+	/* A backend that touches no device opens nothing real: no look, no check. */
+	if (io && (look = look_at(l, path, err, errlen)) < 0)
+		return look;
 	err[0] = 0;
-	fd = be->open(priv, dirfd, name, flags | extra, 0);
+	fd = io ? open_looked(l, be, priv, path, look, flags)
+		: be->open(priv, AT_FDCWD, path, flags, 0);
+	if (look >= 0)
+		close(look);
 	if (fd == -ENXIO) {
 		/* O_WRONLY | O_NONBLOCK on a FIFO that nobody reads. */
 		snprintf(
@@ -225,7 +228,7 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 	}
 	if (!io)
 		return fd;
-	ret = e ? ledger_check(e, fd, err, errlen) : files_check_kind(path, fd, err, errlen);
+	ret = look_check(e, path, fd, err, errlen);
 	if (ret == 0 && (ret = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
@@ -303,7 +306,7 @@ void files_hold(struct ledger *l, const struct plan *p)
 void files_drop_cache(const struct ledger *l, const char *path)
 {
 	char err[256];
-	int fd = ledger_open(l, path, O_RDONLY, err, sizeof(err));
+	int fd = look_open(l, path, O_RDONLY, err, sizeof(err));
 
 	if (fd < 0)
 		return;
@@ -323,7 +326,7 @@ double files_cached_fraction(const struct ledger *l, const char *path, uint64_t 
 	void *map;
 	int fd;
 
-	if (len == 0 || (fd = ledger_open(l, path, O_RDONLY, err, sizeof(err))) < 0)
+	if (len == 0 || (fd = look_open(l, path, O_RDONLY, err, sizeof(err))) < 0)
 		return NAN;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
@@ -341,14 +344,6 @@ double files_cached_fraction(const struct ledger *l, const char *path, uint64_t 
 	return frac;
 }
 
-/* Is `path` (still) a file or a block device? */
-static bool still_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
-}
-
 /* Does the file system holding `path` (a file, or a folder to create one in) take O_DIRECT?
  * The probe file is made relative to the folder, O_EXCL, and removed only while it is the
  * one just made. -ESTALE: the existing file is no longer a file or a block device. */
@@ -359,13 +354,18 @@ static int probe_direct(const char *path, bool exists)
 	int dfd, fd, ret = 0;
 
 	if (exists) {
-		/* O_NONBLOCK: a FIFO put in the file's place must not hold the run before its
-		 * start. Only files and block devices take O_DIRECT: a FIFO (or a character
-		 * device) is refused with EINVAL, which must not blame the file system. */
-		fd = open(path, O_RDONLY | O_DIRECT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		/* Looked at first: a FIFO or a device put in the file's place is never opened
+		 * (nor blamed on the file system, which a FIFO's EINVAL would). */
+		char err[256], proc[32];
+		int look = look_at(NULL, path, err, sizeof(err));
+		if (look < 0)
+			return look == -EINVAL ? -ESTALE : look;
+		look_name(look, proc, sizeof(proc));
+		if ((fd = open(proc, O_RDONLY | O_DIRECT | O_NONBLOCK | O_CLOEXEC)) < 0 &&
+		    errno == ENOENT)
+			fd = open(path, O_RDONLY | O_DIRECT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		ret = fd < 0 ? -errno : 0;
-		if (ret == -EINVAL && !still_file(path))
-			ret = -ESTALE;
+		close(look);
 		if (fd >= 0)
 			close(fd);
 		return ret;

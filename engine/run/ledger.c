@@ -322,11 +322,17 @@ void ledger_where(const struct ledger *l, const struct ledger_entry *e, int *dir
 int ledger_check(const struct ledger_entry *e, int fd, char *err, size_t errlen)
 {
 	struct stat st;
+	bool seen = fstat(fd, &st) == 0;
 
-	if (fstat(fd, &st) == 0 &&
+	if (seen &&
 	    (e->rdev ? S_ISBLK(st.st_mode) && st.st_rdev == e->rdev : same(&st, e->dev, e->ino)))
 		return 0;
-	if (e->pinned)
+	if (e->pinned && seen && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		snprintf(
+		    err, errlen,
+		    "'%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place during the run): not using it",
+		    e->path);
+	else if (e->pinned)
 		snprintf(
 		    err, errlen,
 		    "'%s' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it",
@@ -337,30 +343,6 @@ int ledger_check(const struct ledger_entry *e, int fd, char *err, size_t errlen)
 		    "'%s' is not the file iotrial created: it was replaced during the run, and is left alone",
 		    e->path);
 	return -ESTALE;
-}
-
-int ledger_open(const struct ledger *l, const char *path, int flags, char *err, size_t errlen)
-{
-	const struct ledger_entry *e = ledger_find(l, path);
-	const char *name = path;
-	int dirfd = AT_FDCWD, extra = 0, fd, ret;
-
-	if (e)
-		ledger_where(l, e, &dirfd, &name, &extra);
-	/* O_NONBLOCK: a FIFO put in the file's place must not hold the run forever. */
-	do
-		fd = openat(dirfd, name, flags | extra | O_NONBLOCK | O_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		return ret;
-	}
-	if (e && (ret = ledger_check(e, fd, err, errlen)) < 0) {
-		close(fd);
-		return ret;
-	}
-	return fd;
 }
 
 int ledger_tree_note(int log, int fd)

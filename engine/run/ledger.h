@@ -89,11 +89,6 @@ void ledger_where(const struct ledger *l, const struct ledger_entry *e, int *dir
 /* Is the open file `fd` still what `e` recorded? 0, or -ESTALE with a message in `err`. */
 int ledger_check(const struct ledger_entry *e, int fd, char *err, size_t errlen);
 
-/* Open `path` with open(2) `flags` (O_CLOEXEC and O_NONBLOCK added: a FIFO in its place does
- * not block): an entry relative to its folder and checked, anything else by its path.
- * Returns the fd or -errno with a message in `err`. */
-int ledger_open(const struct ledger *l, const char *path, int flags, char *err, size_t errlen);
-
 /* Remove entry `path` (a file, or a tree with everything in it that iotrial made) when it
  * is still the inode iotrial made; forget it either way. Returns 0, or -errno with a message
  * in *msg naming what was left in place and why. A path not in the ledger is left alone. */

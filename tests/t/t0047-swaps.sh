@@ -105,6 +105,45 @@ test_expect_success 'a target folder swapped after the plan checked it: refused,
 p6else:"
 '
 
+# p7: a file swapped, just before a trial opens it, for a symlink to a FIFO whose other end
+# waits in its own open(2): iotrial looks (O_PATH) before it opens, so the FIFO is never
+# opened, and the process waiting at the other end is not let through. The old code opened
+# it (O_NONBLOCK), and only then saw it was not the file.
+# fifo_waiter NAME MODE: a process waiting in open(2) of the FIFO NAME/fifo (MODE r: to read,
+# w: to write); its pid in NAME.pid.
+fifo_waiter() {
+	mkfifo "$1/fifo"
+	if [ "$2" = r ]; then
+		sh -c "exec cat \"$1/fifo\" >/dev/null" &
+	else
+		sh -c "echo x >\"$1/fifo\"" &
+	fi
+	echo $! >"$1.pid"
+}
+
+# k: the job (w or r); wl: its workload; other: the FIFO end the waiting process holds;
+# extra: the job's other keys.
+for k in w r; do
+	if [ $k = w ]; then
+		wl=write other=r extra=", allow_overwrite: true"
+	else
+		wl=read other=w extra=
+	fi
+	test_expect_success "a $wl target swapped for a FIFO with a process waiting at its other end: not opened" '
+		mkdir p7$k
+		head -c 65536 /dev/zero >p7$k/f.dat
+		fifo_waiter p7$k $other
+		printf "jobs:\n  - {name: j, workload: $wl, target: $TRASH/p7$k/f.dat, block_size: 4KiB$extra}\n" >p7$k.yaml
+		expect_code 1 timeout -k 5 20 env SHIM_SWAP_OPEN="$TRASH/p7$k/f.dat" SHIM_SWAP_LINK="$TRASH/p7$k/fifo" LD_PRELOAD="$SHIM" \
+			"$IOTRIAL" run -q p7$k.yaml -o p7$k.res 2>p7$k.err
+		cat p7$k.err
+		grep -F "$TRASH/p7$k/f.dat" p7$k.err
+		sleep 0.2
+		kill -0 "$(cat p7$k.pid)"
+		kill "$(cat p7$k.pid)"
+	'
+done
+
 # p5: the O_DIRECT probe of an existing file (before the first trial) finds a FIFO.
 test_expect_success 'the O_DIRECT probe of a file swapped for a FIFO: refused at once, no hang' '
 	mkdir p5
