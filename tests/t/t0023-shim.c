@@ -4,7 +4,7 @@
  * once in a while, made certain); SHIM_SWAP_OPEN names a path swapped before its first
  * open(2) of any kind, SHIM_SWAP_OPENED one swapped just after its first open(2), and
  * SHIM_SWAP_STAT one swapped just after its first stat(2); SHIM_SWAP_SKIP=N lets the N
- * first of those calls through. What takes
+ * first of those calls through. SHIM_NO_PROC hides /proc/self/fd. What takes
  * its place: a symlink to SHIM_SWAP_LINK, or to the original (moved aside to NAME.aside),
  * or, as SHIM_SWAP_TO says, a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
  * 0600 holding "secret" ("file"). */
@@ -92,6 +92,15 @@ static int first(const char *var, const char *path)
 	return !atomic_exchange(&swapped, 1);
 }
 
+/* SHIM_NO_PROC: /proc/self/fd is not there (ENOENT), as on a system without /proc. */
+static int no_proc(const char *path)
+{
+	if (!getenv("SHIM_NO_PROC") || strncmp(path, "/proc/self/fd/", 14))
+		return 0;
+	errno = ENOENT;
+	return 1;
+}
+
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -102,10 +111,15 @@ int openat(int dirfd, const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
+	if (no_proc(path))
+		return -1;
 	if (((flags & O_NOFOLLOW) && first("SHIM_SWAP", path)) ||
 	    (dirfd == AT_FDCWD && first("SHIM_SWAP_OPEN", path)))
 		swap_now(dirfd, path);
-	return real_openat()(dirfd, path, flags, mode);
+	int fd = real_openat()(dirfd, path, flags, mode);
+	if (dirfd == AT_FDCWD && first("SHIM_SWAP_OPENED", path))
+		swap_now(dirfd, path);
+	return fd;
 }
 
 int open(const char *path, int flags, ...)
@@ -118,6 +132,8 @@ int open(const char *path, int flags, ...)
 		mode = va_arg(ap, mode_t);
 		va_end(ap);
 	}
+	if (no_proc(path))
+		return -1;
 	if (first("SHIM_SWAP_OPEN", path))
 		swap_now(AT_FDCWD, path);
 	int fd = real_openat()(AT_FDCWD, path, flags, mode);

@@ -144,6 +144,23 @@ for k in w r; do
 	'
 done
 
+# p8: without /proc, a file is opened by its name after the look, and checked again: a
+# swap between the look and that open is refused all the same, the file swapped in not
+# written; and a run with no swap goes as usual. The swap comes after the worker's look,
+# the third open(2) of the path (before it, the page-cache drop looks and opens by name).
+test_expect_success 'without /proc: files opened by name after the look, checked again' '
+	mkdir p8
+	head -c 65536 /dev/zero >p8/out.dat
+	echo "not yours" >p8/victim.dat
+	printf "jobs:\n  - {name: w, workload: write, target: $TRASH/p8/out.dat, allow_overwrite: true, block_size: 4KiB}\n  - {name: r, workload: read, target: $TRASH/p8, file_size: 64KiB, block_size: 4KiB}\n" >p8.yaml
+	env SHIM_NO_PROC=1 LD_PRELOAD="$SHIM" timeout -k 5 20 "$IOTRIAL" run -q p8.yaml -o p8a.res
+	expect_code 1 timeout -k 5 20 env SHIM_NO_PROC=1 SHIM_SWAP_OPENED="$TRASH/p8/out.dat" SHIM_SWAP_SKIP=2 SHIM_SWAP_LINK="$TRASH/p8/victim.dat" LD_PRELOAD="$SHIM" \
+		"$IOTRIAL" run -q p8.yaml -o p8b.res 2>p8.err
+	cat p8.err
+	grep -Fx "job '"'"'w'"'"' trial 0: '"'"'$TRASH/p8/out.dat'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it" p8.err
+	expect_eq "$(cat p8/victim.dat)" "not yours"
+'
+
 # p5: the O_DIRECT probe of an existing file (before the first trial) finds a FIFO.
 test_expect_success 'the O_DIRECT probe of a file swapped for a FIFO: refused at once, no hang' '
 	mkdir p5
