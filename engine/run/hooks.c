@@ -34,13 +34,20 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 	}
 	name[i] = 0;
 	snprintf(path, len, "%s/hooks", h->dir);
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+	/* hooks/ and its logs are never followed as symlinks (one planted in a resumed run's
+	 * folder would have the log written somewhere else), and a FIFO there never blocks. */
+	int dfd;
+	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
+	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -errno;
 	/* job.NAME: a job named "experiment" has its own log. */
 	snprintf(path, len, "%s/hooks/%s%s.%s.log", h->dir, strcmp(who, "experiment") ? "job." : "",
 		 name, what);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	return fd < 0 ? -errno : fd;
+	int fd = openat(dfd, strrchr(path, '/') + 1,
+			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	int err = fd < 0 ? -errno : 0;
+	close(dfd);
+	return fd < 0 ? err : fd;
 }
 
 /* child_wait's question for a prepare hook: has the user interrupted the run? */
@@ -60,8 +67,12 @@ int hook_run(const struct hook_ctx *h, const char *who, const char *what, const 
 
 	snprintf(whom, sizeof(whom), strcmp(who, "experiment") ? "job '%s'" : "%s", who);
 	if (fd < 0) {
-		diag_add(h->d, NULL, "%s: %s hook: cannot write its output to '%s': %s", whom, what,
-			 path, strerror(-fd));
+		diag_add(
+		    h->d, NULL, "%s: %s hook: cannot write its output to '%s': %s%s", whom, what,
+		    path, strerror(-fd),
+		    fd == -ELOOP || fd == -ENOTDIR
+			? " (a symbolic link or a file is in its place, which iotrial does not follow)"
+			: "");
 		return -1;
 	}
 	pid = child_start(cmd, fd);

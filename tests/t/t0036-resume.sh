@@ -523,6 +523,48 @@ test_expect_success 'a symlink planted for a record log (or records/) is not fol
 	grep -F "rec/records" err | grep "symbolic link"
 '
 
+# An interrupted run of hk.yaml into folder $1, its cleanup hook's log written.
+hooked_stop() {
+	"$IOTRIAL" run -q hk.yaml -o "$1" --checkpoint-interval 0 2>hk.err &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+	test -f "$1/hooks/experiment.cleanup.log"
+}
+
+test_expect_success 'a symlink planted for hooks/ (or a hook log) is not followed by the resumption' '
+	cat >hk.yaml <<-JOB
+	replication: {runs: 8}
+	cleanup: echo bye
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms}
+	JOB
+	hooked_stop hk1
+	printf "foreign line\n" >hvictim
+	cp hvictim hvictim.orig
+	rm hk1/hooks/experiment.cleanup.log
+	ln -s "$TRASH/hvictim" hk1/hooks/experiment.cleanup.log
+	rc=0
+	"$IOTRIAL" run -q hk.yaml --resume hk1 2>err || rc=$?
+	cat err
+	expect_eq "$rc" 1
+	cmp hvictim hvictim.orig
+	grep -F "hk1/hooks/experiment.cleanup.log" err | grep "symbolic link"
+	hooked_stop hk2
+	rm -r hk2/hooks
+	mkdir helsewhere
+	ln -s "$TRASH/helsewhere" hk2/hooks
+	rc=0
+	"$IOTRIAL" run -q hk.yaml --resume hk2 2>err || rc=$?
+	cat err
+	expect_eq "$rc" 1
+	expect_eq "$(ls -A helsewhere)" ""
+	grep -F "hk2/hooks" err | grep "symbolic link"
+'
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
