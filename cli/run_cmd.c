@@ -25,6 +25,8 @@
 #include "engine/run/resume.h"
 #include "engine/run/run.h"
 #include "engine/run/run_results.h"
+#include "engine/stats/changepoint.h"
+#include "engine/stats/series.h"
 #include "reporters/reporter.h"
 
 /* Take the folder this job file's results go into (rank 0 only): with one job file, the -o
@@ -175,6 +177,23 @@ static int check_plan(struct file_run *fr)
 #define RESULTS_INSTANCE_BYTES (16u << 10)
 #define RESULTS_TRIAL_BYTES    (4u << 10)
 #define RESULTS_WORKER_BYTES   (1u << 10)
+/* A logging job's series (engine/stats/series.h) are most of its results: measured, 110
+ * bytes a point in results.json and 15 in report.html; a change point, 190 in results.json,
+ * 200 in report.html and 100 in summary.txt; taken with room. */
+#define RESULTS_POINT_BYTES 160u
+#define RESULTS_CP_BYTES    640u
+
+/* The points and change points of one kind of series of an instance of `runs` measured
+ * trials: as many points a trial as series_build gives, the most when all of them ran. */
+static uint64_t series_bytes(uint64_t runs)
+{
+	uint64_t per = runs ? SERIES_BUDGET / runs : SERIES_POINTS;
+
+	per = per > SERIES_POINTS	? SERIES_POINTS
+	      : per < SERIES_MIN_POINTS ? SERIES_MIN_POINTS
+					: per;
+	return runs * (per * RESULTS_POINT_BYTES + CP_MAX * RESULTS_CP_BYTES);
+}
 
 static uint64_t results_bytes(const struct plan *p)
 {
@@ -185,8 +204,10 @@ static uint64_t results_bytes(const struct plan *p)
 		uint64_t workers = (uint64_t)in->job.threads * in->rank_n;
 		uint64_t trial =
 		    RESULTS_TRIAL_BYTES + (workers > 1 ? workers * RESULTS_WORKER_BYTES : 0);
+		uint64_t kinds = (uint64_t)in->job.log_records + (in->job.log_interval_ns > 0);
 
 		bytes += RESULTS_INSTANCE_BYTES + ((uint64_t)in->warmup + in->max_runs) * trial;
+		bytes += kinds * series_bytes(in->max_runs);
 	}
 	return bytes;
 }

@@ -237,6 +237,26 @@ else
 	test_skip 'record logs that fill the disk' 'needs root to mount a tmpfs'
 fi
 
+# Record and interval logs that fill a 4 MiB tmpfs in the third trial, with every format: the
+# series of the first two (512 points each in results.json and report.html) are counted in the
+# room kept.
+if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdisk 2>/dev/null; then
+	printf 'experiment: series\njobs:\n  - {name: s, workload: randread, backend: null, file_size: 1MiB, block_size: 4KiB, io_limit: 200MiB, log: {records: true, interval: 1ms}, replication: {runs: 3, warmup: 0}}\n' >series.yaml
+	test_expect_success 'record and interval logs that fill the disk, every format: every result file written, series and all' '
+		expect_code 1 "$IOTRIAL" run -q -o logdisk/r -f json,csv,text,html series.yaml 2>err
+		grep "job .s.: a record log could not be written: No space left on device; logging stopped" err
+		not grep -e "incomplete" -e "cannot write" -e warning err
+		whole_run logdisk/r
+		test -s logdisk/r/report.html
+		expect_eq "$(jq "[.jobs[0].series[] | select(.kind == \"records\")] | length" logdisk/r/results.json)" 3 "records series"
+		expect_eq "$(jq -r ".jobs[0].trials[2].log_error" logdisk/r/results.json)" "No space left on device" "log_error"
+		rm -rf logdisk/r
+	'
+	umount logdisk
+else
+	test_skip 'record and interval logs that fill the disk, every format' 'needs root to mount a tmpfs'
+fi
+
 test_expect_success 'read and write errors name their errno, not EIO' '
 	mkdir adir
 	expect_code 2 "$IOTRIAL" report adir 2>err
