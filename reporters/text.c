@@ -216,6 +216,19 @@ static bool has_records(const struct instance_result *ir)
 	return ir->records && isfinite(ir->summary.rec_mean_ns);
 }
 
+/* A job whose logs lack lines but that has no record times to print them under (an interval
+ * log alone, or no record left): a note. Returns 1 when it printed one. */
+static int log_cut_note(FILE *out, const struct instance_result *ir, int notes)
+{
+	const char *why = NULL;
+	size_t n = has_records(ir) ? 0 : logs_cut(ir, &why);
+
+	if (n)
+		fprintf(out, "%snote: %s: records/ lacks lines of %zu trial%s (%s)\n",
+			notes ? "" : "\n", ir->name, n, n == 1 ? "" : "s", why);
+	return n > 0;
+}
+
 /* discwr2's summary: the time of every record (I/O) of the kept trials; the trials whose
  * lines records/ lacks (a full disk), where there are any. */
 static void print_records(const struct results *r, FILE *out)
@@ -445,6 +458,7 @@ static int text_report(const struct results *r, FILE *out)
 		if (ir->rep.estimate == ESTIMATE_PILOT && isfinite(ir->rep.pilot_n))
 			pilot_note(out, ir, notes++);
 		notes += hpages_note(out, r, ir, notes);
+		notes += log_cut_note(out, ir, notes);
 		if (ir->summary.stopped_by)
 			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
 				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,

@@ -252,9 +252,21 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 		expect_eq "$(jq -r ".jobs[0].trials[2].log_error" logdisk/r/results.json)" "No space left on device" "log_error"
 		rm -rf logdisk/r
 	'
+	printf 'experiment: ivl\njobs:\n  - {name: i, workload: randread, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 300ms, threads: 4, log: {interval: 1us}, replication: {runs: 2, warmup: 0}}\n' >ivl.yaml
+	test_expect_success 'an interval log alone that fills the disk: the summary notes the trials it lacks, exit 1' '
+		expect_code 1 "$IOTRIAL" run -q -o logdisk/i ivl.yaml 2>err
+		whole_run logdisk/i
+		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" logdisk/i/results.json)" \
+			"[\"No space left on device\",\"No space left on device\"]" "log_error"
+		grep -x "note: i: records/ lacks lines of 2 trials (No space left on device)" logdisk/i/summary.txt
+		"$IOTRIAL" report logdisk/i/results.json >again.txt
+		grep -x "note: i: records/ lacks lines of 2 trials (No space left on device)" again.txt
+		rm -rf logdisk/i
+	'
 	umount logdisk
 else
 	test_skip 'record and interval logs that fill the disk, every format' 'needs root to mount a tmpfs'
+	test_skip 'an interval log alone that fills the disk' 'needs root to mount a tmpfs'
 fi
 
 test_expect_success 'read and write errors name their errno, not EIO' '
