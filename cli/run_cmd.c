@@ -195,6 +195,22 @@ static uint64_t series_bytes(uint64_t runs)
 	return runs * (per * RESULTS_POINT_BYTES + CP_MAX * RESULTS_CP_BYTES);
 }
 
+/* With log_histogram, a trial's latency buckets are kept twice: its lat_hist, and in
+ * trial_hists a histogram of each kind (all; read and write of a mixed workload; slat and
+ * clat with submit_latency). Measured, 45 to 80 bytes a bucket, a few hundred buckets (64
+ * for each doubling of the latency between the fastest I/O and the slowest); taken with
+ * room: 512 buckets of 96 bytes. */
+#define RESULTS_HIST_BYTES (48u << 10)
+
+static uint64_t hists_bytes(const struct job_spec *j)
+{
+	if (!j->log_histogram)
+		return 0;
+	return (2 + 2 * (uint64_t)spec_workload_mixed(j->workload) +
+		2 * (uint64_t)j->submit_latency) *
+	       RESULTS_HIST_BYTES;
+}
+
 static uint64_t results_bytes(const struct plan *p)
 {
 	uint64_t bytes = RESULTS_BASE_BYTES;
@@ -202,8 +218,9 @@ static uint64_t results_bytes(const struct plan *p)
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		uint64_t workers = (uint64_t)in->job.threads * in->rank_n;
-		uint64_t trial =
-		    RESULTS_TRIAL_BYTES + (workers > 1 ? workers * RESULTS_WORKER_BYTES : 0);
+		uint64_t trial = RESULTS_TRIAL_BYTES +
+				 (workers > 1 ? workers * RESULTS_WORKER_BYTES : 0) +
+				 hists_bytes(&in->job);
 		uint64_t kinds = (uint64_t)in->job.log_records + (in->job.log_interval_ns > 0);
 
 		bytes += RESULTS_INSTANCE_BYTES + ((uint64_t)in->warmup + in->max_runs) * trial;

@@ -263,10 +263,22 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 		grep -x "note: i: records/ lacks lines of 2 trials (No space left on device)" again.txt
 		rm -rf logdisk/i
 	'
+	# Another program fills the disk (the cleanup hook, after the last trial): the room kept
+	# counts each trial's latency buckets, twice with log_histogram (lat_hist, trial_hists).
+	printf 'experiment: hist\njobs:\n  - {name: h, workload: randrw, mix: {read: 50, write: 50}, backend: sync, target: %s/hist.dat, file_size: 16MiB, block_split: 512-4MiB, io_limit: 64MiB, log: {histogram: true}, cleanup: "dd if=/dev/zero of=%s/logdisk/fill bs=4k 2>/dev/null; true", replication: {runs: 10, warmup: 0}}\n' "$PWD" "$PWD" >hist.yaml
+	test_expect_success 'log_histogram, and a disk another program fills: every result file written' '
+		"$IOTRIAL" run -q -o logdisk/h -f json,csv,text,html hist.yaml 2>err
+		test -e logdisk/fill
+		not grep -e "incomplete" -e "cannot write" -e warning err
+		whole_run logdisk/h
+		test "$(jq ".jobs[0].trial_hists.trials | length" logdisk/h/results.json)" = 10
+		rm -rf logdisk/h logdisk/fill hist.dat
+	'
 	umount logdisk
 else
 	test_skip 'record and interval logs that fill the disk, every format' 'needs root to mount a tmpfs'
 	test_skip 'an interval log alone that fills the disk' 'needs root to mount a tmpfs'
+	test_skip 'log_histogram, and a disk another program fills' 'needs root to mount a tmpfs'
 fi
 
 test_expect_success 'read and write errors name their errno, not EIO' '
