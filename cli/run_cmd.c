@@ -109,10 +109,21 @@ static int load_one(const char *file, const struct cli_args *args, const char *s
 	return ret;
 }
 
+/* Whether a trial of `r` lacks lines of its record or interval log (log_error): the run's exit
+ * status is then 1, a resumed run's too for the trials its checkpoint gave it. */
+static bool logs_cut(const struct results *r)
+{
+	for (size_t i = 0; i < r->ninst; i++)
+		for (size_t t = 0; t < r->inst[i].ntrials; t++)
+			if (r->inst[i].trials[t].log_error)
+				return true;
+	return false;
+}
+
 /* --resume on a run that is complete (all its trials ran; a result file may be missing:
  * killed while writing them, a disk that was full, a file removed): nothing runs, and the
  * files DIR lacks are written from its results.json. The exit status is the run's: 1 when a
- * trial of a measured job failed. */
+ * trial of a measured job failed, or a log lacks lines. */
 static int finish_complete(const struct cli_args *args, const struct results *from)
 {
 	struct outdir od;
@@ -132,7 +143,7 @@ static int finish_complete(const struct cli_args *args, const struct results *fr
 	    args->resume);
 	ret = cli_write_missing(from, od.path, &args->formats, args->quiet);
 	outdir_release(&od);
-	return ret > 0 ? ret : failed ? EXIT_RUN : 0;
+	return ret > 0 ? ret : failed || logs_cut(from) ? EXIT_RUN : 0;
 }
 
 /* One job file's run, from its plan to its results: what the steps of run_one share. */
@@ -323,7 +334,7 @@ static int write_out(struct file_run *fr, int st)
 	cli_progress_end(&fr->pg);
 	if (fr->lead)
 		diag_print(&fr->d, stderr);
-	ret = st < 0 || fr->failed ? EXIT_RUN : 0;
+	ret = st < 0 || fr->failed || (fr->lead && logs_cut(&fr->r)) ? EXIT_RUN : 0;
 	if (fr->lead) {
 		outdir_unreserve(fr->od);
 		st = fr->od->path ? cli_write_results(&fr->r, fr->od->path, &args->formats,

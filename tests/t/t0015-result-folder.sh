@@ -250,10 +250,28 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 		test -s logdisk/r/report.html
 		expect_eq "$(jq "[.jobs[0].series[] | select(.kind == \"records\")] | length" logdisk/r/results.json)" 3 "records series"
 		expect_eq "$(jq -r ".jobs[0].trials[2].log_error" logdisk/r/results.json)" "No space left on device" "log_error"
+	'
+	test_expect_success '--resume keeps the exit status of trials whose logs lack lines: 1' '
+		# Complete: nothing runs, the files it lacks are written, exit 1 as the run'"'"'s.
+		rm logdisk/r/summary.txt
+		expect_code 1 "$IOTRIAL" run -q --resume logdisk/r series.yaml 2>err
+		test -s logdisk/r/summary.txt
+		# A checkpoint whose first trial lacks lines, its last to run again on a disk with
+		# room: the kept trial says so, exit 1.
+		jq ".complete = false | .jobs[0].trials[2].seq = null | del(.jobs[0].trials[2].log_error)
+			| .jobs[0].trials[0].log_error = \"No space left on device\"" logdisk/r/results.json >ckpt.json
+		cp ckpt.json logdisk/r/results.json
+		rm logdisk/r/summary.txt logdisk/r/trials.csv logdisk/r/report.html
+		: >logdisk/r/records/s.csv
+		expect_code 1 "$IOTRIAL" run -q --resume logdisk/r series.yaml 2>err
+		not grep "could not be written" err
+		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" logdisk/r/results.json)" \
+			"[\"No space left on device\",null,null]" "log_error"
 		rm -rf logdisk/r
 	'
 	printf 'experiment: ivl\njobs:\n  - {name: i, workload: randread, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 300ms, threads: 4, log: {interval: 1us}, replication: {runs: 2, warmup: 0}}\n' >ivl.yaml
 	test_expect_success 'an interval log alone that fills the disk: the summary notes the trials it lacks, exit 1' '
+		rm -rf logdisk/*
 		expect_code 1 "$IOTRIAL" run -q -o logdisk/i ivl.yaml 2>err
 		whole_run logdisk/i
 		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" logdisk/i/results.json)" \
@@ -267,6 +285,7 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 	# counts each trial's latency buckets, twice with log_histogram (lat_hist, trial_hists).
 	printf 'experiment: hist\njobs:\n  - {name: h, workload: randrw, mix: {read: 50, write: 50}, backend: sync, target: %s/hist.dat, file_size: 16MiB, block_split: 512-4MiB, io_limit: 64MiB, log: {histogram: true}, cleanup: "dd if=/dev/zero of=%s/logdisk/fill bs=4k 2>/dev/null; true", replication: {runs: 10, warmup: 0}}\n' "$PWD" "$PWD" >hist.yaml
 	test_expect_success 'log_histogram, and a disk another program fills: every result file written' '
+		rm -rf logdisk/*
 		"$IOTRIAL" run -q -o logdisk/h -f json,csv,text,html hist.yaml 2>err
 		test -e logdisk/fill
 		not grep -e "incomplete" -e "cannot write" -e warning err
@@ -277,6 +296,7 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 	umount logdisk
 else
 	test_skip 'record and interval logs that fill the disk, every format' 'needs root to mount a tmpfs'
+	test_skip '--resume keeps the exit status of trials whose logs lack lines' 'needs root to mount a tmpfs'
 	test_skip 'an interval log alone that fills the disk' 'needs root to mount a tmpfs'
 	test_skip 'log_histogram, and a disk another program fills' 'needs root to mount a tmpfs'
 fi
