@@ -293,12 +293,31 @@ if [ "$(id -u)" = 0 ] && mkdir logdisk && mount -t tmpfs -o size=4m tmpfs logdis
 		test "$(jq ".jobs[0].trial_hists.trials | length" logdisk/h/results.json)" = 10
 		rm -rf logdisk/h logdisk/fill hist.dat
 	'
+	# 180 comparisons of 20 instances, each a figure of 20 trials in report.html.
+	{
+		printf 'experiment: cmp\njobs:\n  - {name: c, workload: randread, backend: null, file_size: 1MiB, io_limit: 1MiB, matrix: {block_size: [4KiB, 8KiB], iodepth: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}, cleanup: "dd if=/dev/zero of=%s/logdisk/fill bs=4k 2>/dev/null; true", replication: {runs: 10, warmup: 0}}\ncompare:\n' "$PWD"
+		for a in 1 2 3 4 5 6 7 8 9 10; do
+			for b in 1 2 3 4 5 6 7 8 9 10; do
+				if [ "$a" != "$b" ]; then printf '  - {a: {iodepth: %s}, b: {iodepth: %s}}\n' "$a" "$b"; fi
+			done
+		done
+	} >cmp.yaml
+	test_expect_success 'many comparisons, and a disk another program fills: every result file written' '
+		rm -rf logdisk/*
+		"$IOTRIAL" run -q -o logdisk/c -f json,csv,text,html cmp.yaml 2>err
+		test -e logdisk/fill
+		not grep -e "incomplete" -e "cannot write" -e warning err
+		whole_run logdisk/c
+		test "$(jq ".comparisons | length" logdisk/c/results.json)" = 180
+		rm -rf logdisk/c logdisk/fill
+	'
 	umount logdisk
 else
 	test_skip 'record and interval logs that fill the disk, every format' 'needs root to mount a tmpfs'
 	test_skip '--resume keeps the exit status of trials whose logs lack lines' 'needs root to mount a tmpfs'
 	test_skip 'an interval log alone that fills the disk' 'needs root to mount a tmpfs'
 	test_skip 'log_histogram, and a disk another program fills' 'needs root to mount a tmpfs'
+	test_skip 'many comparisons, and a disk another program fills' 'needs root to mount a tmpfs'
 fi
 
 test_expect_success 'read and write errors name their errno, not EIO' '
