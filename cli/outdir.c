@@ -449,8 +449,11 @@ int outdir_reserve(struct outdir *o, uint64_t bytes)
 		return 0;
 	if (bytes > (uint64_t)INT64_MAX - 4096)
 		return -EFBIG;
-	/* Past the pid line: its reader stops at the first byte that is no digit. */
-	err = posix_fallocate(o->lock_fd, pid_len(), (off_t)bytes);
+	/* Past the pid line: its reader stops at the first byte that is no digit. A signal
+	 * (Ctrl-C: the run then stops at its first trial) cuts a long one short: again. */
+	do
+		err = posix_fallocate(o->lock_fd, pid_len(), (off_t)bytes);
+	while (err == EINTR);
 	if (err == EOPNOTSUPP)
 		return 0; /* a file system that keeps no room in advance: nothing to hold */
 	if (err) {
