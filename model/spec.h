@@ -164,9 +164,11 @@ struct matrix_point {
 struct job_spec {
 	char *name;
 	enum job_workload workload;
-	float file_size_pct; /* file_size: N%: that part of the target; 0: a size */
-	char *mix;	     /* readwrite, randrw: the reads' and writes' shares (model/wlopts.h) */
-	char *device;	     /* a name from `devices:`; {device} in target/source is its path */
+	/* file_size: N%: that part of the target; 0: a size. A double: as a float, 1e-46%
+	 * would become 0, a size of 0 bytes. */
+	double file_size_pct;
+	char *mix;    /* readwrite, randrw: the reads' and writes' shares (model/wlopts.h) */
+	char *device; /* a name from `devices:`; {device} in target/source is its path */
 	char *target; /* folder (scratch file inside) or file; NULL: the run's scratch folder */
 	char *source; /* copy: the file read from; NULL: a scratch file iotrial lays out */
 	uint64_t file_size;

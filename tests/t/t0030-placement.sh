@@ -73,4 +73,34 @@ test_expect_success 'bad placements: file:line:column, exit 2' '
 	expect_eq "$(wc -l <all.txt)" 5
 '
 
+# A percentage is kept as a double: as a float, 1e-46% was 0, a size of 0 bytes, and the
+# error blamed block_size; 1e-40% printed as 9.99995e-41%.
+test_expect_success 'a percentage too small for one block: one line at file_size, as written' '
+	for v in 1e-300% 1e-46% 1e-40%; do
+		bad read "$PWD/big.dat" "file_size: $v" >e.txt
+		expect_eq "$(cat e.txt)" "bad.yaml:6:16: key '"'"'file_size'"'"': $v of '"'"'$PWD/big.dat'"'"' (10485760 bytes) is less than one block"
+	done
+'
+
+test_expect_success 'a percentage that is not one number: expected a percentage, exit 2' '
+	for v in 5%% nan% inf% 0x10% %; do
+		bad read "$PWD/big.dat" "file_size: \"$v\"" >e.txt
+		expect_eq "$(cat e.txt)" "bad.yaml:6:16: key '"'"'file_size'"'"': expected a percentage like 50%, got '"'"'$v'"'"'"
+	done
+	for v in 0% -0% 100.0000001% 1e400%; do
+		bad read "$PWD/big.dat" "file_size: $v" >e.txt
+		expect_eq "$(cat e.txt)" "bad.yaml:6:16: key '"'"'file_size'"'"': a percentage of the target must be above 0% and at most 100%, got '"'"'$v'"'"'"
+	done
+'
+
+test_expect_success 'a tiny percentage is no matrix value either, nor a --set of 0 bytes' '
+	printf "experiment: m\njobs:\n  - {name: j, workload: read, target: \"%s\", matrix: {file_size: [1MiB, 1e-300%%]}}\n" "$PWD/big.dat" >m.yaml
+	expect_code 2 "$IOTRIAL" validate m.yaml 2>e.txt
+	expect_eq "$(cat e.txt)" "m.yaml:3:125: key '"'"'file_size'"'"': a percentage of the target is not a matrix value"
+	printf "experiment: s\njobs:\n  - {name: j, workload: read, target: \"%s\"}\n" "$PWD/big.dat" >s.yaml
+	expect_code 2 "$IOTRIAL" validate s.yaml --set file_size=1e-300% 2>e.txt
+	grep "key .file_size.: 1e-300% of .* is less than one block$" e.txt
+	expect_eq "$(wc -l <e.txt)" 1
+'
+
 test_done
