@@ -15,6 +15,21 @@
 #include "lib/sha256.h"
 #include "parsers/jobfile.h"
 
+/* `path` from the current folder, as given (not resolved); NULL without memory or a cwd. */
+static char *absolute(const char *path)
+{
+	char *cwd, *out = NULL;
+
+	if (path[0] == '/')
+		return strdup(path);
+	if (!(cwd = getcwd(NULL, 0)))
+		return NULL;
+	if (asprintf(&out, "%s/%s", cwd, path) < 0)
+		out = NULL;
+	free(cwd);
+	return out;
+}
+
 /* The folder ${scratch} names: under $TMPDIR, else the current folder; in a distributed
  * run one per rank (ranks on several hosts may share $TMPDIR, and their process ids may
  * coincide). The run creates it only when a job uses it, and removes it at the end. */
@@ -25,10 +40,11 @@ char *load_scratch_path(void)
 	int n;
 
 	real = realpath(base && *base ? base : ".", NULL);
-	/* A $TMPDIR that does not exist (yet): the path as given, so that a run whose jobs
-	 * name their targets still runs, and one that needs the scratch folder names it. */
-	if (!real && base && *base && (errno == ENOENT || errno == ENOTDIR))
-		real = base[0] == '/' ? strdup(base) : NULL;
+	/* A $TMPDIR that cannot be resolved (it does not exist, a file is on its way): the path
+	 * as given, made absolute like any other, so that a run whose jobs name their targets
+	 * still runs, and the planner refuses one that needs the scratch folder, naming it. */
+	if (!real && base && *base)
+		real = absolute(base);
 	if (!real)
 		return NULL;
 	if (dist_size() > 1)

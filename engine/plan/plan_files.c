@@ -434,7 +434,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	}
 }
 
-void plan_files(struct planner *pl, struct instance *in)
+static void instance_files(struct planner *pl, struct instance *in)
 {
 	struct job_spec *j = &in->job;
 	const char *target = j->target ? j->target : pl->p->scratch;
@@ -484,6 +484,46 @@ void plan_files(struct planner *pl, struct instance *in)
 				  : j->preallocate ? LAYOUT_ALLOC
 						   : LAYOUT_NONE;
 	share_file(pl, in, &in->data);
+}
+
+/* The folder the scratch folder is made in ($TMPDIR, else the current folder), checked once,
+ * at the first instance that needs it: a TMPDIR that is missing or a file would fail every
+ * trial of every job that uses it. A plan that never uses it does not look. */
+static void check_scratch_parent(struct planner *pl, const struct instance *in)
+{
+	char *dir = path_dirname(pl->p->scratch);
+	char why[96] = "";
+	struct stat st;
+	int err;
+
+	if (!dir) {
+		plan_oom(pl);
+		return;
+	}
+	err = stat(dir, &st) < 0 ? errno : 0;
+	if (err == ENOENT)
+		snprintf(why, sizeof(why), "does not exist");
+	else if (err)
+		snprintf(why, sizeof(why), "cannot be used: %s", strerror(err));
+	else if (!S_ISDIR(st.st_mode))
+		snprintf(why, sizeof(why), "is not a folder");
+	else if (access(dir, W_OK) < 0) /* read-only too: the scratch folder is made there */
+		snprintf(why, sizeof(why), "cannot be written in: %s", strerror(errno));
+	if (*why)
+		plan_fail(
+		    pl, PLAN_EENV, plan_where(in, JK_TARGET),
+		    "job '%s' needs the scratch folder, made in '%s' (TMPDIR, else the current folder), which %s; set TMPDIR to a folder, or name a target",
+		    in->job.name, dir, why);
+	free(dir);
+}
+
+void plan_files(struct planner *pl, struct instance *in)
+{
+	bool used = pl->p->scratch_used;
+
+	instance_files(pl, in);
+	if (!used && pl->p->scratch_used)
+		check_scratch_parent(pl, in);
 }
 
 /* O_DIRECT moves whole logical blocks of the device: check sizes against the target's. */

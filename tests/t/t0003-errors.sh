@@ -141,4 +141,32 @@ test_expect_success 'a TMPDIR that does not exist: jobs with targets run, one th
 	test ! -e no
 '
 
+# TMPDIR relative or absolute, missing or a file: the planner refuses a job that needs the
+# scratch folder once, at that job, exit 1, before any trial (each trial failed before, and
+# a relative TMPDIR that did not exist stopped every run, jobs with targets too, with
+# "cannot resolve the scratch folder"); jobs that name their targets run.
+scratch_refused() {
+	rc=0
+	TMPDIR="$1" "$IOTRIAL" run -q scr.yaml -o scr2.out 2>err || rc=$?
+	expect_eq "$rc" 1
+	expect_eq "$(cat err)" "scr.yaml:2:5: job 's' needs the scratch folder, made in '$TRASH/$2' (TMPDIR, else the current folder), which $3; set TMPDIR to a folder, or name a target"
+	test ! -e scr2.out
+	TMPDIR="$1" "$IOTRIAL" run -q tgt.yaml -o tgt2.out
+	expect_eq "$(jq "[.jobs[].trials[] | select(.kept)] | length" tgt2.out/results.json)" 1
+	rm -r tgt2.out
+}
+
+test_expect_success 'a TMPDIR missing or a file, relative or absolute: refused once when planning' '
+	: >afile
+	scratch_refused "$TRASH/no/such" no/such "does not exist"
+	scratch_refused no/such no/such "does not exist"
+	scratch_refused nonexist nonexist "does not exist"
+	scratch_refused "$TRASH/afile" afile "is not a folder"
+	scratch_refused afile afile "is not a folder"
+	scratch_refused afile/sub afile/sub "cannot be used: Not a directory"
+	test ! -e no
+	test ! -e nonexist
+	expect_code 1 env TMPDIR=afile "$IOTRIAL" validate scr.yaml
+'
+
 test_done
