@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/diag.h"
@@ -24,6 +25,16 @@ static int load_results(const char *path, struct results *r)
 	diag_print(&d, stderr);
 	diag_release(&d);
 	return ret ? EXIT_USAGE : 0;
+}
+
+/* Would writing `out` replace the results file `in` (the same file by another name: ./R.json,
+ * a symbolic or hard link)? A measurement is not replaced by a report of it. */
+static bool same_file(const char *in, const char *out)
+{
+	struct stat a, b;
+
+	return stat(in, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 int cmd_report(int argc, char **argv)
@@ -71,6 +82,13 @@ int cmd_report(int argc, char **argv)
 	if (argc - optind != 1) {
 		fprintf(stderr, "iotrial: report takes one results file\n");
 		cli_usage_hint("report");
+		return EXIT_USAGE;
+	}
+	if (outfile && same_file(argv[optind], outfile)) {
+		fprintf(
+		    stderr,
+		    "iotrial: -o '%s' is the results file '%s' itself; write the report to another file\n",
+		    outfile, argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (load_results(argv[optind], &r))

@@ -155,4 +155,30 @@ test_expect_success 'usage errors exit 2' '
 	grep -q "^iotrial: --confidence takes a number between 0 and 1" err
 '
 
+# -o naming the results file report reads replaced the measurement with its report (exit 0).
+test_expect_success 'report -o the results file itself, by any name: refused, exit 2, nothing written' '
+	mkdir same
+	cp a/results.json same/R.json
+	ln -s R.json same/L.json
+	ln same/R.json same/H.json
+	cp same/R.json keep.json
+	for args in "same/R.json -o same/R.json" "same/R.json -f text -o same/R.json" \
+		"same/R.json -f html -o ./same/R.json" "same/L.json -o same/R.json" \
+		"same/R.json -o same/L.json" "same/R.json -f csv -o same/H.json" \
+		"same/R.json -o $PWD/same/../same/R.json"; do
+		set -- $args
+		rc=0
+		"$IOTRIAL" report "$@" >out.txt 2>err || rc=$?
+		expect_eq "$rc" 2 "$args"
+		expect_eq "$(cat err)" "iotrial: -o '"'"'${*: -1}'"'"' is the results file '"'"'$1'"'"' itself; write the report to another file"
+		test ! -s out.txt
+		cmp same/R.json keep.json
+		test -L same/L.json
+	done
+	ls -A same >files
+	expect_eq "$(cat files)" "$(printf "H.json\nL.json\nR.json")"
+	"$IOTRIAL" report same/R.json -o same/R.txt
+	cmp same/R.txt a/summary.txt
+'
+
 test_done
