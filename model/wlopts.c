@@ -34,6 +34,18 @@ static int parse_num(const char *text, double *x)
 	return units_parse_double(text, x, &why);
 }
 
+/* A number that must be written without '%': a share that is a percentage already (normal's
+ * sigma, a zone's access and size) or no fraction at all (zipf's theta). units_parse_double
+ * divides by 100 at a '%', so normal:10% was a sigma of 0.1%, silently. 0, or -EINVAL after
+ * saying so into err. */
+static int no_percent_sign(const char *text, const char *what, char *err, size_t errlen)
+{
+	if (!strchr(text, '%'))
+		return 0;
+	snprintf(err, errlen, "%s is written without '%%', got '%s'", what, text);
+	return -EINVAL;
+}
+
 /* zoned:A/S:A/S...: access and size percentages, each list adding to 100. */
 static int parse_zones(const char *rest, struct wl_dist *d, char *err, size_t errlen)
 {
@@ -50,6 +62,9 @@ static int parse_zones(const char *rest, struct wl_dist *d, char *err, size_t er
 		if (!slash)
 			goto bad;
 		*slash = 0;
+		if (no_percent_sign(field, "a zone's access share (a percentage)", err, errlen) ||
+		    no_percent_sign(slash + 1, "a zone's size (a percentage)", err, errlen))
+			return -EINVAL;
 		if (parse_num(field, &a) < 0 || parse_num(slash + 1, &s) < 0)
 			goto bad;
 		if (a < 0 || a > 100 || s <= 0 || s > 100) {
@@ -111,6 +126,11 @@ int wl_dist_parse(const char *text, struct wl_dist *d, char *err, size_t errlen)
 	if (!*p1 && d->kind == WL_DIST_NORMAL)
 		goto bad;
 	d->param = d->kind == WL_DIST_ZIPF ? 1.1 : 0.2;
+	if ((d->kind == WL_DIST_ZIPF &&
+	     no_percent_sign(p1, "zipf's theta (an exponent, not a percentage)", err, errlen)) ||
+	    (d->kind == WL_DIST_NORMAL &&
+	     no_percent_sign(p1, "normal's sigma (a percentage of the region)", err, errlen)))
+		return -EINVAL;
 	if (*p1 && parse_num(p1, &d->param) < 0)
 		goto bad;
 	if (*p2 && parse_num(p2, &d->center) < 0)

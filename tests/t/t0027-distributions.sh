@@ -114,6 +114,23 @@ test_expect_success 'a distribution parameter out of range: file:line:column, ex
 	expect_eq "$(wc -l <e5.txt)" 1
 '
 
+# A '%' divided by 100 where the number is a percentage already: normal:10% drew with a
+# sigma of 0.1% of the region (1 block of 1000, not 100), silently.
+test_expect_success 'a % after a number that is a percentage already (or no fraction): exit 2' '
+	bad normal:10% >e1.txt
+	grep -x "bad.yaml:6:19: key .distribution.: normal.s sigma (a percentage of the region) is written without .%., got .10%." e1.txt
+	bad zipf:1.1% >e2.txt
+	grep -x "bad.yaml:6:19: key .distribution.: zipf.s theta (an exponent, not a percentage) is written without .%., got .1.1%." e2.txt
+	bad zoned:60%/10:40/90 >e3.txt
+	grep -x "bad.yaml:6:19: key .distribution.: a zone.s access share (a percentage) is written without .%., got .60%." e3.txt
+	bad zoned:60/10:40/90% >e4.txt
+	grep -x "bad.yaml:6:19: key .distribution.: a zone.s size (a percentage) is written without .%., got .90%." e4.txt
+	cat e1.txt e2.txt e3.txt e4.txt >all.txt
+	expect_eq "$(wc -l <all.txt)" 4
+	printf "experiment: f\njobs:\n  - {name: j, workload: randread, backend: null, distribution: \"pareto:20%%\"}\n  - {name: k, workload: randread, backend: null, distribution: \"normal:10:50%%\"}\n" >frac.yaml
+	"$IOTRIAL" validate frac.yaml >/dev/null
+'
+
 test_expect_success 'the mapping spelling {zipf: 1.2} is zipf:1.2' '
 	printf "experiment: m\nseed: 42\njobs:\n  - {name: zipf, workload: randread, backend: null, file_size: 4000KiB, block_size: 4KiB, io_limit: 800MB, distribution: {zipf: 1.2}, log: {records: true}}\n" >map.yaml
 	"$IOTRIAL" run -q map.yaml -o map
