@@ -35,8 +35,9 @@ static int parse_one(const char *s, unsigned i, double prev, double *out, char *
 		snprintf(err, errlen, "percentile %u: %s is not above 0 and at most 100", i, s);
 		return -ERANGE;
 	}
-	/* Exact ranks need a whole number of parts per million. */
-	if (fabs(v * 10000 - (double)pct_ppm(v)) > 1e-6) {
+	/* Exact ranks need a whole number of parts per million, at least 1: 1e-300 was within
+	 * the tolerance of 0 ppm, a p0 that results.json's reader refuses. */
+	if (pct_ppm(v) == 0 || fabs(v * 10000 - (double)pct_ppm(v)) > 1e-6) {
 		snprintf(err, errlen, "percentile %u: %s has more than four decimals", i, s);
 		return -EINVAL;
 	}

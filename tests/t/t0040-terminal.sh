@@ -30,6 +30,15 @@ test_expect_success 'percentiles: each bad list is one file:line:column line nam
 	pct_job "[99.99999]" fine.yaml
 	expect_code 2 "$IOTRIAL" validate fine.yaml 2>err
 	grep -x "fine.yaml:7:18: .*percentile 1: 99.99999 has more than four decimals" err
+	for tiny in 1e-300 1e-11 0.00001; do
+		pct_job "[$tiny, 50]" tiny.yaml
+		expect_code 2 "$IOTRIAL" validate tiny.yaml 2>err
+		expect_eq "$(cat err)" "tiny.yaml:7:18: key '"'"'percentiles'"'"': percentile 1: $tiny has more than four decimals"
+	done
+	pct_job "[0.0001, 50]" least.yaml
+	"$IOTRIAL" run -q least.yaml -o least
+	"$IOTRIAL" report least/results.json >least.txt
+	grep "^job  *I/Os  *p0.0001  *p50  *max$" least.txt
 	pct_job "[50, p99]" word.yaml
 	expect_code 2 "$IOTRIAL" validate word.yaml 2>err
 	grep -x "word.yaml:7:18: .*percentile 2: expected a number above 0 and at most 100, got '"'"'p99'"'"'" err
