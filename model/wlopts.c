@@ -225,9 +225,10 @@ int wl_sizes_parse(const char *text, struct wl_sizes *s, char *err, size_t errle
 		if ((r = size_of(field, &s->size[s->n], err, errlen)) < 0)
 			return r;
 		if (units_parse_uint(colon + 1, &w, &why) < 0 || w > 100) {
-			snprintf(err, errlen,
-				 "the weight of %s must be a percentage, 0 to 100, got '%s'", field,
-				 colon + 1);
+			snprintf(
+			    err, errlen,
+			    "the weight of %s must be a whole percentage, 0 to 100, without '%%', got '%s'",
+			    field, colon + 1);
 			return -ERANGE;
 		}
 		for (uint32_t i = 0; i < s->n; i++)
@@ -276,9 +277,10 @@ int wl_mix_parse(const char *text, uint32_t *read_pct, char *err, size_t errlen)
 		if (dir < 0 || have[dir] >= 0)
 			goto bad;
 		if (units_parse_uint(colon + 1, &v, &why) < 0 || v > 100) {
-			snprintf(err, errlen,
-				 "the %s share must be a percentage, 0 to 100, got '%s'", field,
-				 colon + 1);
+			snprintf(
+			    err, errlen,
+			    "the %s share must be a whole percentage, 0 to 100, without '%%', got '%s'",
+			    field, colon + 1);
 			return -ERANGE;
 		}
 		have[dir] = (long)v;

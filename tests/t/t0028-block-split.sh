@@ -70,6 +70,8 @@ test_expect_success 'weights that do not add to 100, a backward range, a size tw
 	grep -x "bad.yaml:8:17: key .block_size.: a range MIN-MAX needs MIN <= MAX, got .64KiB-4KiB." e2.txt
 	bad false "{4KiB: 60, 4KiB: 40}" >e3.txt
 	grep "bad.yaml:8:17: key .block_size.: block size 4KiB is listed twice" e3.txt
+	bad false "{4KiB: 60%, 64KiB: 40}" >e5.txt
+	grep -x "bad.yaml:8:17: key .block_size.: the weight of 4KiB must be a whole percentage, 0 to 100, without .%., got .60%." e5.txt
 '
 
 test_expect_success 'a size that O_DIRECT cannot take: file:line:column, exit 2' '

@@ -101,6 +101,10 @@ test_expect_success 'a mix that does not add to 100, or on a one-direction workl
 	grep -x "bad.yaml:6:10: key .mix.: expected a mix like {read: 70, write: 30}, got .read:70,trim:30." e2.txt
 	bad randread "{read: 70, write: 30}" >e3.txt
 	grep -x "bad.yaml:6:10: key .mix.: only readwrite and randrw mix reads and writes, not randread" e3.txt
+	bad randrw "{read: 70%, write: 30%}" >e4.txt
+	grep -x "bad.yaml:6:10: key .mix.: the read share must be a whole percentage, 0 to 100, without .%., got .70%." e4.txt
+	bad randrw "{read: 0.5, write: 99.5}" >e5.txt
+	grep -x "bad.yaml:6:10: key .mix.: the read share must be a whole percentage, 0 to 100, without .%., got .0.5." e5.txt
 '
 
 test_done
