@@ -15,16 +15,18 @@
 #include "lib/sha256.h"
 #include "parsers/jobfile.h"
 
-/* `path` from the current folder, as given (not resolved); NULL without memory or a cwd. */
+/* `path` from the current folder, as given (not resolved) but for trailing slashes, which
+ * would double in the scratch folder's name; NULL without memory or a cwd. */
 static char *absolute(const char *path)
 {
-	char *cwd, *out = NULL;
+	char *cwd = NULL, *out = NULL;
+	size_t n = strlen(path);
 
-	if (path[0] == '/')
-		return strdup(path);
-	if (!(cwd = getcwd(NULL, 0)))
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (path[0] != '/' && !(cwd = getcwd(NULL, 0)))
 		return NULL;
-	if (asprintf(&out, "%s/%s", cwd, path) < 0)
+	if (asprintf(&out, "%s%s%.*s", cwd ? cwd : "", cwd ? "/" : "", (int)n, path) < 0)
 		out = NULL;
 	free(cwd);
 	return out;

@@ -164,6 +164,8 @@ test_expect_success 'a TMPDIR missing or a file, relative or absolute: refused o
 	scratch_refused "$TRASH/afile" afile "is not a folder"
 	scratch_refused afile afile "is not a folder"
 	scratch_refused afile/sub afile/sub "cannot be used: Not a directory"
+	scratch_refused "$TRASH/no/such/" no/such "does not exist"
+	scratch_refused afile/ afile "is not a folder"
 	test ! -e no
 	test ! -e nonexist
 	expect_code 1 env TMPDIR=afile "$IOTRIAL" validate scr.yaml
