@@ -73,9 +73,17 @@ if [ "$(id -u)" = 0 ] && mkdir -p ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2>
 		expect_eq "$rc" 1
 		grep -q "read-only file system" err
 	'
+	test_expect_success 'a TMPDIR on a read-only file system: refused once when planning' '
+		printf "jobs:\n  - {name: s, workload: read, file_size: 64KiB}\n" >scr_ro.yaml
+		rc=0
+		TMPDIR=ro "$IOTRIAL" run -q scr_ro.yaml -o scr_ro.out 2>err || rc=$?
+		expect_eq "$rc" 1
+		expect_eq "$(cat err)" "scr_ro.yaml:2:5: job '"'"'s'"'"' needs the scratch folder, made in '"'"'$TRASH/ro'"'"' (TMPDIR, else the current folder), which cannot be written in: Read-only file system; set TMPDIR to a folder, or name a target"
+	'
 	umount ro
 else
 	test_skip 'a target on a read-only file system exits 1' 'needs root to mount a read-only tmpfs'
+	test_skip 'a TMPDIR on a read-only file system: refused once when planning' 'needs root to mount a read-only tmpfs'
 fi
 
 test_expect_success 'an unset variable exits 2 and names it' '
