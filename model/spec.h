@@ -163,7 +163,6 @@ struct matrix_point {
 
 struct job_spec {
 	char *name;
-	enum job_workload workload;
 	/* file_size: N%: that part of the target; 0: a size. A double: as a float, 1e-46%
 	 * would become 0, a size of 0 bytes. */
 	double file_size_pct;
@@ -197,12 +196,13 @@ struct job_spec {
 	bool huge_buffers; /* I/Os of more than a page: buffers on huge pages where the kernel has
 			      them */
 	bool random_map;   /* random workloads: each block once per pass (fio's random map) */
-	bool file_per_thread; /* each worker its own file (name.N), or one shared file */
-	uint32_t threads;     /* workers in one instance */
-	int sched;	      /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
-	char *cpus;	      /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
-	char *nice;	      /* the workers' nice value, "-20" to "19"; NULL: unchanged */
-	char *ioprio;	      /* I/O priority class and level; NULL: unchanged */
+	bool file_per_thread;	    /* each worker its own file (name.N), or one shared file */
+	uint32_t threads;	    /* workers in one instance */
+	int sched;		    /* 0: unchanged; 1: SCHED_FIFO; 2: SCHED_RR */
+	enum job_workload workload; /* here, in what would be padding (tests/t/t0023) */
+	char *cpus;   /* the CPUs every worker may run on (model/wlopts.h); NULL: any */
+	char *nice;   /* the workers' nice value, "-20" to "19"; NULL: unchanged */
+	char *ioprio; /* I/O priority class and level; NULL: unchanged */
 	enum job_worker_mode worker_mode;
 	uint32_t rate_iops; /* I/Os per second per worker; 0: unthrottled */
 	char *ranks; /* distributed runs: "all", "N" (ranks 0..N-1) or "A-B"; see plan_ranks */
