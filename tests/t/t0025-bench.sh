@@ -78,8 +78,8 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^medians of 1 rounds, 0.1 s each" out/vs-fio-partial.txt
 	grep -E "^workload .* floor +ahead +range +fio qd +iot qd$" out/vs-fio-partial.txt
 	# qd follows the depth: at 32, each tool keeps at least one request more at the disk
-	# than at depth 1 (where this build has libaio). Not an absolute figure: QUICK's 8 MiB
-	# file can sit in the host's cache, and a disk that answers at once keeps queues short
+	# than at depth 1 (where this build has libaio). Not an absolute figure: the 8 MiB file
+	# of QUICK can sit in the cache of the host, and a disk that answers at once keeps queues short
 	# (fio 3.0 and iotrial 4.2 at depth 32, 0.9 at depth 1, in one CI run).
 	if grep "^libaio-randread-4k-qd32 " out/vs-fio-partial.txt >/dev/null; then
 		qd_deeper out/vs-fio-partial.txt
