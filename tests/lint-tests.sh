@@ -43,4 +43,23 @@ heredoc != "" {
 	if (code ~ /(^|[ \t;])(then|do)([ \t]|$)/) cond = 0
 }
 END { exit bad }
-' "$@"
+' "$@" || bad=1
+# A test body is one single-quoted word: an apostrophe inside it (a comment's "row's") ends
+# the word, and lib.sh then stops the whole file with "takes a title and a body". The quote
+# is written '"'"' there.
+awk '
+FNR == 1 { body = 0 }
+body && /^\x27[ \t]*$/ { body = 0; next }
+body {
+	line = $0
+	gsub(/\x27"\x27"\x27|\x27\\\x27\x27/, "", line)
+	if (line ~ /\x27/) {
+		printf "%s:%d: an apostrophe ends the single-quoted test body: write \x27\"\x27\"\x27 or other words\n", FILENAME, FNR
+		bad = 1
+	}
+	next
+}
+/^test_expect_(success|failure)[ \t].*[ \t]\x27$/ { body = 1 }
+END { exit bad }
+' "$@" || bad=1
+exit ${bad:-0}

@@ -106,4 +106,17 @@ test_expect_success 'the lint rejects &&, a leading ! and an early-closing reade
 	"$SRC/tests/lint-tests.sh" "$PWD/t9998-good.sh"
 '
 
+test_expect_success 'the lint rejects an apostrophe that ends a test body, not a written quote' '
+	q="\047"
+	printf "test_expect_success ${q}title${q} ${q}\n\t# the row${q}s qd\n\ttrue\n${q}\n" >t9997-quote.sh
+	rc=0
+	"$SRC/tests/lint-tests.sh" "$PWD/t9997-quote.sh" >lint.out || rc=$?
+	cat lint.out
+	expect_eq "$rc" 1
+	grep ":2: an apostrophe ends the single-quoted test body" lint.out
+	printf "test_expect_success ${q}a${q}\"${q}\"${q}s title${q} ${q}\n\techo ${q}\"${q}\"${q}x${q}\"${q}\"${q}\n${q}\n" >t9996-quoted.sh
+	cat t9996-quoted.sh
+	"$SRC/tests/lint-tests.sh" "$PWD/t9996-quoted.sh"
+'
+
 test_done
