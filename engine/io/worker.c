@@ -211,8 +211,9 @@ void worker_out_add(struct worker_out *o, const struct worker_out *more)
 		o->err_eof = more->err_eof;
 		o->verify_why = more->verify_why;
 	}
-	if (!o->log_err)
-		o->log_err = more->log_err;
+	for (int k = 0; k < WORKER_NLOGS; k++)
+		if (!o->log_err[k])
+			o->log_err[k] = more->log_err[k];
 }
 
 /* The ramp is over: measurement starts now, from a clean slate. */
@@ -465,10 +466,10 @@ static void loop_end(struct loop *l, const uint64_t *vclock)
 			l->ivl_end = o->end_ns;
 			worker_interval_close(l);
 		}
-		o->log_err = reclog_flush(l->ivl);
+		o->log_err[WORKER_LOG_INTERVALS] = reclog_flush(l->ivl);
 	}
-	if (l->rec && reclog_writer_finish(l->rec) < 0 && !o->log_err)
-		o->log_err = l->rec->text.err;
+	if (l->rec && reclog_writer_finish(l->rec) < 0)
+		o->log_err[WORKER_LOG_RECORDS] = l->rec->text.err;
 }
 
 static void loop_free(struct loop *l, struct buffers *bufs)

@@ -139,6 +139,13 @@ struct worker_extra {
 	struct welford split_lat[2];
 };
 
+/* A worker's logs, each with its own first write error (worker_out.log_err). */
+enum worker_log {
+	WORKER_LOG_RECORDS,   /* one line per I/O (records/NAME.csv) */
+	WORKER_LOG_INTERVALS, /* one line per interval (records/NAME.intervals.csv) */
+	WORKER_NLOGS,
+};
+
 /* huge_buffers, as a worker's buffers got it (worker_out.hpages). */
 enum worker_hpages {
 	WORKER_HP_OFF, /* not asked for: huge_buffers false, or I/Os of one page */
@@ -169,7 +176,9 @@ struct worker_out {
 	uint32_t err_len;
 	bool err_eof;		/* a read found the end of the file early */
 	const char *verify_why; /* err == -EILSEQ: what was wrong at err_offset */
-	int log_err;  /* a record or interval log could not be written (-errno); logging stopped */
+	/* A log that could not be written (-errno, by enum worker_log; 0: whole): its logging
+	 * stopped there. */
+	int log_err[WORKER_NLOGS];
 	bool stopped; /* ended before its size: stop_sw raised, or cap_ns reached */
 	uint64_t pos; /* where the next I/O would have started: start_pos for a top-up */
 	/* Its I/O buffers, once filled, before the start: where they are in its process, their

@@ -237,6 +237,12 @@ static void worker_row(struct worker_result *wr, uint32_t k, const struct worker
 		latency_summarize(&wr->lat, &o->hist, &o->lat);
 }
 
+/* The logs in the run's messages, by enum worker_log. */
+static const char *const log_names[WORKER_NLOGS] = {
+    [WORKER_LOG_RECORDS] = "a record log",
+    [WORKER_LOG_INTERVALS] = "an interval log",
+};
+
 /* Worker s's figures added to trial `tr` and instance run `r`; its error, its log's. */
 static void add_worker(struct trial_env *e, struct inst_run *r, const struct slot *s)
 {
@@ -245,12 +251,14 @@ static void add_worker(struct trial_env *e, struct inst_run *r, const struct slo
 
 	if (s->sh->ret < 0)
 		worker_error(tr, s, r->in->be->name);
-	if (o->log_err && !r->log_err)
-		r->log_err = o->log_err;
-	if (o->log_err)
-		diag_add(e->d, NULL,
-			 "job '%s': a record log could not be written: %s; logging stopped",
-			 r->ir->name, strerror(-o->log_err));
+	for (int k = 0; k < WORKER_NLOGS; k++) {
+		if (!o->log_err[k])
+			continue;
+		if (!r->log_err[k])
+			r->log_err[k] = o->log_err[k];
+		diag_add(e->d, NULL, "job '%s': %s could not be written: %s; logging stopped",
+			 r->ir->name, log_names[k], strerror(-o->log_err[k]));
+	}
 	hist_merge(r->hist, &o->hist);
 	welford_merge(&r->lat, &o->lat);
 	tr->bytes += o->bytes;
@@ -417,15 +425,16 @@ void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct in
 	}
 }
 
-/* On rank 0, say which lines a gathered log is missing. */
-static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr, int bad_rank,
-			int bad_err)
+/* On rank 0, say which lines a gathered log is missing: `werr` by enum worker_log. */
+static void log_trouble(struct trial_env *e, const struct inst_run *r, const int *werr,
+			int bad_rank, int bad_err)
 {
-	if (werr < 0)
-		diag_add(
-		    e->d, NULL,
-		    "job '%s': a record log could not be written: %s; the other ranks' lines of trial %u are missing",
-		    r->ir->name, strerror(-werr), r->tr->index);
+	for (int k = 0; k < WORKER_NLOGS; k++)
+		if (werr[k] < 0)
+			diag_add(
+			    e->d, NULL,
+			    "job '%s': %s could not be written: %s; the other ranks' lines of trial %u are missing",
+			    r->ir->name, log_names[k], strerror(-werr[k]), r->tr->index);
 	if (bad_err < 0)
 		diag_add(
 		    e->d, NULL,
@@ -433,17 +442,27 @@ static void log_trouble(struct trial_env *e, const struct inst_run *r, int werr,
 		    r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
 }
 
+/* The first of errors `err` (by enum worker_log), or 0. */
+static int first_log_err(const int *err)
+{
+	for (int k = 0; k < WORKER_NLOGS; k++)
+		if (err[k])
+			return err[k];
+	return 0;
+}
+
 /* On rank 0, the trial's own record that its logs lack lines (log_error: it outlives the
  * run's messages, in results.json), counted: the run then ends with exit status 1. */
-static void note_log_cut(struct trial_env *e, struct inst_run *r, int werr, int bad_rank,
+static void note_log_cut(struct trial_env *e, struct inst_run *r, const int *werr, int bad_rank,
 			 int bad_err)
 {
-	int err = r->log_err ? r->log_err : werr ? werr : bad_err;
+	int mine = first_log_err(r->log_err), wrote = first_log_err(werr);
+	int err = mine ? mine : wrote ? wrote : bad_err;
 
 	if (!err || r->tr->log_error)
 		return;
 	e->logs_cut++;
-	if (err != bad_err || r->log_err || werr)
+	if (err != bad_err || mine || wrote)
 		r->tr->log_error = strdup(strerror(-err));
 	else if (asprintf(&r->tr->log_error, "rank %d: %s", bad_rank, strerror(-err)) < 0)
 		r->tr->log_error = NULL; /* out of memory: the run's message still says it */
@@ -454,16 +473,22 @@ void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct in
 	for (size_t k = 0; k < u->n; k++) {
 		size_t inst = u->inst[k];
 		const struct job_spec *j = &e->p->inst[inst].job;
-		int fds[2] = {e->rec_fd[inst], e->int_fd[inst]};
-		bool want[2] = {j->log_records, j->log_interval_ns > 0};
-		int werr = 0, bad_rank = 0, bad_err = 0;
+		const int fds[WORKER_NLOGS] = {
+		    [WORKER_LOG_RECORDS] = e->rec_fd[inst],
+		    [WORKER_LOG_INTERVALS] = e->int_fd[inst],
+		};
+		const bool want[WORKER_NLOGS] = {
+		    [WORKER_LOG_RECORDS] = j->log_records,
+		    [WORKER_LOG_INTERVALS] = j->log_interval_ns > 0,
+		};
+		int werr[WORKER_NLOGS] = {0}, bad_rank = 0, bad_err = 0;
 
-		for (int kind = 0; kind < 2; kind++) {
-			int w, br, be;
+		for (int kind = 0; kind < WORKER_NLOGS; kind++) {
+			int br, be;
 			if (!want[kind])
 				continue;
-			w = reclog_gather(fds[kind], runs[k].log_err, &br, &be);
-			werr = werr ? werr : w;
+			/* Each rank says whether its own lines of this log are whole. */
+			werr[kind] = reclog_gather(fds[kind], runs[k].log_err[kind], &br, &be);
 			if (be && !bad_err) {
 				bad_rank = br;
 				bad_err = be;

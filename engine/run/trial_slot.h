@@ -62,7 +62,7 @@ struct inst_run {
 	struct hist *hist; /* merged over its workers (merge), until the ranks' reduction */
 	struct welford lat;
 	uint64_t first, last; /* its workers' first start and last end; first UINT64_MAX: none */
-	int log_err; /* the first error writing its record or interval log (-errno); 0: none */
+	int log_err[WORKER_NLOGS]; /* each log's first write error (-errno); 0: none */
 };
 
 /* Worker processes see these flags through a shared mapping: an atomic works across

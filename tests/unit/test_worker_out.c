@@ -69,21 +69,25 @@ static void test_add_keeps_the_first_error(void **state)
 	t->err_op = BE_WRITE;
 	t->err_offset = 8192;
 	t->err_len = 4096;
-	t->log_err = -ENOSPC;
+	t->log_err[WORKER_LOG_INTERVALS] = -ENOSPC;
 	worker_out_add(o, t);
 	assert_int_equal(o->err, -EIO);
 	assert_int_equal(o->err_op, BE_WRITE);
 	assert_int_equal(o->err_offset, 8192);
 	assert_int_equal(o->err_len, 4096);
-	assert_int_equal(o->log_err, -ENOSPC);
+	assert_int_equal(o->log_err[WORKER_LOG_INTERVALS], -ENOSPC);
+	assert_int_equal(o->log_err[WORKER_LOG_RECORDS], 0);
 	/* A second error does not replace the first. */
 	t->err = -ENOSPC;
 	t->err_offset = 1;
-	t->log_err = -EIO;
+	t->log_err[WORKER_LOG_INTERVALS] = -EIO;
+	t->log_err[WORKER_LOG_RECORDS] = -EFBIG;
 	worker_out_add(o, t);
 	assert_int_equal(o->err, -EIO);
 	assert_int_equal(o->err_offset, 8192);
-	assert_int_equal(o->log_err, -ENOSPC);
+	assert_int_equal(o->log_err[WORKER_LOG_INTERVALS], -ENOSPC);
+	/* Each log keeps its own: the record log's first is this one. */
+	assert_int_equal(o->log_err[WORKER_LOG_RECORDS], -EFBIG);
 	free(o);
 	free(t);
 }
