@@ -72,7 +72,7 @@ static int csv_report(const struct results *r, FILE *out)
 	    "trial,warmup,kept,failed,dropped,seconds,bytes,ios,iops,bw_bytes,"
 	    "lat_min_ns,lat_max_ns,lat_mean_ns,lat_stddev_ns,lat_rms_ns,lat_p50_ns,lat_p90_ns,"
 	    "lat_p95_ns,lat_p99_ns,lat_p99_9_ns,lat_p99_99_ns,cpu_user_s,cpu_sys_s,errors,"
-	    "page_cache,page_cache_after,backend,workload,error,"
+	    "page_cache,page_cache_after,backend,workload,error,log_error,"
 	    "read_ios,read_bytes,read_iops,read_bw_bytes,read_lat_mean_ns,read_lat_p99_ns,"
 	    "write_ios,write_bytes,write_iops,write_bw_bytes,write_lat_mean_ns,write_lat_p99_ns";
 
@@ -145,6 +145,7 @@ static int csv_report(const struct results *r, FILE *out)
 			field(out, ir->backend, false);
 			field(out, ir->workload, false);
 			field(out, t->error, false);
+			field(out, t->log_error, false);
 			for (int d = 0; d < 2; d++) {
 				const struct dir_result *dr = &t->dir[d];
 				fprintf(out, "%" PRIu64 ",%" PRIu64 ",", dr->ios, dr->bytes);

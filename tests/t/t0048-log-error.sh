@@ -1,8 +1,9 @@
 #!/bin/bash
 # A trial whose record or interval log lacks lines (trials[].log_error in results.json): the
-# line on stderr names the log that lacks them. The logs are cut short by a file size limit
-# (ulimit -f, SIGXFSZ ignored: write(2) then fails with EFBIG), so no root is needed to fill
-# a disk; the results files are far smaller than the limit.
+# line on stderr names the log that lacks them, and trials.csv says what results.json says.
+# The logs are cut short by a file size limit (ulimit -f, SIGXFSZ ignored: write(2) then
+# fails with EFBIG), so no root is needed to fill a disk; the results files are far smaller
+# than the limit.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -13,6 +14,13 @@ limited() {
 		trap "" XFSZ
 		exec "$@"
 	)
+}
+
+# csv_cols COLS FILE: the columns of trials.csv FILE named in COLS (comma list), from its
+# header, one row per line (for fields without commas or quotes).
+csv_cols() {
+	awk -F, -v want="$1" 'NR == 1 { n = split(want, w, ","); for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") $col[w[k]]; print line }' "$2"
 }
 
 # Job r's trials log 51,200 I/Os each (about 1.8 MB of record lines), the time-bound ones
@@ -48,5 +56,37 @@ test_expect_success 'both logs cut short: one line for each' '
 	grep -x "job .b.: an interval log could not be written: File too large; logging stopped" err
 	expect_eq "$(grep -c "could not be written" err)" 2 "lines on stderr"
 '
+
+test_expect_success 'trials.csv: a log_error column beside error, as results.json has it' '
+	head -n 1 r/trials.csv | grep ",workload,error,log_error,read_ios,"
+	csv_cols job,trial,error,log_error r/trials.csv >csv.rows
+	jq -r ".jobs[] | .name as \$j | .trials[] | [\$j, .index, .error // \"\", .log_error // \"\"] | join(\",\")" \
+		r/results.json >json.rows
+	expect_eq "$(cat csv.rows)" "$(printf "r,0,,File too large\nr,1,,File too large\nr,2,,File too large")"
+	cmp csv.rows json.rows
+	# A run whose logs are whole: the column is there, empty.
+	"$IOTRIAL" run -q -o whole records.yaml
+	csv_cols trial,log_error whole/trials.csv >whole.rows
+	expect_eq "$(cat whole.rows)" "$(printf "0,\n1,\n2,")"
+'
+
+test_expect_success 'trials.csv: a log_error with commas and quotes is quoted (RFC 4180), report -f csv alike' '
+	jq ".jobs[0].trials[1].log_error = \"rank 1: a, \\\"b\\\"\"" r/results.json >quoted.json
+	"$IOTRIAL" report quoted.json -f csv -o quoted.csv
+	grep -F ",workload,error,log_error," quoted.csv
+	grep -F ",null,randread,,\"rank 1: a, \"\"b\"\"\"," quoted.csv
+	"$IOTRIAL" report r/results.json -f csv -o again.csv
+	cmp r/trials.csv again.csv
+'
+
+if command -v python3 >/dev/null 2>&1; then
+	test_expect_success 'trials.csv with a quoted log_error reads back as results.json has it (Python csv)' '
+		python3 -c "import csv, json, sys; print(json.dumps([r[\"log_error\"] for r in csv.DictReader(open(sys.argv[1]))], separators=(\",\", \":\")))" quoted.csv >py.txt
+		expect_eq "$(cat py.txt)" "$(jq -c "[.jobs[0].trials[].log_error]" quoted.json)"
+		expect_eq "$(cat py.txt)" "[\"File too large\",\"rank 1: a, \\\"b\\\"\",\"File too large\"]"
+	'
+else
+	test_skip 'trials.csv with a quoted log_error reads back as results.json has it' 'python3 is not installed'
+fi
 
 test_done

@@ -102,6 +102,14 @@ static void test_csv(void **state)
 				  "bytes,ios,iops,bw_bytes,"));
 	assert_non_null(strstr(s, "\nexp,copy[device=usb],usb,2,false,true,false,false,1,80000000,"
 				  "1000,1000,80000000,"));
+	/* log_error beside error, empty when the logs are whole. */
+	assert_non_null(strstr(s, ",backend,workload,error,log_error,read_ios,"));
+	assert_non_null(strstr(s, ",sync,copy,,,0,0,"));
+	free(s);
+	/* Quoted per RFC 4180 when it holds a comma or a quote. */
+	r.inst[0].trials[1].log_error = strdup("rank 1: \"x\", y");
+	s = report("csv", &r);
+	assert_non_null(strstr(s, ",sync,copy,,\"rank 1: \"\"x\"\", y\",0,0,"));
 	free(s);
 	results_release(&r);
 }
