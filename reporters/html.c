@@ -15,7 +15,8 @@
 #include "reporters/words.h"
 
 #define CELL	     64
-#define LATENCY_OPEN 12 /* more instances than this: their latency plots start folded */
+#define LATENCY_OPEN 12	 /* more instances than this: their latency plots start folded */
+#define PROBLEMS_MAX 100 /* trials listed with problems; results.json holds every one */
 
 static const char css[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#000;"
@@ -24,7 +25,7 @@ static const char css[] =
     "h3{font-size:1.05em;margin:1.2em 0 .3em}"
     "table{border-collapse:collapse;margin:.4em 0;font-size:.92em}"
     "th,td{padding:.2em .6em;border-bottom:1px solid #bbb;text-align:right;vertical-align:top;white-space:nowrap}"
-    "table.meta td,td.name{white-space:normal}td.name{word-break:normal;max-width:24em}"
+    "table.meta td,td.name,td.why{white-space:normal}td.name{word-break:normal;max-width:24em}"
     "th{border-bottom:2px solid #000}td.l,th.l{text-align:left}"
     "table.meta td,table.meta th{text-align:left;border:0;padding:.05em .8em .05em 0}"
     "code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;word-break:break-all}"
@@ -202,6 +203,35 @@ static void summary_row(const struct results *r, const struct instance_result *i
 	fputs("</tr>\n", out);
 }
 
+/* Under the summary table, for the whole run: how many trials failed, how many lack lines
+ * in records/ (log_error: a full disk) and the first one's reason, as the text summary says
+ * it per job, and where they are listed. Nothing when none. */
+static void problems_said(const struct results *r, FILE *out)
+{
+	size_t failed = 0, cut = 0;
+	const char *why = NULL;
+
+	for (size_t i = 0; i < r->ninst; i++)
+		for (size_t k = 0; k < r->inst[i].ntrials; k++) {
+			const struct trial_result *t = &r->inst[i].trials[k];
+			failed += t->ran && t->failed;
+			if (t->log_error && cut++ == 0)
+				why = t->log_error;
+		}
+	if (!failed && !cut)
+		return;
+	fputs("<p class=\"note\" id=\"problems-said\">", out);
+	if (failed)
+		fprintf(out, "%zu trial%s failed%s", failed, failed == 1 ? "" : "s",
+			cut ? "; " : "");
+	if (cut) {
+		fprintf(out, "records/ lacks lines of %zu trial%s (", cut, cut == 1 ? "" : "s");
+		esc(out, why);
+		fputs("), whose figures are whole all the same", out);
+	}
+	fputs(": see <a href=\"#problems\">trials with problems</a>.</p>\n", out);
+}
+
 static void summary(const struct results *r, FILE *out)
 {
 	fputs("<h2 id=\"summary\">Summary</h2>\n", out);
@@ -230,6 +260,7 @@ static void summary(const struct results *r, FILE *out)
 		"need: runs for the stated precision.</p>\n",
 		r->units == UNITS_BINARY ? "MiB/s (2^20 B/s)" : "MB/s (10^6 B/s)",
 		100 * (isfinite(r->confidence) ? r->confidence : 0.95));
+	problems_said(r, out);
 }
 
 /* The summary's pooled latency, as the text summary shows it (lat_table.h), and why a row
@@ -275,6 +306,48 @@ static int pooled(const struct results *r, FILE *out)
 	    out);
 	lat_table_release(&t);
 	return 0;
+}
+
+/* Each trial that failed or whose record or interval log lacks lines, with why (error,
+ * log_error), the first PROBLEMS_MAX of them. */
+static void problems(const struct results *r, FILE *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ninst; i++)
+		for (size_t k = 0; k < r->inst[i].ntrials; k++) {
+			const struct trial_result *t = &r->inst[i].trials[k];
+			if (!t->ran || (!t->failed && !t->log_error) || n++ >= PROBLEMS_MAX)
+				continue;
+			if (n == 1)
+				fputs("<h2 id=\"problems\">Trials with problems</h2>\n"
+				      "<table class=\"problems\"><tr><th class=\"l\">job</th>"
+				      "<th>trial</th><th class=\"l\">failed</th>"
+				      "<th class=\"l\">records/ lacks lines</th></tr>\n",
+				      out);
+			fprintf(
+			    out,
+			    "<tr class=\"problem\" id=\"problem-%zu-%u\"><td class=\"l mono name\">",
+			    i, t->index);
+			name_wrapping(out, r->inst[i].name);
+			fprintf(out, "</td><td>%u</td><td class=\"l why error\">", t->index);
+			esc(out, !t->failed ? "-" : t->error ? t->error : "failed");
+			fputs("</td><td class=\"l why log-error\">", out);
+			esc(out, t->log_error ? t->log_error : "-");
+			fputs("</td></tr>\n", out);
+		}
+	if (!n)
+		return;
+	fputs("</table>\n", out);
+	if (n > PROBLEMS_MAX)
+		fprintf(
+		    out,
+		    "<p class=\"note\">The first %d of %zu; results.json holds every one.</p>\n",
+		    PROBLEMS_MAX, n);
+	fputs("<p>failed: the trial's first error (<code>error</code> in results.json); records/ "
+	      "lacks lines: why its record or interval log does (<code>log_error</code>), its "
+	      "figures measured apart from the logs.</p>\n",
+	      out);
 }
 
 static void note(FILE *out, const char *what, const char *why)
@@ -382,6 +455,7 @@ static void series(const struct results *r, FILE *out)
 		const struct instance_result *ir = &r->inst[i];
 		bool want[2] = {ir->records || has_kind(ir, SERIES_RECORDS),
 				wants_intervals(ir) || has_kind(ir, SERIES_INTERVALS)};
+		char cut[512];
 		if (!want[0] && !want[1])
 			continue;
 		if (!any)
@@ -390,6 +464,13 @@ static void series(const struct results *r, FILE *out)
 		fputs("<h3>", out);
 		esc(out, ir->name);
 		fputs("</h3>\n", out);
+		if (words_log_cut(cut, sizeof(cut), ir)) {
+			fputs("<p class=\"note log-cut\">", out);
+			esc(out, cut);
+			fputs(": its series hold the lines there are; see <a "
+			      "href=\"#problems\">trials with problems</a>.</p>\n",
+			      out);
+		}
 		for (int k = 0; k < 2; k++) {
 			const char *why = NULL;
 			if (!want[k])
@@ -458,6 +539,7 @@ static int html_report(const struct results *r, FILE *out)
 	summary(r, out);
 	if (pooled(r, out) < 0)
 		return -ENOMEM;
+	problems(r, out);
 	sweeps(r, out);
 	comparisons(r, out);
 	series(r, out);

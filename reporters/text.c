@@ -199,18 +199,6 @@ static int print_table(const struct results *r, FILE *out, bool background)
 	return 0;
 }
 
-/* The trials of instance `ir` whose record or interval log lacks lines; the first one's
- * reason into *why. */
-static size_t logs_cut(const struct instance_result *ir, const char **why)
-{
-	size_t n = 0;
-
-	for (size_t t = 0; t < ir->ntrials; t++)
-		if (ir->trials[t].log_error && n++ == 0)
-			*why = ir->trials[t].log_error;
-	return n;
-}
-
 static bool has_records(const struct instance_result *ir)
 {
 	return ir->records && isfinite(ir->summary.rec_mean_ns);
@@ -220,13 +208,12 @@ static bool has_records(const struct instance_result *ir)
  * log alone, or no record left): a note. Returns 1 when it printed one. */
 static int log_cut_note(FILE *out, const struct instance_result *ir, int notes)
 {
-	const char *why = NULL;
-	size_t n = has_records(ir) ? 0 : logs_cut(ir, &why);
+	char line[512];
+	bool said = !has_records(ir) && words_log_cut(line, sizeof(line), ir);
 
-	if (n)
-		fprintf(out, "%snote: %s: records/ lacks lines of %zu trial%s (%s)\n",
-			notes ? "" : "\n", ir->name, n, n == 1 ? "" : "s", why);
-	return n > 0;
+	if (said)
+		fprintf(out, "%snote: %s: %s\n", notes ? "" : "\n", ir->name, line);
+	return said;
 }
 
 /* discwr2's summary: the time of every record (I/O) of the kept trials; the trials whose
@@ -234,14 +221,13 @@ static int log_cut_note(FILE *out, const struct instance_result *ir, int notes)
 static void print_records(const struct results *r, FILE *out)
 {
 	bool any = false, cut = false;
-	const char *why = NULL;
+	char line[512];
 
 	for (size_t i = 0; i < r->ninst; i++)
-		cut |= has_records(&r->inst[i]) && logs_cut(&r->inst[i], &why);
+		cut |= has_records(&r->inst[i]) && words_log_cut(line, sizeof(line), &r->inst[i]);
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
 		char lo[CELL], hi[CELL], avg[CELL], rms[CELL];
-		size_t n;
 		if (!has_records(ir))
 			continue;
 		if (!any)
@@ -255,9 +241,8 @@ static void print_records(const struct results *r, FILE *out)
 		units_format_duration(avg, CELL, ir->summary.rec_mean_ns);
 		units_format_duration(rms, CELL, ir->summary.rec_rms_ns);
 		fprintf(out, "  %s: min %s, max %s, avg %s, rms %s\n", ir->name, lo, hi, avg, rms);
-		if ((n = logs_cut(ir, &why)))
-			fprintf(out, "  %s: records/ lacks lines of %zu trial%s (%s)\n", ir->name,
-				n, n == 1 ? "" : "s", why);
+		if (words_log_cut(line, sizeof(line), ir))
+			fprintf(out, "  %s: %s\n", ir->name, line);
 	}
 }
 

@@ -86,3 +86,17 @@ void words_change(char *buf, size_t len, const struct instance_result *ir,
 					  : "moved",
 		 when);
 }
+
+size_t words_log_cut(char *buf, size_t len, const struct instance_result *ir)
+{
+	const char *why = NULL;
+	size_t n = 0;
+
+	for (size_t t = 0; t < ir->ntrials; t++)
+		if (ir->trials[t].log_error && n++ == 0)
+			why = ir->trials[t].log_error;
+	if (n)
+		snprintf(buf, len, "records/ lacks lines of %zu trial%s (%s)", n, n == 1 ? "" : "s",
+			 why);
+	return n;
+}

@@ -1,5 +1,5 @@
 /* Sentences that the text summary and report.html both say, formatted once: a comparison's
- * verdict and a change point. They read the results only. */
+ * verdict, a change point, the trials whose logs lack lines. They read the results only. */
 #ifndef IOTRIAL_WORDS_H
 #define IOTRIAL_WORDS_H
 
@@ -16,5 +16,10 @@ void words_verdict(char *buf, size_t len, const struct comparison *c);
  * point `c` of instance `ir`, rates and sizes in the job file's units (`binary`). */
 void words_change(char *buf, size_t len, const struct instance_result *ir,
 		  const struct change_point *c, bool binary);
+
+/* "records/ lacks lines of 3 trials (No space left on device)": the trials of `ir` whose
+ * record or interval log lacks lines (log_error), with the first one's reason; into buf
+ * (len bytes). Returns how many trials (0: none, and buf is left as it was). */
+size_t words_log_cut(char *buf, size_t len, const struct instance_result *ir);
 
 #endif

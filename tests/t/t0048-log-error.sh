@@ -1,9 +1,10 @@
 #!/bin/bash
 # A trial whose record or interval log lacks lines (trials[].log_error in results.json): the
-# line on stderr names the log that lacks them, and trials.csv says what results.json says.
-# The logs are cut short by a file size limit (ulimit -f, SIGXFSZ ignored: write(2) then
-# fails with EFBIG), so no root is needed to fill a disk; the results files are far smaller
-# than the limit.
+# line on stderr names the log that lacks them, trials.csv and report.html say what
+# results.json says, and a results.json without log_error (written before it existed) still
+# reads back. The logs are cut short by a file size limit (ulimit -f, SIGXFSZ ignored:
+# write(2) then fails with EFBIG), so no root is needed to fill a disk; the results files are
+# far smaller than the limit. Headless Chromium renders the report at the end.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -88,5 +89,69 @@ if command -v python3 >/dev/null 2>&1; then
 else
 	test_skip 'trials.csv with a quoted log_error reads back as results.json has it' 'python3 is not installed'
 fi
+
+test_expect_success 'report.html lists the trials whose logs lack lines, and says so under the summary' '
+	expect_eq "$(grep -c "<tr class=\"problem\"" r/report.html)" 3
+	grep -F "<tr class=\"problem\" id=\"problem-0-2\"><td class=\"l mono name\">r</td><td>2</td><td class=\"l why error\">-</td><td class=\"l why log-error\">File too large</td></tr>" r/report.html
+	grep -F "<p class=\"note\" id=\"problems-said\">records/ lacks lines of 3 trials (File too large), whose figures are whole all the same: see <a href=\"#problems\">trials with problems</a>.</p>" r/report.html
+	grep -F "<p class=\"note log-cut\">records/ lacks lines of 3 trials (File too large): its series hold" r/report.html
+	"$IOTRIAL" report r/results.json -f html -o again.html
+	cmp r/report.html again.html
+	# A failed trial is listed too, with its error.
+	jq ".jobs[0].trials[0].failed = true | .jobs[0].trials[0].kept = false | .jobs[0].trials[0].error = \"read <x> failed\" | del(.jobs[0].trials[1, 2].log_error)" \
+		r/results.json >failed.json
+	"$IOTRIAL" report failed.json -f html -o failed.html
+	grep -F "<td>0</td><td class=\"l why error\">read &lt;x&gt; failed</td><td class=\"l why log-error\">File too large</td></tr>" failed.html
+	expect_eq "$(grep -c "<tr class=\"problem\"" failed.html)" 1
+	grep -F "id=\"problems-said\">1 trial failed; records/ lacks lines of 1 trial (File too large), whose" failed.html
+	# Whole logs, no failure: nothing said, no list.
+	"$IOTRIAL" report whole/results.json -f html -o whole.html
+	not grep -e "id=\"problems" -e "lacks lines" whole.html
+'
+
+test_expect_success 'a results.json without log_error (an older run) reads back in every format' '
+	jq "del(.jobs[].trials[].log_error)" r/results.json >old.json
+	"$IOTRIAL" report old.json -f json -o old.back.json
+	expect_eq "$(jq "[.jobs[].trials[] | has(\"log_error\")] | any" old.back.json)" false
+	jq -S . old.json >a.json
+	jq -S . old.back.json >b.json
+	cmp a.json b.json
+	"$IOTRIAL" report old.json -f csv -o old.csv
+	csv_cols trial,log_error old.csv >old.rows
+	expect_eq "$(cat old.rows)" "$(printf "0,\n1,\n2,")"
+	"$IOTRIAL" report old.json -f html -o old.html
+	not grep -e "id=\"problems" -e "lacks lines" old.html
+	grep "</html>" old.html
+	"$IOTRIAL" report old.json >old.txt
+	not grep "lacks lines" old.txt
+	# And the run with log_error: unchanged by a round trip.
+	"$IOTRIAL" report r/results.json -f json -o r.back.json
+	jq -S . r/results.json >c.json
+	jq -S . r.back.json >d.json
+	cmp c.json d.json
+'
+
+need_cmd chromium
+
+# dom HTML: load HTML in headless Chromium; the DOM after its script ran into HTML.dom,
+# Chromium's log (console messages included) into HTML.log (as t0020 does).
+dom() {
+	prof=$(mktemp -d "$PWD/profile.XXXXXX")
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$PWD/$1" >"$1.dom" 2>"$1.log"
+	rm -rf "$prof"
+}
+
+test_expect_success 'report.html with trials whose logs lack lines renders in Chromium, each one listed' '
+	cp r/report.html cut.html
+	dom cut.html
+	not grep CONSOLE cut.html.log
+	grep "<html lang=\"en\" data-ready=\"1\">" cut.html.dom
+	expect_eq "$(grep -c "<td class=\"l why log-error\">File too large</td>" cut.html.dom)" 3
+	grep "<h2 id=\"problems\">Trials with problems</h2>" cut.html.dom
+	grep "<a href=\"#problems\">trials with problems</a>" cut.html.dom
+'
 
 test_done

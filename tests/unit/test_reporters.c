@@ -160,6 +160,28 @@ static void test_html(void **state)
 	assert_non_null(strstr(s, "<table class=\"summary\" id=\"summary-measured\">"));
 	assert_non_null(strstr(s, "<td>3/3</td><td>1.000</td><td>80.0 MB/s</td>"));
 	assert_non_null(strstr(s, "</html>"));
+	/* No trial with a problem: no list of them, nothing said. */
+	assert_null(strstr(s, "id=\"problems\""));
+	assert_null(strstr(s, "lacks lines"));
+	free(s);
+	/* A trial whose log lacks lines, another that failed: listed, said under the summary. */
+	r.inst[0].trials[1].log_error = strdup("No space left on device");
+	r.inst[0].trials[2].failed = true;
+	r.inst[0].trials[2].error =
+	    strdup("write 'a<b' at offset 0 (4096 bytes): Input/output error");
+	s = report("html", &r);
+	assert_non_null(strstr(
+	    s, "<p class=\"note\" id=\"problems-said\">1 trial failed; records/ lacks lines of 1 "
+	       "trial (No space left on device), whose figures are whole all the same: see <a "
+	       "href=\"#problems\">trials with problems</a>.</p>"));
+	assert_non_null(strstr(s, "<h2 id=\"problems\">"));
+	assert_non_null(strstr(s, "<tr class=\"problem\" id=\"problem-0-1\">"));
+	assert_non_null(strstr(s, "<td>1</td><td class=\"l why error\">-</td><td class=\"l why "
+				  "log-error\">No space left on device</td></tr>"));
+	assert_non_null(strstr(s, "<td>2</td><td class=\"l why error\">write &#39;a&lt;b&#39; at "
+				  "offset 0 (4096 bytes): Input/output error</td><td class=\"l why "
+				  "log-error\">-</td></tr>"));
+	assert_null(strstr(s, "id=\"problem-0-0\""));
 	free(s);
 	results_release(&r);
 }
