@@ -28,16 +28,12 @@ int look_check(const struct ledger_entry *e, const char *path, int fd, char *err
 	return -EINVAL;
 }
 
-int look_at(const struct ledger *l, const char *path, char *err, size_t errlen)
+/* The end of an open of `path`: `fd`, checked with look_check (closed when it fails), or,
+ * when the open failed, its -errno `ret`; either way -errno comes with a message in `err`. */
+static int checked(const struct ledger_entry *e, const char *path, int fd, int ret, char *err,
+		   size_t errlen)
 {
-	const struct ledger_entry *e = l ? ledger_find(l, path) : NULL;
-	const char *name = path;
-	int dirfd = AT_FDCWD, extra = 0, fd, ret;
-
-	if (e)
-		ledger_where(l, e, &dirfd, &name, &extra);
-	if ((fd = openat(dirfd, name, O_PATH | O_CLOEXEC | (extra & O_NOFOLLOW))) < 0) {
-		ret = -errno;
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-ret));
 		return ret;
 	}
@@ -46,6 +42,18 @@ int look_at(const struct ledger *l, const char *path, char *err, size_t errlen)
 		return ret;
 	}
 	return fd;
+}
+
+int look_at(const struct ledger *l, const char *path, char *err, size_t errlen)
+{
+	const struct ledger_entry *e = l ? ledger_find(l, path) : NULL;
+	const char *name = path;
+	int dirfd = AT_FDCWD, extra = 0, fd;
+
+	if (e)
+		ledger_where(l, e, &dirfd, &name, &extra);
+	fd = openat(dirfd, name, O_PATH | O_CLOEXEC | (extra & O_NOFOLLOW));
+	return checked(e, path, fd, fd < 0 ? -errno : 0, err, errlen);
 }
 
 void look_name(int look, char *buf, size_t len)
@@ -74,13 +82,5 @@ int look_open(const struct ledger *l, const char *path, int flags, char *err, si
 	}
 	ret = fd < 0 ? -errno : 0;
 	close(look);
-	if (ret < 0) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-ret));
-		return ret;
-	}
-	if ((ret = look_check(e, path, fd, err, errlen)) < 0) {
-		close(fd);
-		return ret;
-	}
-	return fd;
+	return checked(e, path, fd, ret, err, errlen);
 }
