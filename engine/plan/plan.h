@@ -20,9 +20,10 @@ enum plan_layout {
 	LAYOUT_TREE,  /* a folder of tree_files files, file_size bytes in all (copytree) */
 };
 
-/* What an existing target was when the plan checked it (exists, not mounted,
- * allow_overwrite): the run pins it (engine/run/ledger.h), so an open finding anything else
- * at the path (a swap after the checks) is refused. */
+/* What an existing file was when the plan checked it: a target written (exists, not
+ * mounted, allow_overwrite) or read, a copy's source, a copytree's source folder. The run
+ * pins it (engine/run/ledger.h), so an open finding anything else at the path (a swap after
+ * the checks) is refused. */
 struct plan_id {
 	dev_t dev, rdev; /* rdev: a block device's, 0 for a file */
 	ino_t ino;
@@ -66,9 +67,10 @@ struct instance {
 	const struct job_spec *of; /* the parsed job, spec->jobs[job_index] */
 	size_t job_index;
 	bool own_target, own_source; /* job.target / job.source expanded here: ours to free */
-	/* An existing target: 1 + the index in plan.ids of what the plan checked; else 0.
-	 * Apart from `data`, where it would cost 100000-point plans megabytes. */
-	uint32_t data_id;
+	/* The existing file the plan checked (see plan_seen): 1 + its index in plan.ids; 0
+	 * when there is none. Apart from `data`, where it would cost 100000-point plans
+	 * megabytes. */
+	uint32_t seen_id;
 	const struct be_ops *be;
 	struct plan_file data;	  /* the file read or written (copy: the destination) */
 	struct plan_file src;	  /* copy only: the source */
@@ -145,7 +147,7 @@ struct plan {
 	char *scratch; /* the run's scratch folder (created by the run when used) */
 	bool scratch_used;
 	struct src_loc *job_locs; /* per spec job, JK_MAX: the key_loc its instances borrow */
-	struct plan_id *ids;	  /* the existing targets the plan checked (instance.data_id) */
+	struct plan_id *ids;	  /* the existing files the plan checked (instance.seen_id) */
 	size_t nids;
 	struct plan_dir *dirs; /* the folders the plan checked, each once */
 	size_t ndirs;
@@ -153,6 +155,19 @@ struct plan {
 
 /* The folder `dir` as the plan checked it (trailing slashes aside), or NULL. */
 const struct plan_dir *plan_dir_find(const struct plan *p, const char *dir);
+
+/* What the plan checked of `f` (`in`'s data or src) when it is an existing file, or NULL.
+ * An instance has one at most: a copy's or a copytree's destination is always new, so its
+ * seen_id is its source's; any other instance's is its target's. */
+static inline const struct plan_id *plan_seen(const struct plan *p, const struct instance *in,
+					      const struct plan_file *f)
+{
+	bool copies = in->job.workload == WL_COPY || in->job.workload == WL_COPYTREE;
+
+	if (!in->seen_id || (f == &in->src) != copies)
+		return NULL;
+	return &p->ids[in->seen_id - 1];
+}
 
 /* Errors from plan_build: spec errors (exit 2) vs what this machine refuses (exit 1). */
 #define PLAN_ESPEC 2

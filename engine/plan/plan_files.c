@@ -255,8 +255,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		return;
 	}
 	uint64_t size;
-	if (writes)
-		plan_note_id(pl, in, &st); /* what was checked above: the run writes only that */
+	plan_note_id(pl, in, &st); /* what was checked above: the run uses only that */
 	if (plan_existing_size(path, &st, &size) < 0) {
 		plan_changed(pl, loc, kname, path);
 		return;
@@ -420,6 +419,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 			plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_SOURCE),
 				  "key 'source': a copytree copies a folder, and '%s' is not one",
 				  j->source);
+		plan_note_id(pl, in, &st); /* the folder the run copies, and no other */
 		f->layout = LAYOUT_NONE;
 		return;
 	}

@@ -71,8 +71,8 @@ int plan_existing_size(const char *path, const struct stat *st, uint64_t *size);
 void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kname,
 		  const char *path);
 
-/* Note what the existing target `in` writes is, as `st` says, for the run to pin
- * (in->data_id). */
+/* Note what the existing file `in` uses (its target, or a copy's or copytree's source) is,
+ * as `st` says, for the run to pin (in->seen_id, see plan_seen). */
 void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st);
 
 /* Note the folder `dir` as `st` says it is, for the run to hold that one; the first look at

@@ -240,22 +240,28 @@ int files_open(const struct ledger *l, const struct be_ops *be, void *priv, cons
 	return fd;
 }
 
-/* Pin the existing target of `in` as the plan saw it; as it is now when the plan did not
- * see it (a file the ranks share, which the first of them creates). */
-static void pin(struct ledger *l, const struct plan *p, const struct instance *in)
+/* Pin the existing file `f` of `in` (its target, or a copy's or copytree's source) as the
+ * plan saw it; as it is now when the plan did not see it (a file the ranks share, which the
+ * first of them creates). */
+static void pin(struct ledger *l, const struct plan *p, const struct instance *in,
+		const struct plan_file *f, bool writes)
 {
-	const struct plan_id *id = in->data_id ? &p->ids[in->data_id - 1] : NULL;
+	const struct plan_id *id = plan_seen(p, in, f);
 	struct stat seen = {0};
 
 	if (!id) {
-		ledger_pin(l, in->data.path, NULL);
+		ledger_pin(l, f->path, NULL, writes);
 		return;
 	}
 	seen.st_dev = id->dev;
 	seen.st_ino = id->ino;
 	seen.st_rdev = id->rdev;
-	seen.st_mode = id->rdev ? S_IFBLK : S_IFREG;
-	ledger_pin(l, in->data.path, &seen);
+	/* A copytree's existing source is a folder: the plan refuses anything else. */
+	if (f == &in->src && in->job.workload == WL_COPYTREE)
+		seen.st_mode = S_IFDIR;
+	else
+		seen.st_mode = id->rdev ? S_IFBLK : S_IFREG;
+	ledger_pin(l, f->path, &seen, writes);
 }
 
 /* Hold the folder `dir`: the one the plan checked, or none (see ledger_dir_as). */
@@ -286,11 +292,11 @@ void files_hold(struct ledger *l, const struct plan *p)
 			if (!f->path)
 				continue;
 			if (!f->create) {
-				/* An existing target that is written must stay what it is: what
-				 * the plan checked (not mounted, allow_overwrite), not whatever the
-				 * path leads to by now. */
-				if (k == 0 && spec_workload_writes(in->job.workload))
-					pin(l, p, in);
+				/* An existing file must stay what it is: what the plan checked
+				 * (for a write: not mounted, allow_overwrite), not whatever the
+				 * path leads to by now, which may be a file the job file does
+				 * not name. */
+				pin(l, p, in, f, k == 0 && spec_workload_writes(in->job.workload));
 				continue;
 			}
 			/* A folder under the scratch folder is made when first used. */

@@ -286,15 +286,26 @@ const struct ledger_entry *ledger_mktree(struct ledger *l, const char *path, mod
 	return NULL;
 }
 
-int ledger_pin(struct ledger *l, const char *path, const struct stat *seen)
+int ledger_pin(struct ledger *l, const char *path, const struct stat *seen, bool writes)
 {
+	const struct ledger_entry *e = ledger_find(l, path);
 	struct stat st;
+	int ret;
 
-	if (ledger_find(l, path))
+	if (e) {
+		if (e->pinned)
+			l->ents[e - l->ents].writes |= writes;
 		return 0;
+	}
 	if (!seen && stat(path, &st) < 0)
 		return -errno;
-	return add_entry(l, path, -1, seen ? seen : &st, true, -1, -1);
+	if (!seen)
+		seen = &st;
+	if ((ret = add_entry(l, path, -1, seen, true, -1, -1)) < 0)
+		return ret;
+	l->ents[l->nents - 1].writes = writes;
+	l->ents[l->nents - 1].folder = S_ISDIR(seen->st_mode);
+	return 0;
 }
 
 const struct ledger_entry *ledger_find(const struct ledger *l, const char *path)
@@ -327,15 +338,25 @@ int ledger_check(const struct ledger_entry *e, int fd, char *err, size_t errlen)
 	if (seen &&
 	    (e->rdev ? S_ISBLK(st.st_mode) && st.st_rdev == e->rdev : same(&st, e->dev, e->ino)))
 		return 0;
-	if (e->pinned && seen && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+	if (e->folder)
+		snprintf(
+		    err, errlen,
+		    "'%s' is no longer the folder it was when the run started (replaced by another folder or a symlink?): not reading it",
+		    e->path);
+	else if (e->pinned && seen && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		snprintf(
 		    err, errlen,
 		    "'%s' is no longer a file or a block device (a FIFO, a socket or a character device was put in its place during the run): not using it",
 		    e->path);
-	else if (e->pinned)
+	else if (e->pinned && e->writes)
 		snprintf(
 		    err, errlen,
 		    "'%s' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it",
+		    e->path);
+	else if (e->pinned)
+		snprintf(
+		    err, errlen,
+		    "'%s' is no longer the file it was when the run started (replaced by another file or a symlink?): not reading it",
 		    e->path);
 	else
 		snprintf(

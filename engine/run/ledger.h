@@ -34,7 +34,9 @@ struct ledger_entry {
 	dev_t dev;
 	ino_t ino;
 	dev_t rdev;  /* pinned block device: the device it was */
-	bool pinned; /* not iotrial's: an existing target, only checked on open, never removed */
+	bool pinned; /* not iotrial's: an existing file, only checked on open, never removed */
+	bool writes; /* pinned: a job writes it (else it is only read) */
+	bool folder; /* pinned: a folder (a copytree's source) */
 	bool keep;   /* left in place at the end (keep_files) */
 	int fd;	     /* a tree: its root, O_RDONLY | O_DIRECTORY; -1 otherwise */
 	int log;     /* a tree: the (device, inode) of everything made inside it; -1 otherwise */
@@ -72,11 +74,12 @@ int ledger_create(struct ledger *l, const char *path, int flags, mode_t mode, bo
 const struct ledger_entry *ledger_mktree(struct ledger *l, const char *path, mode_t mode, bool keep,
 					 int *err, char **msg);
 
-/* Remember what the existing file or block device `path` is, so that a later open notices
- * when something else took its place: `seen` (its st_dev, st_ino, st_mode and st_rdev),
- * what the plan checked, or, when NULL, what stat(2) finds now. Returns 0 or -errno
- * (nothing pinned). */
-int ledger_pin(struct ledger *l, const char *path, const struct stat *seen);
+/* Remember what the existing file, block device or folder `path` is, so that a later open
+ * notices when something else took its place: `seen` (its st_dev, st_ino, st_mode and
+ * st_rdev), what the plan checked, or, when NULL, what stat(2) finds now. `writes`: a job
+ * writes it (said in the refusal; a path pinned again keeps its first identity, and is
+ * written when either pin says so). Returns 0 or -errno (nothing pinned). */
+int ledger_pin(struct ledger *l, const char *path, const struct stat *seen, bool writes);
 
 /* The entry for `path` (created in this run and not yet removed, or pinned), or NULL. */
 const struct ledger_entry *ledger_find(const struct ledger *l, const char *path);

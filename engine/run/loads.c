@@ -276,7 +276,9 @@ static int copytree(const struct worker_job *w, const struct loads_tree *t, char
 	if (!k.buf)
 		return -ENOMEM;
 	if (t->src_fd < 0 || t->dst_fd < 0) {
-		if (t->src_fd < 0)
+		if (t->src_fd < 0 && t->src_why)
+			snprintf(err, errlen, "copytree: %s", t->src_why);
+		else if (t->src_fd < 0)
 			snprintf(err, errlen, "copytree: cannot read '%s': %s", t->src,
 				 strerror(-t->src_fd));
 		else

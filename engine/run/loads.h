@@ -12,10 +12,13 @@
 
 /* A copytree's two folders: the source, open for reading, and the copy's root, which the
  * trial made (engine/run/ledger.h) and which stays open and owned by the caller. Everything
- * the copy makes inside the root is noted in `dst_log`. The paths are for messages. */
+ * the copy makes inside the root is noted in `dst_log`. The paths are for messages; so is
+ * `src_why`, the whole reason when the source was not opened (src_fd -errno) for another
+ * cause than its open's errno (a folder put in the place of the one checked); else NULL. */
 struct loads_tree {
 	const char *src, *dst;
 	int src_fd, dst_fd, dst_log;
+	const char *src_why;
 };
 
 /* Run job `j`'s copytree (from t->src into the folder t->dst, which must be empty) or

@@ -20,6 +20,7 @@
 #include "engine/io/buffers.h"
 #include "engine/run/files.h"
 #include "engine/run/loads.h"
+#include "engine/run/look.h"
 #include "engine/io/worker.h"
 #include "engine/io/worker_sched.h"
 
@@ -72,21 +73,35 @@ uint64_t trial_layout_seed(const struct plan *p, const char *path)
 	return trial_seed(p->seed, h, 0xf11e);
 }
 
+/* A copytree's own reading position in its source `path`: in the tree iotrial laid out, or
+ * in the existing folder the plan checked (pinned: another folder or a symlink put in its
+ * place is refused, with the reason in `why`). Returns the fd or -errno. */
+static int tree_source(const struct ledger *l, const char *path, char *why, size_t len)
+{
+	const struct ledger_entry *from = ledger_find(l, path);
+	int fd;
+
+	if (from && from->fd < 0)
+		return look_open(l, path, O_RDONLY | O_DIRECTORY, why, len);
+	fd = from ? openat(from->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		  : open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return fd;
+}
+
 /* A copytree or command worker: no backend, the loads (loads.h) do the work. */
 static void slot_loads(struct slot *s)
 {
 	const struct job_spec *j = &s->run->in->job;
-	struct loads_tree t = {s->src_path, s->data_path, -1, -1, -1};
+	struct loads_tree t = {s->src_path, s->data_path, -1, -1, -1, NULL};
+	char why[512];
 
 	if (j->workload == WL_COPYTREE) {
 		/* Its own reading position in the source; the copy's root, made for it. */
-		const struct ledger_entry *from = ledger_find(s->run->ledger, s->src_path);
 		const struct ledger_entry *to = ledger_find(s->run->ledger, s->data_path);
-		t.src_fd = from && from->fd >= 0
-			       ? openat(from->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-			       : open(s->src_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (t.src_fd < 0)
-			t.src_fd = -errno;
+		t.src_fd = tree_source(s->run->ledger, s->src_path, why, sizeof(why));
+		t.src_why = t.src_fd == -ESTALE ? why : NULL;
 		t.dst_fd = to ? to->fd : -1;
 		t.dst_log = to ? to->log : -1;
 	}

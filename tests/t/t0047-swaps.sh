@@ -6,9 +6,11 @@
 # never holds the run, and the copy takes its mode from what was opened. An existing target
 # that is written (allow_overwrite): a swap after the plan checked it (not mounted, allowed)
 # is refused at the open, and a block device whose size the plan asks is not waited on when
-# a FIFO took its place. (The old code waited forever on the FIFOs, copied a swapped file
-# with the mode of the one it replaced, and wrote the file or device swapped in after the
-# plan's checks.)
+# a FIFO took its place. What a job reads (a read target, a copy's source, a copytree's
+# source folder) swapped after the plan checked it is refused the same way. (The old code
+# waited forever on the FIFOs, copied a swapped file with the mode of the one it replaced,
+# wrote the file or device swapped in after the plan's checks, and read and copied the
+# file or folder swapped in for a source.)
 . "$(dirname "$0")/lib.sh"
 
 need_cmd cc
@@ -88,6 +90,55 @@ test_expect_success 'a target written (allow_overwrite) swapped after the plan c
 	cat p1.err
 	grep -Fx "job '"'"'w'"'"' trial 0: '"'"'$TRASH/p1/out.dat'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not writing to it" p1.err
 	expect_eq "$(cat p1/victim.dat)" "not yours"
+'
+
+# q1-q3: what a job reads, swapped just after the plan checked it (its first stat(2)) for a
+# symlink to a file or folder the job file does not name. The old code read that: a copy
+# wrote a 0600 file out as its new 0644 destination, a read measured another file, a
+# copytree copied another folder.
+# secret NAME: NAME/secret.dat, 64 KiB (the size of the file it stands in for) beginning
+# with the line "secret", mode 0600.
+secret() {
+	mkdir -p "$1"
+	{
+		echo secret
+		head -c 65529 /dev/zero
+	} >"$1/secret.dat"
+	chmod 600 "$1/secret.dat"
+}
+
+# read_swap NAME PATH TO: run NAME.yaml with PATH swapped for a symlink to TO just after the
+# plan's first stat(2) of it; exit status 1 within 20 s, stderr in NAME.err.
+read_swap() {
+	expect_code 1 timeout -k 5 20 env SHIM_SWAP_STAT="$2" SHIM_SWAP_LINK="$3" LD_PRELOAD="$SHIM" \
+		"$IOTRIAL" run -q "$1.yaml" -o "$1.res" 2>"$1.err"
+	cat "$1.err"
+}
+
+test_expect_success 'a copy source swapped after the plan checked it: refused, the other file not copied' '
+	mkdir q1 q1/dst
+	head -c 65536 /dev/zero >q1/in.dat
+	secret q1
+	printf "jobs:\n  - {name: c, workload: copy, source: $TRASH/q1/in.dat, target: $TRASH/q1/dst, keep_files: true}\n" >q1.yaml
+	read_swap q1 "$TRASH/q1/in.dat" "$TRASH/q1/secret.dat"
+	grep -Fx "job '"'"'c'"'"' trial 0: '"'"'$TRASH/q1/in.dat'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not reading it" q1.err
+	not grep -r secret q1/dst
+'
+
+test_expect_success 'a read target swapped after the plan checked it: refused, the other file not read' '
+	mkdir q2
+	head -c 65536 /dev/zero >q2/in.dat
+	secret q2
+	printf "jobs:\n  - {name: r, workload: read, target: $TRASH/q2/in.dat, block_size: 4KiB}\n" >q2.yaml
+	read_swap q2 "$TRASH/q2/in.dat" "$TRASH/q2/secret.dat"
+	grep -Fx "job '"'"'r'"'"' trial 0: '"'"'$TRASH/q2/in.dat'"'"' is no longer the file it was when the run started (replaced by another file or a symlink?): not reading it" q2.err
+'
+
+test_expect_success 'a copytree source folder swapped after the plan checked it: refused, the other folder not copied' '
+	tree q3 "keep_files: true"
+	read_swap q3 "$TRASH/q3/src" "$TRASH/q3/out"
+	grep -Fx "job '"'"'ct'"'"' trial 0: copytree: '"'"'$TRASH/q3/src'"'"' is no longer the folder it was when the run started (replaced by another folder or a symlink?): not reading it" q3.err
+	not grep -r outside q3/dst
 '
 
 # p6: the target folder swapped, just after the plan checked it (its second stat(2): the
