@@ -120,6 +120,19 @@ every_trial_once() {
 	jq -e '.complete' "$1/results.json"
 }
 
+# A run of job $1 into folder $2 (more options: $3...), interrupted (SIGINT) 0.35 s after
+# its start: it must exit with 130. Its stderr goes to $2.err.
+stopped_run() {
+	local job=$1 dir=$2 pid rc=0
+	shift 2
+	"$IOTRIAL" run -q "$job" -o "$dir" "$@" 2>"$dir.err" &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+}
+
 cat >syn.yaml <<'JOB'
 experiment: syn
 seed: 77
@@ -221,13 +234,7 @@ test_expect_success 'SIGINT: the trial cut short is run again' '
 	jobs:
 	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 4KiB, runtime: 100ms}
 	JOB
-	"$IOTRIAL" run -q nul.yaml -o nul 2>nul.err &
-	pid=$!
-	sleep 0.35
-	kill -INT "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	expect_eq "$rc" 130
+	stopped_run nul.yaml nul
 	jq -e ".complete == false" nul/results.json
 	jq -c "[.jobs[].trials[] | select(.error == \"interrupted\")] | map([.index, .seq])" nul/results.json >cut
 	cat cut
@@ -495,13 +502,7 @@ test_expect_success 'a symlink planted for a record log (or records/) is not fol
 	jobs:
 	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true}
 	JOB
-	"$IOTRIAL" run -q rec.yaml -o rec --checkpoint-interval 0 2>rec.err &
-	pid=$!
-	sleep 0.35
-	kill -INT "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	expect_eq "$rc" 130
+	stopped_run rec.yaml rec --checkpoint-interval 0
 	printf "foreign line 1\nforeign line 2\n" >victim
 	cp victim victim.orig
 	rm rec/records/n.csv
@@ -525,13 +526,7 @@ test_expect_success 'a symlink planted for a record log (or records/) is not fol
 
 # An interrupted run of hk.yaml into folder $1, its cleanup hook's log written.
 hooked_stop() {
-	"$IOTRIAL" run -q hk.yaml -o "$1" --checkpoint-interval 0 2>hk.err &
-	pid=$!
-	sleep 0.35
-	kill -INT "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	expect_eq "$rc" 130
+	stopped_run hk.yaml "$1" --checkpoint-interval 0
 	test -f "$1/hooks/experiment.cleanup.log"
 }
 
