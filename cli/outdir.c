@@ -463,6 +463,20 @@ int outdir_reserve(struct outdir *o, uint64_t bytes)
 	return 0;
 }
 
+uint64_t outdir_held(const char *path)
+{
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint64_t held = 0;
+	struct stat st;
+
+	if (dfd >= 0 && fstatat(dfd, OUTDIR_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_nlink == 1)
+		held = (uint64_t)st.st_blocks * 512;
+	if (dfd >= 0)
+		close(dfd);
+	return held;
+}
+
 void outdir_unreserve(struct outdir *o)
 {
 	if (o->lock_fd >= 0)

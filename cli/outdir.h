@@ -56,6 +56,10 @@ int outdir_resume(struct outdir *o, const char *path);
  * into at its end. Nothing is held where the file system allocates no room in advance.
  * Returns 0, -ENOSPC (the disk has not that much room: nothing is held) or -errno. */
 int outdir_reserve(struct outdir *o, uint64_t bytes);
+/* The bytes of disk the lock file in folder PATH holds: the room a killed run kept, which the
+ * next run that takes the folder gives back (lock_take empties the file). 0 when there is
+ * none, or it is not a file iotrial made. */
+uint64_t outdir_held(const char *path);
 /* Give the room back (before the results are written). Safe when nothing is held. */
 void outdir_unreserve(struct outdir *o);
 

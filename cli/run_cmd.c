@@ -19,6 +19,7 @@
 #include "cli/outdir.h"
 #include "cli/progress.h"
 #include "cli/resume.h"
+#include "cli/room.h"
 #include "cli/runlog.h"
 #include "cli/stream.h"
 #include "engine/dist/dist.h"
@@ -273,6 +274,7 @@ static void keep_room(struct file_run *fr)
 static int take_folder(struct file_run *fr, struct outdir *claimed)
 {
 	const struct cli_args *args = fr->args;
+	const char *room_at;
 	int ret;
 
 	/* Every check of --resume is done before its folder is taken: a refusal changes nothing
@@ -281,6 +283,14 @@ static int take_folder(struct file_run *fr, struct outdir *claimed)
 	    (ret = resume_into(args, &fr->p, &fr->from, &fr->r, &fr->ro, &fr->failed)))
 		return ret;
 	results_release(&fr->from);
+	/* The room is weighed before the folder is taken: a refusal makes no folder. Where it
+	 * goes: a batch's folder, the one --resume names, -o DIR (the folder, or where a batch's
+	 * is made), or results/ (NULL), where a folder of its own is made. */
+	room_at = claimed ? claimed->path : args->resume ? args->resume : args->outdir;
+	if (!cli_stream_only(args->outdir) &&
+	    (ret = room_check(&fr->p, room_at, fr->lead ? results_bytes(&fr->p) : 0,
+			      claimed != NULL)))
+		return ret;
 	ret = !fr->lead || claimed ? 0
 	      : args->resume	   ? outdir_resume(&fr->own, args->resume)
 				   : result_folder(args, &fr->s, &fr->own);
@@ -415,8 +425,14 @@ static int check_all(const struct cli_args *args, const char *scratch)
 			bad++;
 			continue;
 		}
+		/* Its folder will be made in the batch folder, made in -o DIR or results/. */
+		ret = room_check(&p, args->outdir, results_bytes(&p), false);
 		plan_release(&p);
 		spec_release(&s);
+		if (ret) {
+			worst = ret > worst ? ret : worst;
+			bad++;
+		}
 	}
 	if (bad && dist_rank() == 0)
 		fprintf(stderr, "iotrial: %d of %d job files cannot run: nothing was run\n", bad,

@@ -21,6 +21,7 @@
 #include "lib/safety.h"
 #include "engine/io/verify.h"
 #include "lib/expand.h"
+#include "engine/plan/plan_room.h"
 
 void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
 {
@@ -520,6 +521,9 @@ static int plan_steps(struct planner *pl, size_t room)
 	size_t before;
 
 	plan_jobs(pl, room);
+	/* Each folder was checked for one file at a time; the files live together. */
+	if (!pl->status)
+		pl->status = plan_check_room(p, NULL, d);
 	if (pl->status)
 		return pl->status;
 	before = d->n;

@@ -237,6 +237,85 @@ else
 	test_skip 'record logs that fill the disk' 'needs root to mount a tmpfs'
 fi
 
+# Targets on the result folder's disk, a 1 MiB tmpfs (1048576 bytes free): the room kept for
+# one trial's results (84 KiB, 86016 bytes) counts in the plan's check of free space, and
+# the files the plan creates there count together. The target key comes first in each job.
+if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/dev/null; then
+	wjob() {
+		printf '  - {target: disk/, name: %s, workload: write, backend: sync, file_size: %s, block_size: 64KiB}\n' "$1" "$2"
+	}
+	{ printf 'experiment: room\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob w 960KiB; } >room.yaml
+	{ printf 'experiment: room\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob w 832KiB; } >fits.yaml
+	{ printf 'experiment: two\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob a 640KiB; wjob b 640KiB; } >two.yaml
+	test_expect_success 'a target on the result folder disk that fits only without the room kept: refused when planning, nothing made' '
+		rm -rf disk/*
+		expect_code 1 "$IOTRIAL" run -q -o disk/r room.yaml 2>err
+		grep -x "room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 86016 kept for the results in .disk/r.; 1048576 available" err
+		expect_eq "$(wc -l <err)" 1 "lines on stderr"
+		expect_eq "$(ls -A disk)" "" "the disk"
+		# Elsewhere, the run keeps no room on that disk; validate keeps none at all.
+		"$IOTRIAL" validate room.yaml >/dev/null
+		"$IOTRIAL" run -q -o elsewhere room.yaml 2>err
+		whole_run elsewhere
+		expect_eq "$(jq ".jobs[0].trials[0].bytes" elsewhere/results.json)" 983040
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	test_expect_success 'a target on the result folder disk that fits with the room kept: runs' '
+		rm -rf disk/*
+		"$IOTRIAL" run -q -o disk/r fits.yaml 2>err
+		not grep -e warning -e "cannot" err
+		whole_run disk/r
+		expect_eq "$(jq ".jobs[0].trials[0].bytes" disk/r/results.json)" 851968
+		expect_eq "$(ls -A disk)" r "the disk"
+		rm -rf disk/r
+	'
+	test_expect_success 'the room a killed run left in the result folder counts as free' '
+		rm -rf disk/*
+		# 120 KiB held by the lock file of a killed run: 904 KiB free, but 952 KiB once the
+		# folder is taken, for 832 KiB of target and 84 KiB of room.
+		mkdir disk/k
+		echo 4242 >disk/k/.iotrial.lock
+		fallocate -o 5 -l 120KiB disk/k/.iotrial.lock
+		"$IOTRIAL" run -q -o disk/k fits.yaml 2>err
+		not grep -e warning -e "cannot" err
+		whole_run disk/k
+		rm -rf disk/k
+	'
+	test_expect_success 'two targets on one disk that fit one at a time, not together: refused when planning' '
+		rm -rf disk/*
+		expect_code 1 "$IOTRIAL" run -q -o elsewhere2 two.yaml 2>err
+		grep -x "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		expect_eq "$(wc -l <err)" 1 "lines on stderr"
+		test ! -e elsewhere2
+		expect_eq "$(ls -A disk)" "" "the disk"
+		expect_code 1 "$IOTRIAL" validate two.yaml 2>err
+		grep "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes" err
+	'
+	printf 'experiment: cp\nreplication: {runs: 2, warmup: 0}\njobs:\n  - {target: disk/, name: c, workload: copy, backend: sync, file_size: 640KiB, matrix: {buffer_size: [64KiB, 128KiB]}}\n' >cp.yaml
+	sed "s/backend: sync,/backend: sync, keep_files: true,/" cp.yaml >kept.yaml
+	test_expect_success 'copies to one disk count one at a time, unless keep_files keeps them' '
+		rm -rf disk/*
+		"$IOTRIAL" run -q -o cp cp.yaml 2>err
+		whole_run cp
+		expect_eq "$(jq -c "[.jobs[].trials[].bytes]" cp/results.json)" "[655360,655360,655360,655360]"
+		expect_eq "$(ls -A disk)" "" "the disk"
+		expect_code 1 "$IOTRIAL" run -q -o kept kept.yaml 2>err
+		grep -x "kept.yaml:4:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	test_expect_success 'several job files: one whose target fits only without the room is refused before any runs' '
+		rm -rf disk/*
+		expect_code 1 "$IOTRIAL" run -q -o disk/b mark.yaml room.yaml 2>err
+		grep "^room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed .*, and 86016 kept for the results in .disk/b.; 1048576 available" err
+		grep -x "iotrial: 1 of 2 job files cannot run: nothing was run" err
+		test ! -e ran
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	umount disk
+else
+	test_skip 'targets and checkpoints on the result folder disk' 'needs root to mount a tmpfs'
+fi
+
 # Record and interval logs that fill a 4 MiB tmpfs in the third trial, with every format: the
 # series of the first two (512 points each in results.json and report.html) are counted in the
 # room kept.
