@@ -10,6 +10,7 @@
 #define EXIT_USAGE 2   /* usage or job-file error: nothing was run */
 #define EXIT_PIPE  141 /* stdout's reader went away (128 + SIGPIPE), after the results */
 
+struct cli_progress;
 struct results;
 struct rep_list;
 
@@ -31,8 +32,18 @@ void cli_signals_install(void);
 void cli_guard_begin(void);
 void cli_guard_end(void);
 
-/* The run's checkpoint hook: DIR/results.json as it stands (run_opts.checkpoint). */
-void cli_checkpoint(const struct results *r, void *dir);
+/* Where a run's checkpoints go (run_opts.checkpoint_arg of cli_checkpoint): DIR/results.json.
+ * The first one that cannot be written is said on stderr, once for the job file (`failed`
+ * is then set), after clearing the progress line `pg` (may be NULL); the run goes on. */
+struct cli_checkpoints {
+	const char *dir;
+	struct cli_progress *pg;
+	bool failed;
+};
+
+/* The run's checkpoint hook: results.json as it stands, into the folder a struct
+ * cli_checkpoints `to` names (run_opts.checkpoint). */
+void cli_checkpoint(const struct results *r, void *to);
 
 /* After the run: the result file of every reporter in `formats` into DIR,
  * then the summary on stdout unless `quiet` or a second Ctrl-C came, then the folder on

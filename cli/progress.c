@@ -194,14 +194,20 @@ static void on_progress(const struct run_progress *ev, void *arg)
 
 const struct run_observer cli_progress_observer = {.progress = on_progress};
 
-void cli_progress_end(struct cli_progress *pg)
+void cli_progress_clear(struct cli_progress *pg)
 {
-	/* The status line goes, so that the messages and the summary start on a clean line. */
-	if (pg->out && pg->tty && pg->drawn) {
+	if (pg && pg->out && pg->tty && pg->drawn) {
 		fputs("\r\033[K", pg->out);
 		fflush(pg->out);
 	}
-	pg->drawn = false;
+	if (pg)
+		pg->drawn = false;
+}
+
+void cli_progress_end(struct cli_progress *pg)
+{
+	/* The status line goes, so that the messages and the summary start on a clean line. */
+	cli_progress_clear(pg);
 	free(pg->given);
 	free(pg->hints);
 	free(pg->sum_s);

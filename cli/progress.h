@@ -40,6 +40,10 @@ int cli_progress_plan(struct cli_progress *pg, const struct plan *p, const struc
  * context). */
 extern const struct run_observer cli_progress_observer;
 
+/* Clear the status line (a terminal's), so that a message starts on a clean line; it is
+ * drawn again at the next progress. Safe on NULL and without progress. */
+void cli_progress_clear(struct cli_progress *pg);
+
 /* After the run: clear the status line, release what cli_progress_plan took. */
 void cli_progress_end(struct cli_progress *pg);
 

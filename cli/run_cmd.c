@@ -158,6 +158,8 @@ struct file_run {
 	struct run_opts ro;
 	struct outdir own, *od; /* a folder of its own; the one it writes (own, a batch's, none) */
 	struct cli_progress pg;
+	/* Where the checkpoints go, and whether one failed. */
+	struct cli_checkpoints ckpt;
 	struct est_hint *hints; /* --estimate-from: what each instance's trials take */
 	size_t failed;		/* --resume: the kept trials that failed */
 };
@@ -331,7 +333,8 @@ static int set_run_opts(struct file_run *fr, struct runlog *log)
 
 	ro->dir = fr->od->path;
 	ro->checkpoint = fr->lead ? cli_checkpoint : NULL;
-	ro->checkpoint_arg = fr->od->path;
+	fr->ckpt = (struct cli_checkpoints){.dir = fr->od->path, .pg = &fr->pg};
+	ro->checkpoint_arg = &fr->ckpt;
 	if (!rep_list_has(&fr->args->formats, "json") || !fr->od->path)
 		ro->checkpoint = NULL; /* results.json was not asked for, or has no folder */
 	if (watch_progress(fr))

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/progress.h"
 #include "reporters/reporter.h"
 
 /* Stored by on_signal, read by the run's threads: a signal handler may store only to a
@@ -92,16 +93,28 @@ void cli_guard_end(void)
 		_exit(130); /* the second Ctrl-C, held until the file was whole */
 }
 
-void cli_checkpoint(const struct results *r, void *dir)
+void cli_checkpoint(const struct results *r, void *arg)
 {
 	const struct rep_ops *json = rep_find("json");
+	struct cli_checkpoints *to = arg;
+	int ret;
 
 	if (!json)
 		return;
 	writing_begin();
-	rep_write_file(json, r, dir);
+	ret = rep_write_file(json, r, to->dir);
 	if (writing_done())
 		_exit(130); /* the second Ctrl-C, held until the checkpoint was whole */
+	/* The room kept for the results is not lent to a checkpoint (docs/cli.md, "Room for
+	 * the results"): on a full disk it fails, and the next one is tried all the same. */
+	if (ret < 0 && !to->failed) {
+		to->failed = true;
+		cli_progress_clear(to->pg);
+		fprintf(
+		    stderr,
+		    "iotrial: warning: cannot write checkpoint %s/results.json: %s; the run goes on, trying again at each checkpoint, and writes its results at the end\n",
+		    to->dir, strerror(-ret));
+	}
 }
 
 /* The summary on stdout. Returns 0, EXIT_RUN (stdout failed) or EXIT_PIPE (nobody reads it:

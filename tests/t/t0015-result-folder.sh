@@ -311,6 +311,18 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		test ! -e ran
 		expect_eq "$(ls -A disk)" "" "the disk"
 	'
+	# The prepare hook fills the disk once the room is kept: every checkpoint fails.
+	printf 'experiment: ck\nprepare: "dd if=/dev/zero of=%s/disk/fill bs=4k 2>/dev/null; true"\nreplication: {runs: 4, warmup: 0}\njobs:\n  - {name: c, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB}\n' "$PWD" >ck.yaml
+	test_expect_success 'checkpoints on a full disk: said once, the results written from the room kept, exit 0' '
+		rm -rf disk/*
+		"$IOTRIAL" run -q -o disk/c --checkpoint-interval 0 ck.yaml 2>err
+		test -e disk/fill
+		expect_eq "$(grep -c checkpoint err)" 1 "checkpoint lines"
+		grep -x "iotrial: warning: cannot write checkpoint disk/c/results.json: No space left on device; the run goes on, trying again at each checkpoint, and writes its results at the end" err
+		whole_run disk/c
+		expect_eq "$(jq "[.jobs[0].trials[]] | length" disk/c/results.json)" 4
+		rm -rf disk/c disk/fill
+	'
 	umount disk
 else
 	test_skip 'targets and checkpoints on the result folder disk' 'needs root to mount a tmpfs'
