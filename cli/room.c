@@ -4,6 +4,7 @@
 #include "cli/room.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,18 +34,52 @@ static char *existing(const char *path, dev_t *dev)
 	return at;
 }
 
+/* The kernel's boot id: ranks that read the same one share a machine, where a device
+ * number means the same disk. Empty when it cannot be read. */
+static void boot_id(char id[40])
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	memset(id, 0, 40);
+	if (f && !fgets(id, 40, f))
+		memset(id, 0, 40);
+	if (f)
+		fclose(f);
+}
+
+/* What rank 0 keeps, told to the other ranks. */
+struct room_said {
+	uint64_t dev, bytes, held;
+	char boot[40];
+};
+
 int room_check(const struct plan *p, const char *folder, uint64_t bytes, bool taken)
 {
-	struct plan_kept kept = {.bytes = bytes, .folder = folder ? folder : "results"};
+	struct plan_kept kept = {.folder = folder ? folder : "results"};
+	struct room_said said = {0};
 	struct diag d = {0};
-	char *at = NULL;
+	char *at = NULL, boot[40];
 	int st = 0;
 
 	if (dist_rank() == 0 && bytes && (at = existing(kept.folder, &kept.dev))) {
 		/* Only the folder itself can hold a lock file of an earlier run. */
-		kept.held = taken || strcmp(at, kept.folder) ? 0 : outdir_held(at);
-		st = plan_check_room(p, &kept, &d) ? EXIT_RUN : 0;
+		said.held = taken || strcmp(at, kept.folder) ? 0 : outdir_held(at);
+		said.dev = kept.dev;
+		said.bytes = bytes;
+		boot_id(said.boot);
 	}
 	free(at);
+	/* Rank 0 alone keeps room, but the ranks on its machine may create files on that disk
+	 * too: each weighs its own against the room (what the ranks create together is not
+	 * summed). */
+	if (dist_size() > 1 && dist_bcast(&said, sizeof(said)) < 0)
+		dist_abort(EXIT_RUN, "cannot tell the ranks of the room kept for the results");
+	boot_id(boot);
+	if (said.bytes && (dist_rank() == 0 || (*boot && !strcmp(boot, said.boot)))) {
+		kept.dev = (dev_t)said.dev;
+		kept.bytes = said.bytes;
+		kept.held = said.held;
+		st = plan_check_room(p, &kept, &d) ? EXIT_RUN : 0;
+	}
 	return load_settle(st, &d);
 }

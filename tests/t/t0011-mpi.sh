@@ -235,6 +235,29 @@ else
 	test_skip 'a rank whose spool fills up: rank 0 names it, gets whole lines only, exit 1' 'needs root to mount a small tmpfs'
 fi
 
+# The room rank 0 keeps for the results (86 KiB for one trial of 2 ranks) on a 1 MiB tmpfs: a target on
+# that disk that fits there only without the room, of rank 0 or of a rank on its machine.
+printf 'replication: {runs: 1, warmup: 0}\njobs:\n  - {target: "${TGT:-.}/", name: w, workload: write, backend: sync, file_size: 960KiB, block_size: 64KiB}\n' >room.yaml
+if [ "$(id -u)" = 0 ] && mkdir -p mroom && mount -t tmpfs -o size=1m tmpfs mroom 2>/dev/null; then
+	test_expect_success 'a target on the disk where rank 0 keeps room, that fits only without it: refused when planning, on every rank' '
+		for r in 0 1; do
+			rc=0
+			$MPIRUN -np 2 ./on_rank $r TGT mroom "$MPI_IOTRIAL" run -q room.yaml -o mroom/r 2>err || rc=$?
+			expect_eq "$rc" 1 "exit status, target of rank $r"
+			grep "room.yaml:3:14: key .target.: not enough free space in .mroom. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 88064 kept for the results in .mroom/r.; 1048576 available" err
+			expect_eq "$(grep -c "not enough free space" err)" 1 "lines, target of rank $r"
+			expect_eq "$(ls -A mroom)" "" "the disk"
+		done
+		# The results elsewhere: no room on that disk, and the run runs.
+		$MPIRUN -np 2 ./on_rank 1 TGT mroom "$MPI_IOTRIAL" run -q room.yaml -o elsewhere 2>err
+		expect_eq "$(jq ".jobs[0].trials[0].bytes" elsewhere/results.json)" 1966080
+		expect_eq "$(ls -A mroom)" "" "the disk"
+	'
+	umount mroom
+else
+	test_skip 'a target on the disk where rank 0 keeps room, that fits only without it: refused when planning, on every rank' 'needs root to mount a small tmpfs'
+fi
+
 cat >rank.yaml <<'JOB'
 jobs:
   - {name: w, workload: write, file_size: 1MiB, block_size: 64KiB, target: "./mine-${rank}-of-${size}.dat", keep_files: true}
