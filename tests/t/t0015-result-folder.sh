@@ -271,8 +271,8 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	'
 	test_expect_success 'the room a killed run left in the result folder counts as free' '
 		rm -rf disk/*
-		# 120 KiB held by the lock file of a killed run: 904 KiB free, but 952 KiB once the
-		# folder is taken, for 832 KiB of target and 84 KiB of room.
+		# 124 KiB (31 pages) held by the lock file of a killed run: 900 KiB free, too little
+		# for 832 KiB of target and 84 KiB of room, but 1 MiB once the folder is taken.
 		mkdir disk/k
 		echo 4242 >disk/k/.iotrial.lock
 		fallocate -o 5 -l 120KiB disk/k/.iotrial.lock
