@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "engine/dist/dist.h"
+#include "engine/plan/plan_room.h"
 #include "lib/sha256.h"
 #include "parsers/jobfile.h"
 
@@ -198,6 +199,10 @@ int load_job_seeded(const char *file, const struct spec_override *ov, size_t nov
 	/* The plan is settled on every rank: a rank without memory fails there, not before. */
 	memset(p, 0, sizeof(*p));
 	ret = (s->scratch = strdup(scratch)) ? plan_build(s, scratch, seed, p, &d) : -ENOMEM;
+	/* Each folder was checked for one file at a time; the files live together. (Here, not
+	 * in plan_build: plan_room.c reads a built plan, so plan.c cannot call it.) */
+	if (ret == 0)
+		ret = plan_check_room(p, NULL, &d);
 	if ((st = load_settle(ret ? (ret == PLAN_ESPEC ? EXIT_USAGE : EXIT_RUN) : 0, &d))) {
 		plan_release(p);
 		spec_release(s);

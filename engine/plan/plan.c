@@ -21,7 +21,6 @@
 #include "lib/safety.h"
 #include "engine/io/verify.h"
 #include "lib/expand.h"
-#include "engine/plan/plan_room.h"
 
 void plan_fail(struct planner *pl, int kind, const struct src_loc *loc, const char *fmt, ...)
 {
@@ -521,9 +520,6 @@ static int plan_steps(struct planner *pl, size_t room)
 	size_t before;
 
 	plan_jobs(pl, room);
-	/* Each folder was checked for one file at a time; the files live together. */
-	if (!pl->status)
-		pl->status = plan_check_room(p, NULL, d);
 	if (pl->status)
 		return pl->status;
 	before = d->n;
@@ -567,15 +563,18 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 
 void plan_release(struct plan *p)
 {
-	for (size_t i = 0; i < p->ninst; i++) {
+	for (size_t i = p->ninst; i-- > 0;) { /* last first: in[-1] still holds its paths */
 		struct instance *in = &p->inst[i];
 		free(in->name);
 		if (in->own_target)
 			free(in->job.target);
 		if (in->own_source)
 			free(in->job.source);
-		free(in->data.path);
-		free(in->src.path);
+		/* plan_path: a path the previous instance holds too is freed with that one. */
+		if (!i || in->data.path != in[-1].data.path)
+			free(in->data.path);
+		if (!i || in->src.path != in[-1].src.path)
+			free(in->src.path);
 		free(in->wl);
 	}
 	free(p->job_locs);
