@@ -18,7 +18,6 @@
 #include "lib/env.h"
 #include "lib/path.h"
 #include "model/jobkeys.h"
-#include "lib/safety.h"
 
 bool plan_under(const char *path, const char *dir)
 {
@@ -175,7 +174,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 	if (plan_under(path, pl->p->scratch) && !folder) {
 		pl->p->scratch_used = true;
-		f->path = strdup(path);
+		f->path = plan_path(pl, in, f, path);
 		f->create = true;
 		return;
 	}
@@ -206,7 +205,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			check_dir(pl, loc, kname, dir, spec_job_extent(j));
 		}
 		free(dir);
-		f->path = strdup(path);
+		f->path = plan_path(pl, in, f, path);
 		f->create = true;
 		return;
 	}
@@ -216,7 +215,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			  path);
 		return;
 	}
-	f->path = strdup(path);
+	f->path = plan_path(pl, in, f, path);
 	/* A copy makes its destination new; allow_overwrite cannot change that, so it is not
 	 * suggested. */
 	if (key == JK_TARGET && (j->workload == WL_COPY || j->workload == WL_COPYTREE)) {
@@ -239,7 +238,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		char why[PATH_MAX + 600];
 		/* Even allow_overwrite cannot make this safe: it would destroy a live file
 		 * system (on the device, or on a loop device the file or device stands for). */
-		if (safety_in_use(&st, why, sizeof(why))) {
+		if (plan_in_use(pl, &st, why, sizeof(why))) {
 			plan_fail(
 			    pl, PLAN_EENV, loc,
 			    "key '%s': '%s' %s: refusing to write to it, whatever allow_overwrite says",
@@ -413,7 +412,7 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 		f->create = pl->p->scratch_used = true;
 		return;
 	}
-	f->path = strdup(j->source);
+	f->path = plan_path(pl, in, f, j->source);
 	if (!plan_under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
 			plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_SOURCE),
@@ -443,12 +442,13 @@ static void instance_files(struct planner *pl, struct instance *in)
 		if (!j->command)
 			plan_fail(pl, PLAN_ESPEC, &j->loc,
 				  "key 'command': a command workload needs the command to run");
-		in->data.path = strdup("(command)");
+		in->data.path = plan_path(pl, in, &in->data, "(command)");
 		return;
 	}
 	if (in->be->flags & BE_F_NOIO) {
-		in->data.path = strdup("(null)");
-		in->src.path = j->workload == WL_COPY ? strdup("(null)") : NULL;
+		in->data.path = plan_path(pl, in, &in->data, "(null)");
+		in->src.path =
+		    j->workload == WL_COPY ? plan_path(pl, in, &in->src, "(null)") : NULL;
 		return;
 	}
 	if (j->workload == WL_COPYTREE) {

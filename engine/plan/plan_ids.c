@@ -3,6 +3,7 @@
  * of the device found there (engine/plan/plan_internal.h; the run's side is
  * engine/run/ledger.h). A swap after a look is what these guard against. */
 #include "engine/plan/plan_internal.h"
+#include "lib/safety.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,4 +133,27 @@ void plan_note_dir(struct planner *pl, const char *dir, const struct stat *st)
 	}
 	p->dirs[p->ndirs].dev = st->st_dev;
 	p->dirs[p->ndirs++].ino = st->st_ino;
+}
+
+char *plan_path(const struct planner *pl, const struct instance *in, const struct plan_file *f,
+		const char *path)
+{
+	const struct instance *prev = in > pl->p->inst ? in - 1 : NULL;
+	const char *same = !prev ? NULL : f == &in->data ? prev->data.path : prev->src.path;
+
+	return same && !strcmp(same, path) ? (char *)same : strdup(path);
+}
+
+bool plan_in_use(struct planner *pl, const struct stat *st, char *why, size_t len)
+{
+	const struct stat *u = &pl->unused;
+
+	if (pl->unused_known && u->st_dev == st->st_dev && u->st_ino == st->st_ino &&
+	    u->st_rdev == st->st_rdev && u->st_mode == st->st_mode)
+		return false;
+	if (safety_in_use(st, why, len))
+		return true;
+	pl->unused = *st;
+	pl->unused_known = true;
+	return false;
 }

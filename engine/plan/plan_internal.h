@@ -33,6 +33,10 @@ struct planner {
 	 * which device, and the instance's string it made, which the next instances of the
 	 * job borrow (plan_release frees every instance's at once). */
 	struct plan_expansion expanded[2];
+	/* The last existing file or device plan_in_use found in use by no file system: a
+	 * 100000-point plan writing one file walks /sys/block once, not 100000 times. */
+	struct stat unused;
+	bool unused_known;
 };
 
 /* Report a problem of `kind` (PLAN_ESPEC or PLAN_EENV) at `loc`. */
@@ -74,6 +78,16 @@ void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kna
 /* Note what the existing file `in` uses (its target, or a copy's or copytree's source) is,
  * as `st` says, for the run to pin (in->seen_id, see plan_seen). */
 void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st);
+
+/* `path` as instance `in`'s file `f` (its data or src) holds it: the previous instance's
+ * string when that one's same file has the same path (plan_release frees it once), else a
+ * copy; NULL out of memory. 100000 points naming one file keep one string. */
+char *plan_path(const struct planner *pl, const struct instance *in, const struct plan_file *f,
+		const char *path);
+
+/* safety_in_use (lib/safety.h) of what stat(2) found as `st`, remembering the last thing
+ * found in use by nothing. */
+bool plan_in_use(struct planner *pl, const struct stat *st, char *why, size_t len);
 
 /* Note the folder `dir` as `st` says it is, for the run to hold that one; the first look at
  * a folder is the one noted. */

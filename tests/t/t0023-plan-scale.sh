@@ -106,15 +106,23 @@ test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB'
 '
 
 # Each instance pins the existing file it reads (engine/plan/plan_ids.c): one entry for
-# them all, where one each took the plan past 100 MiB (101.4). A short path: each instance
-# has its own copy of it (with $TRASH, some 55 bytes, the plan takes 102 MiB whatever the
-# pins).
-test_expect_success 'a 100000-point plan reading one existing file: in less than 100 MiB' '
-	head -c 65536 /dev/zero >one.bin
-	points 1 ", backend: sync, target: one.bin" "" >p2.yaml
+# them all, where one each took the plan past 100 MiB (101.4). Each instance also held its
+# own copy of the file's path (with a 75-byte path, 107.8 MiB), and a write over it asked
+# /sys/block whether a loop device on it was mounted, once an instance (12 s); now the
+# path is shared with the instance before, and the answer kept.
+test_expect_success 'a 100000-point plan reading, or writing over, one existing file: quickly, in less than 100 MiB' '
+	dir="$TRASH/a-folder-whose-name-makes-the-path-long-enough-to-count"
+	mkdir "$dir"
+	head -c 65536 /dev/zero >"$dir/one.bin"
+	points 1 ", backend: sync, target: $dir/one.bin" "" >p2.yaml
 	within 10 peak_rss "$IOTRIAL" validate p2.yaml >plan.txt
 	grep "^experiment points: 100000 job instance(s)" plan.txt
-	echo "# peak RSS $(cat rss) KiB" >&3
+	echo "# reads: peak RSS $(cat rss) KiB" >&3
+	if [ "$ASAN" = 0 ]; then test "$(cat rss)" -lt 102400; fi
+	sed "s/workload: read/workload: write, allow_overwrite: true/" p2.yaml >p3.yaml
+	within 8 peak_rss "$IOTRIAL" validate p3.yaml >plan.txt
+	expect_eq "$(grep -c "^  j0\[rate_iops=[0-9]*,think_time=[0-9]*\]: write on sync" plan.txt)" 100000
+	echo "# writes: peak RSS $(cat rss) KiB" >&3
 	if [ "$ASAN" = 0 ]; then test "$(cat rss)" -lt 102400; fi
 '
 
