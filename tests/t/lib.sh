@@ -150,3 +150,16 @@ test_done() {
 	[ "$t_fail" -eq 0 ]
 	exit $?
 }
+
+# chromium_dom HTML: load HTML (a file in the current folder) in headless Chromium; the DOM
+# after its script ran into HTML.dom, Chromium's log (console messages included) into
+# HTML.log. Call after need_cmd chromium.
+chromium_dom() {
+	local prof
+	prof=$(mktemp -d "$PWD/profile.XXXXXX")
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$prof" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$PWD/$1" >"$1.dom" 2>"$1.log"
+	rm -rf "$prof"
+}

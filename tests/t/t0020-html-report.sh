@@ -119,20 +119,9 @@ test_expect_success 'a results.json without the series a plot needs: the plot is
 
 need_cmd chromium
 
-# dom HTML: load HTML in headless Chromium; the DOM after its script ran into HTML.dom,
-# Chromium's log (console messages included) into HTML.log.
-dom() {
-	prof=$(mktemp -d "$PWD/profile.XXXXXX")
-	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --enable-logging=stderr --v=0 \
-		--dump-dom "file://$PWD/$1" >"$1.dom" 2>"$1.log"
-	rm -rf "$prof"
-}
-
 # loads HTML: no console message (an error, a failed fetch), and the script ran.
 loads() {
-	dom "$1"
+	chromium_dom "$1"
 	not grep CONSOLE "$1.log"
 	grep "<html lang=\"en\" data-ready=\"1\">" "$1.dom"
 }

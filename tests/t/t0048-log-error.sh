@@ -133,20 +133,10 @@ test_expect_success 'a results.json without log_error (an older run) reads back 
 
 need_cmd chromium
 
-# dom HTML: load HTML in headless Chromium; the DOM after its script ran into HTML.dom,
-# Chromium's log (console messages included) into HTML.log (as t0020 does).
-dom() {
-	prof=$(mktemp -d "$PWD/profile.XXXXXX")
-	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$prof" --enable-logging=stderr --v=0 \
-		--dump-dom "file://$PWD/$1" >"$1.dom" 2>"$1.log"
-	rm -rf "$prof"
-}
 
 test_expect_success 'report.html with trials whose logs lack lines renders in Chromium, each one listed' '
 	cp r/report.html cut.html
-	dom cut.html
+	chromium_dom cut.html
 	not grep CONSOLE cut.html.log
 	grep "<html lang=\"en\" data-ready=\"1\">" cut.html.dom
 	expect_eq "$(grep -c "<td class=\"l why log-error\">File too large</td>" cut.html.dom)" 3
