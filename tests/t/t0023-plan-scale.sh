@@ -107,7 +107,7 @@ test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB'
 
 # Each instance pins the existing file it reads (engine/plan/plan_ids.c): one entry for
 # them all, where one each took the plan past 100 MiB (101.4). Each instance also held its
-# own copy of the file's path (with a 75-byte path, 107.8 MiB), and a write over it asked
+# own copy of the file's path (105.3 MiB with a 75-byte path), and a write over it asked
 # /sys/block whether a loop device on it was mounted, once an instance (12 s); now the
 # path is shared with the instance before, and the answer kept.
 test_expect_success 'a 100000-point plan reading, or writing over, one existing file: quickly, in less than 100 MiB' '
