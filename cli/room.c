@@ -3,7 +3,6 @@
  * (engine/plan/plan_room.h), which it is told of as a device and a number of bytes. */
 #include "cli/room.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +13,18 @@
 #include "cli/outdir.h"
 #include "engine/dist/dist.h"
 #include "engine/plan/plan_room.h"
-#include "lib/path.h"
+#include "lib/nearest.h"
 
 /* The nearest folder at or above `path` that exists, and its device; NULL when none can be
  * looked at (or memory ran out: then nothing is checked, as when statvfs fails). */
 static char *existing(const char *path, dev_t *dev)
 {
-	char *at = strdup(path);
 	struct stat st;
+	char *at;
 
-	while (at && stat(at, &st) < 0) {
-		char *up =
-		    errno == ENOENT && strcmp(at, "/") && strcmp(at, ".") ? path_dirname(at) : NULL;
-		free(at);
-		at = up;
-	}
-	if (at)
-		*dev = st.st_dev;
+	if (nearest_existing(path, &at, &st) < 0)
+		return NULL;
+	*dev = st.st_dev;
 	return at;
 }
 

@@ -13,7 +13,7 @@
 
 #include "engine/dist/dist.h"
 #include "engine/plan/plan_internal.h"
-#include "lib/path.h"
+#include "lib/nearest.h"
 #include "model/jobkeys.h"
 
 /* One file system the plan creates files on. */
@@ -46,19 +46,15 @@ static uint64_t add(uint64_t a, uint64_t b)
  * memory ran out. */
 static ssize_t fs_of(struct room_walk *w, const char *dir)
 {
-	char *at = strdup(dir);
 	struct statvfs v;
 	struct stat st;
+	char *at = NULL;
 	ssize_t i = -1;
+	int r = nearest_existing(dir, &at, &st);
 
-	while (at && stat(at, &st) < 0 && errno == ENOENT && strcmp(at, "/") && strcmp(at, ".")) {
-		char *up = path_dirname(at);
-		free(at);
-		at = up;
-	}
-	if (!at)
+	if (r == -ENOMEM)
 		return -2;
-	if (stat(at, &st) == 0) {
+	if (r == 0) {
 		for (i = 0; i < (ssize_t)w->n && w->fs[i].dev != st.st_dev; i++)
 			;
 		if (i == (ssize_t)w->n && statvfs(at, &v) < 0)
