@@ -1,11 +1,13 @@
-/* Record and interval logs cut back for a resumed run (see logcut.h): read line by line from
- * the front, cut at the first line that is not a kept trial's. */
+/* Record and interval logs cut back (see logcut.h): for a resumed run, read line by line from
+ * the front, cut at the first line that is not a kept trial's; after a write cut short, read
+ * from the end back to the last end of line. */
 #include "engine/run/logcut.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CHUNK 65536
@@ -61,4 +63,33 @@ int logcut_keep(int fd, const struct instance_result *ir)
 	if (err == 0 && ftruncate(fd, cut) < 0)
 		err = -errno;
 	return err ? err : cut == 0;
+}
+
+int logcut_partial(int fd)
+{
+	char buf[4096];
+	struct stat st;
+	off_t end;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	for (end = st.st_size; end > 0;) {
+		size_t n = end < (off_t)sizeof(buf) ? (size_t)end : sizeof(buf);
+		ssize_t got;
+		char *nl;
+
+		do
+			got = pread(fd, buf, n, end - (off_t)n);
+		while (got < 0 && errno == EINTR);
+		if (got < 0)
+			return -errno;
+		if (got != (ssize_t)n)
+			return -EIO; /* the file shrank under us */
+		if ((nl = memrchr(buf, '\n', n))) {
+			end -= (off_t)n - (nl - buf) - 1;
+			return end == st.st_size || ftruncate(fd, end) == 0 ? 0 : -errno;
+		}
+		end -= (off_t)n;
+	}
+	return 0; /* not even a whole header: no line to keep apart */
 }

@@ -1,5 +1,6 @@
-/* The record and interval logs of a resumed run (the CSV files in records/), cut back to the trials
- * it keeps, so that its trials run again append to them as if the run had never stopped. */
+/* The record and interval logs (the CSV files in records/) cut back: a resumed run's to the
+ * trials it keeps, so that its trials run again append to them as if the run had never
+ * stopped; a log whose write was cut short (a full disk) to its last whole line. */
 #ifndef IOTRIAL_LOGCUT_H
 #define IOTRIAL_LOGCUT_H
 
@@ -11,5 +12,10 @@
  * (one trial runs at a time), so what is kept is the front of the file. Returns 1 when the
  * file is empty (no header yet), 0 when cut (or whole), or -errno. */
 int logcut_keep(int fd, const struct instance_result *ir);
+
+/* Cut the log open as `fd` after its last end of line: a write cut short by a full disk
+ * leaves part of a line at the end, which a CSV reader takes for a line of wrong fields.
+ * A file without an end of line is left as it is. Returns 0 or -errno. */
+int logcut_partial(int fd);
 
 #endif

@@ -154,7 +154,7 @@ static int open_log(struct runner *rn, const char *dir, const struct instance_re
 	static const char *const suffix[2] = {"csv", "intervals.csv"};
 	static const char *const header[2] = {RECLOG_HEADER, INTLOG_HEADER};
 	size_t hlen = strlen(header[k]);
-	int mode = rn->o->resumed ? O_RDWR : O_WRONLY | O_TRUNC;
+	int mode = rn->o->resumed ? O_RDWR : O_RDWR | O_TRUNC; /* read by logcut_partial */
 	char *path = NULL, *file, *c;
 	int fd = -1, dfd, err, cut = 1;
 

@@ -15,6 +15,7 @@
 #include "engine/dist/dist.h"
 #include "engine/io/reclog.h"
 #include "engine/run/files.h"
+#include "engine/run/logcut.h"
 #include "engine/run/reduce.h"
 #include "engine/stats/latency.h"
 #include "engine/io/worker.h"
@@ -427,7 +428,7 @@ void trial_reduce_unit(struct trial_env *e, const struct plan_unit *u, struct in
 
 /* On rank 0, say which lines a gathered log is missing: `werr` by enum worker_log. */
 static void log_trouble(struct trial_env *e, const struct inst_run *r, const int *werr,
-			int bad_rank, int bad_err)
+			int bad_rank, int bad_kind, int bad_err)
 {
 	for (int k = 0; k < WORKER_NLOGS; k++)
 		if (werr[k] < 0)
@@ -438,8 +439,8 @@ static void log_trouble(struct trial_env *e, const struct inst_run *r, const int
 	if (bad_err < 0)
 		diag_add(
 		    e->d, NULL,
-		    "job '%s': rank %d could not log every I/O of trial %u: %s; its lines are incomplete",
-		    r->ir->name, bad_rank, r->tr->index, strerror(-bad_err));
+		    "job '%s': rank %d could not write every line of %s of trial %u: %s; its lines are incomplete",
+		    r->ir->name, bad_rank, log_names[bad_kind], r->tr->index, strerror(-bad_err));
 }
 
 /* The first of errors `err` (by enum worker_log), or 0. */
@@ -481,7 +482,7 @@ void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct in
 		    [WORKER_LOG_RECORDS] = j->log_records,
 		    [WORKER_LOG_INTERVALS] = j->log_interval_ns > 0,
 		};
-		int werr[WORKER_NLOGS] = {0}, bad_rank = 0, bad_err = 0;
+		int werr[WORKER_NLOGS] = {0}, bad_rank = 0, bad_kind = 0, bad_err = 0;
 
 		for (int kind = 0; kind < WORKER_NLOGS; kind++) {
 			int br, be;
@@ -491,12 +492,18 @@ void trial_gather_logs(struct trial_env *e, const struct plan_unit *u, struct in
 			werr[kind] = reclog_gather(fds[kind], runs[k].log_err[kind], &br, &be);
 			if (be && !bad_err) {
 				bad_rank = br;
+				bad_kind = kind;
 				bad_err = be;
 			}
 		}
 		if (dist_rank() == 0 && runs[k].tr) {
-			log_trouble(e, &runs[k], werr, bad_rank, bad_err);
+			log_trouble(e, &runs[k], werr, bad_rank, bad_kind, bad_err);
 			note_log_cut(e, &runs[k], werr, bad_rank, bad_err);
 		}
+		/* A write cut short ends the log in part of a line; the error already says
+		 * lines are missing, so the cut's own error adds nothing. */
+		for (int kind = 0; dist_rank() == 0 && kind < WORKER_NLOGS; kind++)
+			if (want[kind] && fds[kind] >= 0 && (werr[kind] || runs[k].log_err[kind]))
+				(void)logcut_partial(fds[kind]);
 	}
 }

@@ -222,7 +222,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=2m tmpfs tiny 2
 		$MPIRUN -np 2 ./on_rank 1 TMPDIR "$TRASH/tiny" ./on_rank 1 FS 400MB "$MPI_IOTRIAL" run -q full.yaml -o full 2>err || rc=$?
 		# Every figure measured, but records/ lacks lines: exit 1, and each trial says why.
 		expect_eq "$rc" 1
-		grep "^job .n.: rank 1 could not log every I/O of trial [01]: No space left on device; its lines are incomplete" err >lines
+		grep "^job .n.: rank 1 could not write every line of a record log of trial [01]: No space left on device; its lines are incomplete" err >lines
 		expect_eq "$(wc -l <lines)" 2
 		expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" full/results.json)" \
 			"[\"rank 1: No space left on device\",\"rank 1: No space left on device\"]" "log_error"
@@ -233,6 +233,26 @@ if [ "$(id -u)" = 0 ] && mkdir -p tiny && mount -t tmpfs -o size=2m tmpfs tiny 2
 	umount tiny
 else
 	test_skip 'a rank whose spool fills up: rank 0 names it, gets whole lines only, exit 1' 'needs root to mount a small tmpfs'
+fi
+
+# Rank 0's result folder on a 1 MiB file system: its own lines fit, rank 1's (4 MB) do not.
+if [ "$(id -u)" = 0 ] && mkdir -p fullres && mount -t tmpfs -o size=1m tmpfs fullres 2>/dev/null; then
+	test_expect_success 'rank 0 cannot append the other ranks lines: named, whole lines kept, exit 1' '
+		rc=0
+		$MPIRUN -np 2 ./on_rank 1 FS 400MB "$MPI_IOTRIAL" run -q full.yaml --set replication.runs=1 -o fullres/r 2>err || rc=$?
+		expect_eq "$rc" 1
+		grep -x "job .n.: a record log could not be written: No space left on device; the other ranks. lines of trial 0 are missing" err
+		expect_eq "$(jq -c "[.complete, [.jobs[0].trials[].log_error]]" fullres/r/results.json)" \
+			"[true,[\"No space left on device\"]]"
+		# Whole lines only, every one of rank 0 and the first of rank 1.
+		test "$(tail -c 1 fullres/r/records/n.csv | od -An -c | tr -d " ")" = "\n"
+		awk -F, "NR > 1 {n[\$8]++; if (NF != 8 || \$8 !~ /^[01]\$/) bad++}
+			END {print bad + 0, n[0], (n[1] > 1000) * (n[1] < 97656)}" fullres/r/records/n.csv >counts
+		expect_eq "$(cat counts)" "0 97 1" "malformed lines, rank 0 lines, some of rank 1"
+	'
+	umount fullres
+else
+	test_skip 'rank 0 cannot append the other ranks lines: named, whole lines kept, exit 1' 'needs root to mount a small tmpfs'
 fi
 
 # The room rank 0 keeps for the results (86 KiB for one trial of 2 ranks) on a 1 MiB tmpfs: a target on

@@ -24,6 +24,17 @@ csv_cols() {
 		{ line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") $col[w[k]]; print line }' "$2"
 }
 
+# whole_lines FILE: every line of log FILE has its header's fields and ends: a write cut
+# short leaves no part of a line at the end.
+whole_lines() {
+	test "$(tail -c 1 "$1" | od -An -c | tr -d " ")" = "\n" || {
+		echo "$1 ends in part of a line: $(tail -c 40 "$1")"
+		return 1
+	}
+	awk -F, -v f="$1" 'NR == 1 { n = NF } NF != n { print f ":" NR ": " NF " fields, not " n; bad = 1 }
+		END { exit bad }' "$1"
+}
+
 # Job r's trials log 51,200 I/Os each (about 1.8 MB of record lines), the time-bound ones
 # (4 workers, 300 ms) more lines of each log: the limit cuts every trial.
 log_job() {
@@ -40,6 +51,7 @@ test_expect_success 'a record log cut short: stderr names the record log, each t
 	expect_eq "$(jq -c "[.jobs[0].trials[].log_error]" r/results.json)" \
 		"[\"File too large\",\"File too large\",\"File too large\"]" "log_error"
 	grep -x "  r: records/ lacks lines of 3 trials (File too large)" r/summary.txt
+	whole_lines r/records/r.csv
 '
 
 test_expect_success 'an interval log cut short: stderr names the interval log, not a record log' '
@@ -56,6 +68,8 @@ test_expect_success 'both logs cut short: one line for each' '
 	grep -x "job .b.: a record log could not be written: File too large; logging stopped" err
 	grep -x "job .b.: an interval log could not be written: File too large; logging stopped" err
 	expect_eq "$(grep -c "could not be written" err)" 2 "lines on stderr"
+	whole_lines b/records/b.csv
+	whole_lines b/records/b.intervals.csv
 '
 
 test_expect_success 'trials.csv: a log_error column beside error, as results.json has it' '
