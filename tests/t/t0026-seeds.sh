@@ -15,6 +15,17 @@ for be in io_uring libaio; do
 	fi
 done
 
+# refused ERR MAX: ERR holds validate's refusal of a plan whose files (targets, or trees a
+# copy reads) do not fit on the disk (a CI disk may have a few GB free, where the published
+# sizes take tens): one line, more bytes needed than available, and the files counted before
+# the last one (each at most MAX bytes) fit, so the plan stopped at the first that does not.
+# ERR.n: "NEEDED FILES AVAILABLE".
+refused() {
+	sed -n 's/.*key .\(target\|source\).: not enough free space in .*: \([0-9]*\) bytes needed for what the plan creates on its file system (\([0-9]*\) files\{0,1\}), \([0-9]*\) available$/\2 \3 \4/p' "$1" >"$1.n"
+	expect_eq "$(wc -l <"$1.n")" 1 "refusals for free space in $1"
+	awk -v max="$2" '{ if (!($1 + 0 > $3 + 0 && $1 - max <= $3 + 0)) { print "needed " $1 ", available " $3 ", the last file at most " max; exit 1 } }' "$1.n"
+}
+
 # layout FILE: the report table of a text summary, from its header to the blank line.
 layout() {
 	sed -n '/^ \{8,\}[^ ]/,/^$/p' "$1" | sed '/^$/d'
@@ -24,11 +35,22 @@ if [ -z "$sqlio_backend" ]; then
 	test_skip 'sqlio-vpc: validate, table, I/Os in flight' 'neither libaio nor io_uring works here'
 else
 test_expect_success 'sqlio-vpc: validate shows 2 threads x 8 outstanding I/Os, binary units, sequential order' '
-	BACKEND=$sqlio_backend "$IOTRIAL" validate "$SRC/jobs/sqlio-vpc.yaml" >plan.txt
+	# As published, three 8 GiB copies (25 GiB): on a disk with less room the plan is
+	# refused, and shown with 16 MiB copies instead.
+	rc=0
+	BACKEND=$sqlio_backend "$IOTRIAL" validate "$SRC/jobs/sqlio-vpc.yaml" >plan.txt 2>err || rc=$?
+	copy="8 GiB"
+	if [ "$rc" != 0 ]; then
+		cat err
+		expect_eq "$rc" 1
+		refused err 8589934592
+		BACKEND=$sqlio_backend COPY_SIZE=16MiB "$IOTRIAL" validate "$SRC/jobs/sqlio-vpc.yaml" >plan.txt
+		copy="16 MiB"
+	fi
 	grep "^experiment sqlio-vpc: 11 job instance(s), 11 trial(s), order sequential, .*units binary (MiB = 2^20 B)$" plan.txt
 	expect_eq "$(grep -c "^  read\[device=.*\]: read on $sqlio_backend, 100 MiB in 256 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
 	expect_eq "$(grep -c "^  write\[device=.*\]: write on $sqlio_backend, 100 MiB in 256 KiB I/Os, iodepth 8, sync none, O_DIRECT" plan.txt)" 4
-	expect_eq "$(grep -c "^  copy\[device=.*_usb\]: copy on sync, 8 GiB" plan.txt)" 3
+	expect_eq "$(grep -c "^  copy\[device=.*_usb\]: copy on sync, $copy in 1 MiB I/Os" plan.txt)" 3
 '
 
 test_expect_success 'sqlio-vpc: the published table, disks as columns, n/a for the internal copy' '
@@ -61,20 +83,23 @@ fi
 test_expect_success 'discwr2: validate shows O_SYNC records, decimal units, sequential order, rsync paired as published' '
 	# As published, the files take 86 GB at once (each instance keeps its file until the
 	# run ends, as fio does): on a disk with less room the plan is refused, at the target
-	# that does not fit, and the plan is shown with 600 MB files instead of 6 GB.
+	# that does not fit (all 14 files, 86 GB, on a disk with 80 to 86 GB free; the first
+	# file alone, 6 GB, on one with less than 6 GB), and the plan is shown with 60 MB files
+	# and 50 MB load trees instead (about 1 GB in all).
 	rc=0
 	"$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan.txt 2>err || rc=$?
 	size="6 GB"
 	if [ "$rc" != 0 ]; then
 		cat err
 		expect_eq "$rc" 1
-		# The first file past the free space is named: a target or, with under 80 GB
-		# free, the 13th file, the source tree of rsync-1.
-		grep -E "discwr2.yaml:[0-9]+:[0-9]+: key .(target|source).: not enough free space in .*/raid.*: [0-9]+ bytes needed for what the plan creates on its file system \([0-9]+ files\), [0-9]+ available$" err >refused
-		sed -E "s/.*: ([0-9]+) bytes needed .* ([0-9]+) available$/\1 \2/" refused >figures
-		awk "{ exit !(\$1 > \$2 && \$1 <= 86000000000) }" figures
-		TOTAL_SIZE=600MB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan.txt
-		size="600 MB"
+		# At a record file (target) or at a tree the rsync copies (source), on the array.
+		grep "key .\(target\|source\).: not enough free space in .*/raid" err
+		refused err 6000000000
+		if [ "$(cut -d" " -f2 err.n)" = 14 ]; then
+			expect_eq "$(cut -d" " -f1,2 err.n)" "86000000000 14" "bytes needed for all the files of the plan"
+		fi
+		TOTAL_SIZE=60MB LOAD_SIZE=50MB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan.txt
+		size="60 MB"
 	fi
 	grep "^experiment discwr2: 15 job instance(s), 13 trial(s), order sequential, .*units decimal (MB = 10^6 B)$" plan.txt
 	expect_eq "$(grep -c ": write on sync, $size in .* I/Os, iodepth 1, sync osync, 1 run(s)" plan.txt)" 13
@@ -85,8 +110,9 @@ test_expect_success 'discwr2: validate shows O_SYNC records, decimal units, sequ
 	# The rsync reads a tree on the device under test (raid), not in the scratch root.
 	grep -A1 "^  rsync-[12]: copytree" plan.txt >rsync.txt
 	expect_eq "$(grep -c "^    source .*/raid/iotrial-rsync-[12] (laid out by iotrial)$" rsync.txt)" 2
-	TOTAL_SIZE=600MB LOAD_SIZE=5GB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan5.txt
-	expect_eq "$(grep -c "^  rsync-[12]: copytree on sync, 5 GB" plan5.txt)" 2
+	# LOAD_SIZE sets the trees the rsyncs copy, also above TOTAL_SIZE (under 2 GB in all).
+	TOTAL_SIZE=60MB LOAD_SIZE=150MB "$IOTRIAL" validate "$SRC/jobs/discwr2.yaml" >plan5.txt
+	expect_eq "$(grep -c "^  rsync-[12]: copytree on sync, 150 MB" plan5.txt)" 2
 '
 
 test_expect_success 'discwr2: the per-device table, per-record statistics and each copy'"'"'s rate' '
