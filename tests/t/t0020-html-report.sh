@@ -93,6 +93,24 @@ test_expect_success 'the text summary says each change point in the job file uni
 	said_vs_json
 '
 
+# README.md's discwr2 on a modelled flash drive, the command it shows. It sets no seed, so
+# each run draws its own record times (the README shows the rates as "…"): here they are
+# checked against the model, a record of 20 MB (10 MB) in 111 ms, then in 500 ms, so
+# 180.18 (90.09) MB/s, then 40.0 (20.0) MB/s, after 1.2 GB, each within 2% (a record's time
+# varies by 1 ms in 111, 0.9%; a rate is the mean of 60 records or more).
+test_expect_success 'README.md: discwr2 on a modelled flash drive, 180 then 40 MB/s after 1.2 GB, within 2%' '
+	TOTAL_SIZE=64MB LOAD_SIZE=32MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -q -f json -o flash \
+		--set records.device=flash --set records.file_size=6GB --set records.backend=synthetic \
+		--set records.sim_mean=111ms --set records.sim_cache_size=1.2GB --set records.sim_after_mean=500ms
+	jq -r ".seed as \$s | .jobs[] | select(.name | startswith(\"records[device=flash,\")) | .params.block_size as \$b | .change_points[] | \"\(\$b) \(.before) \(.after) \(.at_bytes) seed \(\$s)\"" flash/results.json >fcps
+	cat fcps
+	expect_eq "$(cut -d" " -f1 fcps | tr "\n" " ")" "10000000 20000000 " "record sizes with a change point, one each"
+	awk "{ b = \$1 / 111e-3; a = \$1 / 500e-3
+		if (\$2 < 0.98 * b || \$2 > 1.02 * b || \$3 < 0.98 * a || \$3 > 1.02 * a || \$4 < 0.98 * 1.2e9 || \$4 > 1.02 * 1.2e9) {
+			print \"off the model (\" b \", \" a \" bytes/s after 1.2e9 bytes): \" \$0; bad = 1 } }
+		END { exit bad }" fcps
+'
+
 test_expect_success 'results.json reads back its series and change points unchanged' '
 	"$IOTRIAL" report -f json cliff/results.json >back.json
 	jq -c "[.jobs[] | {name, change_points, series}]" cliff/results.json >a
