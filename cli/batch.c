@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "engine/dist/dist.h"
 #include "lib/version.h"
+#include "model/rfield.h"
 
 static void utc_now(char buf[32])
 {
@@ -176,8 +177,8 @@ static json_t *entry_json(const struct batch_entry *e)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "job_file", json_string(e->job_file));
-	json_object_set_new(o, "folder", json_string(e->name));
+	json_object_set_new(o, "job_file", rf_json_str(e->job_file));
+	json_object_set_new(o, "folder", rf_json_str(e->name));
 	json_object_set_new(o, "status", json_string(state_name(e->state)));
 	json_object_set_new(o, "exit_status", status_or_null(e->exit_status));
 	json_object_set_new(o, "started_at", time_or_null(e->started_at));

@@ -129,7 +129,7 @@ static json_t *param_value(const struct param *p)
 {
 	switch (p->type) {
 	case PV_STR:
-		return json_string(p->s);
+		return rf_json_str(p->s);
 	case PV_UINT:
 		return json_integer((json_int_t)p->u);
 	case PV_BOOL:
@@ -175,7 +175,7 @@ json_t *rf_put_overrides(const void *results, const void *owner, const struct rf
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < r->noverrides; i++)
-		if (rf_set(o, r->overrides[i].key, json_string(r->overrides[i].value)) < 0) {
+		if (rf_set(o, r->overrides[i].key, rf_json_str(r->overrides[i].value)) < 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -189,7 +189,7 @@ json_t *rf_put_facts(const void *row, const void *owner, const struct rfield *f)
 	json_t *o = json_object();
 
 	for (size_t k = 0; o && k < t->nfacts; k++)
-		if (rf_set(o, t->facts[k].key, json_string(t->facts[k].value)) < 0) {
+		if (rf_set(o, t->facts[k].key, rf_json_str(t->facts[k].value)) < 0) {
 			json_decref(o);
 			return NULL;
 		}

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "model/metrics.h"
 #include "model/names.h"
@@ -13,6 +15,62 @@
 json_t *rf_json_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The length of the UTF-8 sequence at `s` (RFC 3629: no overlong form, no surrogate,
+ * nothing past U+10FFFF), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] < 0x80			  ? 1
+		   : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
+		   : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+						  : 0;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (size_t k = 1; k < n; k++, lo = 0x80, hi = 0xbf)
+		if (s[k] < lo || s[k] > hi)
+			return 0;
+	return n;
+}
+
+json_t *rf_json_str(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	char *fixed, *at;
+	json_t *v;
+
+	if (!s)
+		return json_null();
+	if ((v = json_string(s)))
+		return v;
+	/* Not UTF-8 (or out of memory): each stray byte becomes U+FFFD, three bytes. */
+	if (!(fixed = at = malloc(3 * strlen(s) + 1)))
+		return NULL;
+	while (*u) {
+		size_t n = utf8_len(u);
+		if (n) {
+			memcpy(at, u, n);
+			at += n;
+			u += n;
+		} else {
+			memcpy(at, "\xef\xbf\xbd", 3);
+			at += 3;
+			u++;
+		}
+	}
+	*at = 0;
+	v = json_string(fixed);
+	free(fixed);
+	return v;
 }
 
 int rf_append(json_t *a, json_t *v)
@@ -39,7 +97,7 @@ static json_t *write_object(const struct rf_table *t, const void *base, const vo
 
 static json_t *write_string(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return rf_json_str(s);
 }
 
 static json_t *write_array(const struct rfield *f, const void *base)
@@ -99,7 +157,7 @@ static json_t *write_value(const struct rfield *f, const void *base, const void 
 	case RF_NAME:
 		return write_string(*(const char *const *)p);
 	case RF_FIXED:
-		return json_string((const char *)p);
+		return rf_json_str((const char *)p);
 	case RF_ENUM:
 		/* An enum is int-sized (C11 6.7.2.2 leaves it open; the compilers we build with
 		 * agree). */

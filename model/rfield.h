@@ -101,6 +101,12 @@ int rf_write(const struct results *r, json_t **out);
 /* A number, or null for NAN and the infinities (rf_write.c). NULL: out of memory. */
 json_t *rf_json_num(double v);
 
+/* A string, or null for NULL (rf_write.c). JSON text is UTF-8, and jansson refuses any
+ * other string: a byte that is not UTF-8 (a file name in another encoding, from a path, an
+ * environment variable or --set) becomes U+FFFD, instead of the whole file failing.
+ * NULL: out of memory. */
+json_t *rf_json_str(const char *s);
+
 /* Append `v` to array `a`, or set member `key` of object `o` to it; both take `v` (also
  * NULL, for an allocation that failed). Return 0 or -ENOMEM. */
 int rf_append(json_t *a, json_t *v);

@@ -32,7 +32,7 @@ static json_t *uint_json(uint64_t v)
 
 static json_t *str_json(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return rf_json_str(s);
 }
 
 /* The jobs of the run, as run_start lists them. */
@@ -42,9 +42,9 @@ static json_t *jobs_json(const struct results *r)
 
 	for (size_t i = 0; a && i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
-		json_t *o = json_pack("{s:s?, s:s?, s:s?, s:s?, s:b}", "name", ir->name, "job",
-				      ir->job, "backend", ir->backend, "workload", ir->workload,
-				      "background", ir->background);
+		json_t *o = json_pack("{s:o, s:o, s:s?, s:s?, s:b}", "name", str_json(ir->name),
+				      "job", str_json(ir->job), "backend", ir->backend, "workload",
+				      ir->workload, "background", ir->background);
 		if (rf_append(a, o) < 0)
 			return NULL;
 	}
@@ -60,8 +60,8 @@ static void run_start(json_t *o, const struct run_event *ev, int *err)
 	    err);
 	put(o, "experiment", str_json(r->experiment), err);
 	put(o, "description", str_json(r->description), err);
-	put(o, "job_file", json_pack("{s:s?, s:s}", "path", r->job_path, "sha256", r->job_sha256),
-	    err);
+	put(o, "job_file",
+	    json_pack("{s:o, s:s}", "path", str_json(r->job_path), "sha256", r->job_sha256), err);
 	put(o, "started_at", json_string(r->started_at), err);
 	put(o, "seed", uint_json(r->seed), err);
 	put(o, "trials_planned", uint_json(ev->ntrials), err);
