@@ -463,6 +463,11 @@ int outdir_reserve(struct outdir *o, uint64_t bytes)
 	return 0;
 }
 
+uint64_t outdir_lock_len(uint64_t bytes)
+{
+	return bytes ? bytes + (uint64_t)pid_len() : 0;
+}
+
 uint64_t outdir_held(const char *path)
 {
 	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -60,6 +60,9 @@ int outdir_reserve(struct outdir *o, uint64_t bytes);
  * next run that takes the folder gives back (lock_take empties the file). 0 when there is
  * none, or it is not a file iotrial made. */
 uint64_t outdir_held(const char *path);
+/* The length of the lock file once it keeps `bytes` (outdir_reserve: the room goes past its
+ * pid line), the room it takes on disk once rounded up to whole blocks. */
+uint64_t outdir_lock_len(uint64_t bytes);
 /* Give the room back (before the results are written). Safe when nothing is held. */
 void outdir_unreserve(struct outdir *o);
 

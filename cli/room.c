@@ -59,7 +59,7 @@ int room_check(const struct plan *p, const char *folder, uint64_t bytes, bool ta
 		/* Only the folder itself can hold a lock file of an earlier run. */
 		said.held = taken || strcmp(at, kept.folder) ? 0 : outdir_held(at);
 		said.dev = kept.dev;
-		said.bytes = bytes;
+		said.bytes = outdir_lock_len(bytes);
 		boot_id(said.boot);
 	}
 	free(at);

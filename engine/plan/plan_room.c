@@ -19,11 +19,15 @@
 /* One file system the plan creates files on. */
 struct fs_room {
 	dev_t dev;
-	uint64_t avail;	   /* free to a writer that is not root, as statvfs says */
-	uint64_t bytes;	   /* the files counted so far, copy destinations aside */
-	uint64_t copy_max; /* the largest destination a copy removes after its trial */
-	size_t files;
-	bool said; /* one line for a file system is enough */
+	uint64_t avail;	    /* free to a writer that is not root, as statvfs says */
+	uint64_t block;	    /* its fragment size: a file takes whole ones */
+	uint64_t bytes;	    /* the files counted so far, copy destinations aside */
+	uint64_t copy_max;  /* the destinations the copies of one unit remove after its trial */
+	uint64_t copy_unit; /* those of the unit `unit` (1 + its index), counted so far */
+	size_t unit;
+	size_t files;		      /* copy destinations aside */
+	size_t copy_nunit, copy_nmax; /* the destinations in copy_unit, in copy_max */
+	bool said;		      /* one line for a file system is enough */
 };
 
 struct room_walk {
@@ -70,63 +74,72 @@ static ssize_t fs_of(struct room_walk *w, const char *dir)
 				w->fs = more;
 				w->cap = cap;
 			}
-			w->fs[w->n++] = (struct fs_room){
-			    .dev = st.st_dev, .avail = (uint64_t)v.f_bavail * v.f_frsize};
+			w->fs[w->n++] = (struct fs_room){.dev = st.st_dev,
+							 .avail = (uint64_t)v.f_bavail * v.f_frsize,
+							 .block = v.f_frsize ? v.f_frsize : 1};
 		}
 	}
 	free(at);
 	return i;
 }
 
-/* The bytes created file `f` of instance `in` takes: one per worker with file_per_thread. */
-static uint64_t file_bytes(const struct instance *in, const struct plan_file *f)
+/* `bytes` in whole blocks of `block` bytes. */
+static uint64_t blocks(uint64_t bytes, uint64_t block)
+{
+	uint64_t n = bytes / block + (bytes % block != 0);
+
+	return n > UINT64_MAX / block ? UINT64_MAX : n * block;
+}
+
+/* The room created file `f` of instance `in` takes on a file system of `block`-byte blocks:
+ * one per worker with file_per_thread; a copytree's tree (its source laid out, its copy)
+ * tree_files files of file_size / tree_files bytes (files.c layout_tree), each in blocks. */
+static uint64_t file_bytes(const struct instance *in, const struct plan_file *f, uint64_t block)
 {
 	const struct job_spec *j = &in->job;
 	uint64_t one = f->size ? f->size : spec_job_extent(j);
 	uint64_t n = j->threads > 1 && j->file_per_thread ? j->threads : 1;
 
+	if (j->workload == WL_COPYTREE && j->tree_files > 1) {
+		n = j->tree_files;
+		one = one / n ? one / n : 1;
+	}
+	one = blocks(one, block);
 	return one > UINT64_MAX / n ? UINT64_MAX : one * n;
 }
 
-/* Count file `f` of `in` (its key `key`) on its file system; say so at `key` when the
- * files so far, with the room kept there, no longer fit. */
-static void count_file(struct room_walk *w, const struct instance *in, const struct plan_file *f,
-		       enum job_key_id key)
+/* The file system of the folder of `path` (w->dir caches the last one), or NULL: not known
+ * (it is not checked), or out of memory (w->status). */
+static struct fs_room *fs_of_path(struct room_walk *w, const char *path)
 {
-	const struct job_spec *j = &in->job;
-	const char *slash = strrchr(f->path, '/');
-	size_t dl = slash ? (size_t)(slash - f->path) : 0;
-	bool copy = f == &in->data && (j->workload == WL_COPY || j->workload == WL_COPYTREE);
-	uint64_t avail, kept = 0, need;
-	struct fs_room *e;
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) : 0;
 
-	if (!w->dir || strlen(w->dir) != dl || strncmp(w->dir, f->path, dl)) {
-		char *dir = dl ? strndup(f->path, dl) : strdup(slash ? "/" : ".");
+	if (!w->dir || strlen(w->dir) != dl || strncmp(w->dir, path, dl)) {
+		char *dir = dl ? strndup(path, dl) : strdup(slash ? "/" : ".");
 		ssize_t at = dir ? fs_of(w, dir) : -2;
 
 		free(w->dir);
 		w->dir = dir;
 		w->dir_fs = at;
 	}
-	if (w->dir_fs == -2) {
+	if (w->dir_fs == -2)
 		w->status = -ENOMEM;
-		return;
-	}
-	if (w->dir_fs < 0)
-		return;
-	e = &w->fs[w->dir_fs];
-	e->files++;
-	/* A copy makes its destination anew each trial and removes it after: one at a time,
-	 * but the last one of each instance stays with keep_files. */
-	if (copy && !j->keep_files)
-		e->copy_max = file_bytes(in, f) > e->copy_max ? file_bytes(in, f) : e->copy_max;
-	else
-		e->bytes = add(e->bytes, file_bytes(in, f));
-	need = add(e->bytes, e->copy_max);
-	avail = e->avail;
+	return w->dir_fs < 0 ? NULL : &w->fs[w->dir_fs];
+}
+
+/* Say so at `key` of `in` when the files counted on `e`, with the room kept there, no
+ * longer fit. */
+static void check_fs(struct room_walk *w, const struct instance *in, struct fs_room *e,
+		     enum job_key_id key)
+{
+	uint64_t avail = e->avail, kept = 0, need = add(e->bytes, e->copy_max);
+	size_t files = e->files + e->copy_nmax;
+
 	if (w->kept && w->kept->dev == e->dev) {
 		avail = add(avail, w->kept->held);
-		kept = w->kept->bytes <= avail ? w->kept->bytes : 0;
+		kept = blocks(w->kept->bytes, e->block);
+		kept = kept <= avail ? kept : 0;
 	}
 	if (e->said || add(need, kept) <= avail)
 		return;
@@ -135,16 +148,68 @@ static void count_file(struct room_walk *w, const struct instance *in, const str
 		diag_add(
 		    w->d, plan_where(in, key),
 		    "key '%s': not enough free space in '%s': %llu bytes needed for what the plan creates on its file system (%zu file%s), %llu available",
-		    job_key_row(key)->name, w->dir, (unsigned long long)need, e->files,
-		    e->files == 1 ? "" : "s", (unsigned long long)avail);
+		    job_key_row(key)->name, w->dir, (unsigned long long)need, files,
+		    files == 1 ? "" : "s", (unsigned long long)avail);
 	else
 		diag_add(
 		    w->d, plan_where(in, key),
 		    "key '%s': not enough free space in '%s' beside the room kept for the results: %llu bytes needed for what the plan creates on its file system (%zu file%s), and %llu kept for the results in '%s'; %llu available",
-		    job_key_row(key)->name, w->dir, (unsigned long long)need, e->files,
-		    e->files == 1 ? "" : "s", (unsigned long long)kept, w->kept->folder,
+		    job_key_row(key)->name, w->dir, (unsigned long long)need, files,
+		    files == 1 ? "" : "s", (unsigned long long)kept, w->kept->folder,
 		    (unsigned long long)avail);
 	w->status = PLAN_EENV;
+}
+
+/* Is `f` a copy's destination, made anew each trial and removed after it? */
+static bool copy_dest(const struct instance *in, const struct plan_file *f)
+{
+	const struct job_spec *j = &in->job;
+
+	return f == &in->data && (j->workload == WL_COPY || j->workload == WL_COPYTREE) &&
+	       !j->keep_files;
+}
+
+/* Count file `f` of `in` (its key `key`) on its file system, unless it is a copy's
+ * destination (count_copies). */
+static void count_file(struct room_walk *w, const struct instance *in, const struct plan_file *f,
+		       enum job_key_id key)
+{
+	struct fs_room *e = copy_dest(in, f) ? NULL : fs_of_path(w, f->path);
+
+	if (!e)
+		return;
+	e->files++;
+	e->bytes = add(e->bytes, file_bytes(in, f, e->block));
+	check_fs(w, in, e, key);
+}
+
+/* The copy destinations of unit `u` (index `k`): the instances of a unit run together, so
+ * theirs exist at once (a copy `with` another, a background copy); the units run one after
+ * another, so only the largest unit's count. */
+static void count_copies(struct room_walk *w, const struct plan *p, const struct plan_unit *u,
+			 size_t k)
+{
+	for (size_t i = 0; i < u->n && w->status != -ENOMEM; i++) {
+		const struct instance *in = &p->inst[u->inst[i]];
+		struct fs_room *e;
+
+		if (!plan_on_rank(in, dist_rank()) || !in->data.path || !in->data.create ||
+		    in->data.owner || !copy_dest(in, &in->data) ||
+		    !(e = fs_of_path(w, in->data.path)))
+			continue;
+		if (e->unit != k + 1) {
+			e->unit = k + 1;
+			e->copy_unit = 0;
+			e->copy_nunit = 0;
+		}
+		e->copy_unit = add(e->copy_unit, file_bytes(in, &in->data, e->block));
+		e->copy_nunit++;
+		if (e->copy_unit > e->copy_max) {
+			e->copy_max = e->copy_unit;
+			e->copy_nmax = e->copy_nunit;
+			check_fs(w, in, e, JK_TARGET);
+		}
+	}
 }
 
 int plan_check_room(const struct plan *p, const struct plan_kept *kept, struct diag *d)
@@ -163,6 +228,8 @@ int plan_check_room(const struct plan *p, const struct plan_kept *kept, struct d
 			if (f[k]->path && f[k]->create && !f[k]->owner)
 				count_file(&w, in, f[k], k ? JK_SOURCE : JK_TARGET);
 	}
+	for (size_t u = 0; u < p->nunits && w.status != -ENOMEM; u++)
+		count_copies(&w, p, &p->units[u], u);
 	free(w.dir);
 	free(w.fs);
 	if (w.status == -ENOMEM) {

@@ -238,7 +238,8 @@ else
 fi
 
 # Targets on the result folder's disk, a 1 MiB tmpfs (1048576 bytes free): the room kept for
-# one trial's results (84 KiB, 86016 bytes) counts in the plan's check of free space, and
+# one trial's results (84 KiB, 86016 bytes, in a lock file of 90112 bytes with its pid line,
+# 22 pages) counts in the plan's check of free space, and
 # the files the plan creates there count together. The target key comes first in each job.
 if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/dev/null; then
 	wjob() {
@@ -250,7 +251,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	test_expect_success 'a target on the result folder disk that fits only without the room kept: refused when planning, nothing made' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o disk/r room.yaml 2>err
-		grep -x "room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 86016 kept for the results in .disk/r.; 1048576 available" err
+		grep -x "room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
 		expect_eq "$(wc -l <err)" 1 "lines on stderr"
 		expect_eq "$(ls -A disk)" "" "the disk"
 		# Elsewhere, the run keeps no room on that disk; validate keeps none at all.
@@ -303,10 +304,45 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		grep -x "kept.yaml:4:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
 		expect_eq "$(ls -A disk)" "" "the disk"
 	'
+	# Files take whole pages: 4097 bytes take 8192, and 1044479 take 1044480.
+	printf 'experiment: pages\nreplication: {runs: 1, warmup: 0}\njobs:\n  - {target: disk/, name: a, workload: write, backend: sync, file_size: 4097, block_size: 4097}\n  - {target: disk/, name: b, workload: write, backend: sync, file_size: 1044479, block_size: 1044479}\n' >pages.yaml
+	test_expect_success 'two targets that fit byte for byte, not in whole pages: refused when planning' '
+		rm -rf disk/*
+		expect_code 1 "$IOTRIAL" run -q -o elsewhere3 pages.yaml 2>err
+		grep -x "pages.yaml:5:14: key .target.: not enough free space in .disk.: 1052672 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	# 958464 bytes of target (234 pages) and the lock file (22 pages) fill the 256 pages.
+	{ printf 'experiment: edge\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob w 958464; } >edge.yaml
+	sed s/958464/958465/ edge.yaml >over.yaml
+	test_expect_success 'a target that fills the disk to the page beside the room kept: runs; one byte more: refused' '
+		rm -rf disk/*
+		"$IOTRIAL" run -q -o disk/r edge.yaml 2>err
+		not grep -e "cannot" -e "No space" err
+		whole_run disk/r
+		expect_eq "$(jq ".jobs[0].trials[0].bytes" disk/r/results.json)" 958464
+		rm -rf disk/r
+		expect_code 1 "$IOTRIAL" run -q -o disk/r over.yaml 2>err
+		grep -x "over.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 962560 bytes needed for what the plan creates on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	# Two copies that run alongside (with:), and a copytree of 200 files of 1000 bytes, a page
+	# each, and its copy.
+	head -c 655360 /dev/zero >s640
+	printf 'experiment: with\nreplication: {runs: 1, warmup: 0}\njobs:\n  - {target: disk/, name: c1, workload: copy, source: s640, backend: sync}\n  - {target: disk/, name: c2, with: c1, workload: copy, source: s640, backend: sync}\n' >with.yaml
+	printf 'experiment: tree\nreplication: {runs: 1, warmup: 0}\njobs:\n  - {target: disk/, name: t, workload: copytree, backend: sync, source: disk/src, tree_files: 200, file_size: 200KB}\n' >tree.yaml
+	test_expect_success 'copies that run alongside count together; a tree counts its files in whole pages' '
+		rm -rf disk/*
+		expect_code 1 "$IOTRIAL" run -q -o elsewhere4 with.yaml 2>err
+		grep -x "with.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		expect_code 1 "$IOTRIAL" run -q -o elsewhere4 tree.yaml 2>err
+		grep -x "tree.yaml:4:14: key .target.: not enough free space in .disk.: 1638400 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		expect_eq "$(ls -A disk)" "" "the disk"
+	'
 	test_expect_success 'several job files: one whose target fits only without the room is refused before any runs' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o disk/b mark.yaml room.yaml 2>err
-		grep "^room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed .*, and 86016 kept for the results in .disk/b.; 1048576 available" err
+		grep "^room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed .*, and 90112 kept for the results in .disk/b.; 1048576 available" err
 		grep -x "iotrial: 1 of 2 job files cannot run: nothing was run" err
 		test ! -e ran
 		expect_eq "$(ls -A disk)" "" "the disk"
