@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/results_json.h"
+#include "model/rfield.h"
 #include "reporters/reporter.h"
 #include "tests/unit/results_sample.h"
 
@@ -283,10 +284,38 @@ static void test_roundtrip(void **state)
 	unlink(path);
 }
 
+/* rf_json_str: UTF-8 as it is; each byte of anything else as U+FFFD, never reading past the
+ * end (a sequence cut short by it). */
+static void test_not_utf8(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"caf\xc3\xa9 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xf0\x9f\x98\x80"}, /* as it is */
+	    {"caf\xe9", "caf\xef\xbf\xbd"},				      /* Latin-1 */
+	    {"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"},			      /* overlong '/' */
+	    {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},	      /* a surrogate */
+	    {"\xf4\x90\x80\x80",
+	     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* past U+10FFFF */
+	    {"a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd"},		  /* cut short by the end */
+	    {"\n\"\\,", "\n\"\\,"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *v = rf_json_str(cases[i].in);
+		assert_non_null(v);
+		assert_string_equal(json_string_value(v), cases[i].out);
+		json_decref(v);
+	}
+	assert_true(json_is_null(rf_json_str(NULL)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_not_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
