@@ -27,7 +27,10 @@ struct fs_room {
 	size_t unit;
 	size_t files;		      /* copy destinations aside */
 	size_t copy_nunit, copy_nmax; /* the destinations in copy_unit, in copy_max */
-	bool said;		      /* one line for a file system is enough */
+	/* The first file that no longer fits, said at its key once every file is counted. */
+	const struct instance *at;
+	enum job_key_id at_key;
+	char *at_dir;
 };
 
 struct room_walk {
@@ -128,36 +131,66 @@ static struct fs_room *fs_of_path(struct room_walk *w, const char *path)
 	return w->dir_fs < 0 ? NULL : &w->fs[w->dir_fs];
 }
 
-/* Say so at `key` of `in` when the files counted on `e`, with the room kept there, no
- * longer fit. */
+/* What `e` needs in all (its files and copy destinations, `files` of them), and where it is
+ * the result folder's file system, the room kept there (`kept`: none when it cannot be kept
+ * at all) and the room held by a killed run's lock file, which `avail` then counts. */
+static uint64_t fs_need(const struct room_walk *w, const struct fs_room *e, size_t *files,
+			uint64_t *kept, uint64_t *avail)
+{
+	*files = e->files + e->copy_nmax;
+	*avail = e->avail;
+	*kept = 0;
+	if (w->kept && w->kept->dev == e->dev) {
+		*avail = add(*avail, w->kept->held);
+		*kept = blocks(w->kept->bytes, e->block);
+		*kept = *kept <= *avail ? *kept : 0;
+	}
+	return add(e->bytes, e->copy_max);
+}
+
+/* Note `key` of `in` on `e` when the files counted on it so far, with the room kept there,
+ * no longer fit: the line is said there (say_fs). */
 static void check_fs(struct room_walk *w, const struct instance *in, struct fs_room *e,
 		     enum job_key_id key)
 {
-	uint64_t avail = e->avail, kept = 0, need = add(e->bytes, e->copy_max);
-	size_t files = e->files + e->copy_nmax;
+	uint64_t kept, avail, need;
+	size_t files;
 
-	if (w->kept && w->kept->dev == e->dev) {
-		avail = add(avail, w->kept->held);
-		kept = blocks(w->kept->bytes, e->block);
-		kept = kept <= avail ? kept : 0;
-	}
-	if (e->said || add(need, kept) <= avail)
+	if (e->at)
 		return;
-	e->said = true;
+	need = fs_need(w, e, &files, &kept, &avail);
+	if (add(need, kept) <= avail)
+		return;
+	if (!(e->at_dir = strdup(w->dir))) {
+		w->status = -ENOMEM;
+		return;
+	}
+	e->at = in;
+	e->at_key = key;
+	w->status = PLAN_EENV;
+}
+
+/* One line for `e`, which does not fit, at the first file that did not: what the plan
+ * creates there in all, so that freeing that much is enough. */
+static void say_fs(struct room_walk *w, const struct fs_room *e)
+{
+	const char *key = job_key_row(e->at_key)->name;
+	uint64_t kept, avail, need;
+	size_t files;
+
+	need = fs_need(w, e, &files, &kept, &avail);
 	if (need > avail)
 		diag_add(
-		    w->d, plan_where(in, key),
+		    w->d, plan_where(e->at, e->at_key),
 		    "key '%s': not enough free space in '%s': %llu bytes needed for what the plan creates on its file system (%zu file%s), %llu available",
-		    job_key_row(key)->name, w->dir, (unsigned long long)need, files,
-		    files == 1 ? "" : "s", (unsigned long long)avail);
+		    key, e->at_dir, (unsigned long long)need, files, files == 1 ? "" : "s",
+		    (unsigned long long)avail);
 	else
 		diag_add(
-		    w->d, plan_where(in, key),
+		    w->d, plan_where(e->at, e->at_key),
 		    "key '%s': not enough free space in '%s' beside the room kept for the results: %llu bytes needed for what the plan creates on its file system (%zu file%s), and %llu kept for the results in '%s'; %llu available",
-		    job_key_row(key)->name, w->dir, (unsigned long long)need, files,
-		    files == 1 ? "" : "s", (unsigned long long)kept, w->kept->folder,
-		    (unsigned long long)avail);
-	w->status = PLAN_EENV;
+		    key, e->at_dir, (unsigned long long)need, files, files == 1 ? "" : "s",
+		    (unsigned long long)kept, w->kept->folder, (unsigned long long)avail);
 }
 
 /* Is `f` a copy's destination, made anew each trial and removed after it? */
@@ -230,6 +263,11 @@ int plan_check_room(const struct plan *p, const struct plan_kept *kept, struct d
 	}
 	for (size_t u = 0; u < p->nunits && w.status != -ENOMEM; u++)
 		count_copies(&w, p, &p->units[u], u);
+	for (size_t k = 0; k < w.n; k++) {
+		if (w.fs[k].at && w.status != -ENOMEM)
+			say_fs(&w, &w.fs[k]);
+		free(w.fs[k].at_dir);
+	}
 	free(w.dir);
 	free(w.fs);
 	if (w.status == -ENOMEM) {

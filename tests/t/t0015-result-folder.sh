@@ -248,6 +248,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	{ printf 'experiment: room\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob w 960KiB; } >room.yaml
 	{ printf 'experiment: room\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob w 832KiB; } >fits.yaml
 	{ printf 'experiment: two\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob a 640KiB; wjob b 640KiB; } >two.yaml
+	{ printf 'experiment: three\nreplication: {runs: 1, warmup: 0}\njobs:\n'; wjob a 640KiB; wjob b 640KiB; wjob c 640KiB; } >three.yaml
 	test_expect_success 'a target on the result folder disk that fits only without the room kept: refused when planning, nothing made' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o disk/r room.yaml 2>err
@@ -291,6 +292,9 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		expect_eq "$(ls -A disk)" "" "the disk"
 		expect_code 1 "$IOTRIAL" validate two.yaml 2>err
 		grep "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes" err
+		# Said at the first that does not fit, with what they all need.
+		expect_code 1 "$IOTRIAL" validate three.yaml 2>err
+		grep -x "three.yaml:5:14: key .target.: not enough free space in .disk.: 1966080 bytes needed for what the plan creates on its file system (3 files), 1048576 available" err
 	'
 	printf 'experiment: cp\nreplication: {runs: 2, warmup: 0}\njobs:\n  - {target: disk/, name: c, workload: copy, backend: sync, file_size: 640KiB, matrix: {buffer_size: [64KiB, 128KiB]}}\n' >cp.yaml
 	sed "s/backend: sync,/backend: sync, keep_files: true,/" cp.yaml >kept.yaml
