@@ -44,7 +44,7 @@ test_expect_success 'sqlio-vpc: validate shows 2 threads x 8 outstanding I/Os, b
 	if [ "$rc" != 0 ]; then
 		cat err
 		expect_eq "$rc" 1
-		refused err 8589934592
+		refused err 18018729984 10
 		BACKEND=$sqlio_backend COPY_SIZE=16MiB "$IOTRIAL" validate "$SRC/jobs/sqlio-vpc.yaml" >plan.txt
 		copy="16 MiB"
 	fi
