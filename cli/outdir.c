@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,6 +442,21 @@ static off_t pid_len(void)
 	return snprintf(NULL, 0, "%ld\n", (long)getpid());
 }
 
+/* The lock file that keeps room, and its length without it, for outdir_leaving: a signal
+ * handler may read only lock-free atomic objects. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LONG_LOCK_FREE == 2,
+	       "outdir_leaving reads these from a signal handler");
+static atomic_int held_fd = -1;
+static atomic_long held_len;
+
+void outdir_leaving(void)
+{
+	int fd = atomic_load(&held_fd);
+
+	if (fd >= 0)
+		(void)!ftruncate(fd, atomic_load(&held_len));
+}
+
 int outdir_reserve(struct outdir *o, uint64_t bytes)
 {
 	int err;
@@ -460,6 +476,8 @@ int outdir_reserve(struct outdir *o, uint64_t bytes)
 		outdir_unreserve(o);
 		return -err;
 	}
+	atomic_store(&held_len, (long)pid_len());
+	atomic_store(&held_fd, o->lock_fd);
 	return 0;
 }
 
@@ -484,12 +502,15 @@ uint64_t outdir_held(const char *path)
 
 void outdir_unreserve(struct outdir *o)
 {
+	atomic_store(&held_fd, -1);
 	if (o->lock_fd >= 0)
 		(void)!ftruncate(o->lock_fd, pid_len());
 }
 
 void outdir_release(struct outdir *o)
 {
+	if (o->lock_fd >= 0 && atomic_load(&held_fd) == o->lock_fd)
+		atomic_store(&held_fd, -1);
 	if (o->lock_fd >= 0) {
 		unlinkat(o->fd, OUTDIR_LOCK, 0);
 		close(o->lock_fd);

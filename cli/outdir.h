@@ -65,6 +65,10 @@ uint64_t outdir_held(const char *path);
 uint64_t outdir_lock_len(uint64_t bytes);
 /* Give the room back (before the results are written). Safe when nothing is held. */
 void outdir_unreserve(struct outdir *o);
+/* Give back the room a run keeps, as it leaves at once (a second Ctrl-C, from the signal
+ * handler: async-signal-safe): else the lock file it leaves would hold it until the next run
+ * takes the folder. */
+void outdir_leaving(void);
 
 /* Let go of the folder: remove the lock file, unlock, close. Safe on OUTDIR_INIT and twice. */
 void outdir_release(struct outdir *o);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/outdir.h"
 #include "cli/progress.h"
 #include "reporters/reporter.h"
 
@@ -25,6 +26,13 @@ bool cli_stdout_closed;
 /* Set while result files are written: a second Ctrl-C then waits for them (on_signal). */
 static atomic_int writing_results, exit_pending;
 
+/* Leave at once (a second Ctrl-C), the room kept for the results given back first. */
+static _Noreturn void leave_now(void)
+{
+	outdir_leaving();
+	_exit(130);
+}
+
 /* A second Ctrl-C leaves at once, but never halfway through a result file: while one is
  * written, the exit waits for it (writing_done). The second look at writing_results covers a
  * writer that finished, in another thread, between the first look and exit_pending. */
@@ -32,10 +40,10 @@ static void on_signal(int sig)
 {
 	if (cli_stop_signal && sig == SIGINT) {
 		if (!atomic_load(&writing_results))
-			_exit(130);
+			leave_now();
 		atomic_store(&exit_pending, 1);
 		if (!atomic_load(&writing_results))
-			_exit(130);
+			leave_now();
 		return;
 	}
 	cli_stop_signal = sig;
@@ -90,7 +98,7 @@ void cli_guard_begin(void)
 void cli_guard_end(void)
 {
 	if (writing_done())
-		_exit(130); /* the second Ctrl-C, held until the file was whole */
+		leave_now(); /* the second Ctrl-C, held until the file was whole */
 }
 
 void cli_checkpoint(const struct results *r, void *arg)
@@ -104,7 +112,7 @@ void cli_checkpoint(const struct results *r, void *arg)
 	writing_begin();
 	ret = rep_write_file(json, r, to->dir);
 	if (writing_done())
-		_exit(130); /* the second Ctrl-C, held until the checkpoint was whole */
+		leave_now(); /* the second Ctrl-C, held until the checkpoint was whole */
 	/* The room kept for the results is not lent to a checkpoint (docs/cli.md, "Room for
 	 * the results"): on a full disk it fails, and the next one is tried all the same. */
 	if (ret < 0 && !to->failed) {

@@ -500,6 +500,26 @@ test_expect_success 'a double Ctrl-C while results are written: every file whole
 	whole_run big
 '
 
+# 20000 trials: a run that keeps about 80 MB for its results. Stopped in its first trial,
+# it goes on until its worker ends a 3 s pause (think_time): the second signal lands then.
+printf 'experiment: big\nreplication: {runs: 20000}\njobs:\n  - {name: a, workload: read, backend: null, file_size: 4KiB, block_size: 4KiB, runtime: 10s, think_time: 3s}\n' >slow.yaml
+
+test_expect_success 'SIGTERM, then Ctrl-C during a trial: 130 at once, the room kept for the results given back' '
+	"$IOTRIAL" run -q -o slow slow.yaml 2>err &
+	pid=$!
+	until test "$(stat -c %b slow/.iotrial.lock 2>/dev/null || echo 0)" -gt 20000; do :; done
+	kill -TERM $pid
+	while (( 0x$(sed -n "s/^ShdPnd:\t*//p" /proc/$pid/status) & 0x4000 )); do :; done
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 130
+	# The lock file a run that left at once leaves: its pid line, no room behind it.
+	head -n 1 slow/.iotrial.lock | grep -x "$pid"
+	expect_eq "$(stat -c %s slow/.iotrial.lock)" "$(( ${#pid} + 1 ))" "lock file size"
+	test "$(stat -c %b slow/.iotrial.lock)" -le 8
+'
+
 test_expect_success 'stdout with no reader: the result folder is written, no further job file, 141' '
 	mkfifo pipe
 	exec 5<>pipe
