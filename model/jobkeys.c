@@ -434,6 +434,8 @@ void spec_job_release(struct job_spec *j)
 	free(j->rep.metric);
 	free(j->key_loc);
 	free(j->name);
+	if (j->opts.own)
+		free(j->opts.v);
 	j->name = NULL;
 	for (size_t i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].type == KT_STRING)
@@ -453,11 +455,18 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->after = NULL;
 	dst->nafter = 0;
 	dst->key_loc = NULL;
+	dst->opts = (struct job_opts){NULL, 0, false};
 	for (int i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].type == KT_STRING)
 			*(char **)((char *)dst + job_keys[i].off) = NULL;
 	if (!(dst->key_loc = malloc(JK_MAX * sizeof(*dst->key_loc))))
 		goto fail;
+	if (src->opts.n && !(dst->opts.v = malloc(src->opts.n * sizeof(*dst->opts.v))))
+		goto fail;
+	if (src->opts.n)
+		memcpy(dst->opts.v, src->opts.v, src->opts.n * sizeof(*dst->opts.v));
+	dst->opts.n = src->opts.n;
+	dst->opts.own = true;
 	memcpy(dst->key_loc, src->key_loc, JK_MAX * sizeof(*dst->key_loc));
 	for (int i = 0; i < JK_NKEYS; i++) {
 		if (job_keys[i].type != KT_STRING)

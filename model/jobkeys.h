@@ -108,8 +108,16 @@ size_t job_key_names(const char **names, size_t cap);
 /* Backend option `id` (JK_NKEYS on) of job `j`: as set, or its default. */
 uint64_t job_opt_get(const struct job_spec *j, enum job_key_id id);
 
-/* Set backend option `id` of job `j`: 0, or -E2BIG when the job already sets JOB_OPTS_MAX. */
+/* Set backend option `id` of job `j`, first copying options it borrows: 0, or -E2BIG when
+ * the job already sets JOB_OPTS_MAX, or -ENOMEM. */
 int job_opt_put(struct job_spec *j, enum job_key_id id, uint64_t u);
+
+/* `j`, a copy of another job made by assignment, borrows that job's options: it frees
+ * none, and copies them before it changes one. */
+static inline void job_opts_borrow(struct job_spec *j)
+{
+	j->opts.own = false;
+}
 
 /* Type `text` as key `k` says (units, bounds, enum names) into v->u, or v->s for a string
  * (malloc'd). Returns 0, or -EINVAL / -ERANGE with a message in `err`, or -ENOMEM. */

@@ -4,6 +4,7 @@
  * backend option is a row in its backend's file, not here. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/jobkeys.h"
@@ -125,7 +126,7 @@ void job_keys_extend_reset(void)
 static int opt_slot(const struct job_opts *o, enum job_key_id id)
 {
 	for (int i = 0; i < o->n; i++)
-		if (o->key[i] == (uint16_t)id)
+		if (o->v[i].key == (uint16_t)id)
 			return i;
 	return -1;
 }
@@ -134,7 +135,26 @@ uint64_t job_opt_get(const struct job_spec *j, enum job_key_id id)
 {
 	int i = opt_slot(&j->opts, id);
 
-	return i >= 0 ? j->opts.val[i] : ext[(size_t)id - JK_NKEYS].def;
+	return i >= 0 ? j->opts.v[i].val : ext[(size_t)id - JK_NKEYS].def;
+}
+
+/* Room in `o` for `n` options, its own: borrowed ones copied. */
+static int opts_own(struct job_opts *o, size_t n)
+{
+	struct job_opt *v;
+
+	if (o->own) {
+		if (!(v = realloc(o->v, n * sizeof(*v))))
+			return -ENOMEM;
+	} else {
+		if (!(v = malloc(n * sizeof(*v))))
+			return -ENOMEM;
+		if (o->n)
+			memcpy(v, o->v, o->n * sizeof(*v));
+	}
+	o->v = v;
+	o->own = true;
+	return 0;
 }
 
 int job_opt_put(struct job_spec *j, enum job_key_id id, uint64_t u)
@@ -142,12 +162,14 @@ int job_opt_put(struct job_spec *j, enum job_key_id id, uint64_t u)
 	struct job_opts *o = &j->opts;
 	int i = opt_slot(o, id);
 
+	if (i < 0 && o->n == JOB_OPTS_MAX)
+		return -E2BIG;
+	if ((i < 0 || !o->own) && opts_own(o, i < 0 ? o->n + 1U : o->n) < 0)
+		return -ENOMEM;
 	if (i < 0) {
-		if (o->n == JOB_OPTS_MAX)
-			return -E2BIG;
 		i = o->n++;
-		o->key[i] = (uint16_t)id;
+		o->v[i].key = (uint16_t)id;
 	}
-	o->val[i] = u;
+	o->v[i].val = u;
 	return 0;
 }

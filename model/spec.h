@@ -100,12 +100,18 @@ enum job_key_id {
 #define JK_MAX	   (JK_NKEYS + JK_EXT_MAX)
 
 /* The backend options a job sets: the id (JK_NKEYS on) and the value as struct key_value's u
- * holds it. An option left out takes its table's default; key_loc says where one was set. */
+ * holds it. An option left out takes its table's default; key_loc says where one was set.
+ * Out of line, so that a plan's instance borrows its parsed job's options until a matrix
+ * point sets one (a 100000-point plan stays well under 100 MiB: tests/t/t0023). */
 #define JOB_OPTS_MAX 16
+struct job_opt {
+	uint64_t val;
+	uint16_t key;
+};
 struct job_opts {
+	struct job_opt *v; /* n of them; NULL when n is 0 */
 	uint16_t n;
-	uint16_t key[JOB_OPTS_MAX];
-	uint64_t val[JOB_OPTS_MAX];
+	bool own; /* v is this job's to free; else it is borrowed (job_opts_borrow) */
 };
 
 enum spec_outliers { OUTLIERS_NONE, OUTLIERS_TRIM, OUTLIERS_IQR, OUTLIERS_MAD };

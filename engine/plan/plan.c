@@ -290,8 +290,9 @@ static char *instance_name(struct planner *pl, const struct instance *in)
 	return strdup(pl->namebuf);
 }
 
-/* Set key `v` of an instance's job to a matrix value, sharing its string with the spec. No
- * allocation; a backend option fails (-E2BIG) only past JOB_OPTS_MAX options on one job. */
+/* Set key `v` of an instance's job to a matrix value, sharing its string with the spec. A
+ * backend option copies the options the instance borrows (-ENOMEM), and fails (-E2BIG) past
+ * JOB_OPTS_MAX options on one job. */
 static int put_point(struct job_spec *j, const struct key_value *v)
 {
 	const struct job_key *key = job_key_row(v->key);
@@ -321,6 +322,7 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	struct job_spec *j = &in->job;
 
 	*j = *src;
+	job_opts_borrow(j);
 	j->matrix = NULL;
 	j->nmatrix = 0;
 	j->exclude = NULL;
@@ -334,11 +336,16 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	in->job_index = k;
 	in->point_no = (uint32_t)no;
 	in->npoint = (uint32_t)src->nmatrix;
-	for (size_t d = 0; d < src->nmatrix; d++)
-		if (put_point(j, &src->matrix[d].values[idx[d]]) < 0)
+	for (size_t d = 0; d < src->nmatrix; d++) {
+		int r = put_point(j, &src->matrix[d].values[idx[d]]);
+
+		if (r == -ENOMEM)
+			return false;
+		if (r < 0)
 			plan_fail(pl, PLAN_ESPEC, instance_key_loc(in, src->matrix[d].key),
 				  "key '%s': a job sets at most %d backend options",
 				  job_key_row(src->matrix[d].key)->name, JOB_OPTS_MAX);
+	}
 	if (!(in->name = instance_name(pl, in)))
 		return false;
 	in->target_folder = target_is_folder(j);
@@ -570,6 +577,8 @@ void plan_release(struct plan *p)
 			free(in->job.target);
 		if (in->own_source)
 			free(in->job.source);
+		if (in->job.opts.own)
+			free(in->job.opts.v);
 		/* plan_path: a path the previous instance holds too is freed with that one. */
 		if (!i || in->data.path != in[-1].data.path)
 			free(in->data.path);

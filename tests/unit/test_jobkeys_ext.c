@@ -91,6 +91,7 @@ static void test_lent_option(void **state)
 	/* The same name again is taken. */
 	assert_int_equal(job_keys_extend("u", good, err, sizeof(err)), -EINVAL);
 	job_keys_extend_reset();
+	spec_job_release(&j);
 }
 
 static void test_full_job(void **state)
@@ -102,6 +103,34 @@ static void test_full_job(void **state)
 		assert_int_equal(job_opt_put(&j, (enum job_key_id)(JK_NKEYS + i), 1), 0);
 	assert_int_equal(job_opt_put(&j, (enum job_key_id)(JK_NKEYS + JOB_OPTS_MAX), 1), -E2BIG);
 	assert_int_equal(job_opt_put(&j, (enum job_key_id)JK_NKEYS, 2), 0); /* set again: fits */
+	spec_job_release(&j);
+}
+
+/* A plan's instance is its parsed job copied by assignment, borrowing the job's options:
+ * a matrix point that sets one changes the instance's options, never the job's. */
+static void test_borrowed_options(void **state)
+{
+	static struct job_spec job, in1, in2;
+	const enum job_key_id a = JK_NKEYS, b = JK_NKEYS + 1;
+
+	memset(&job, 0, sizeof(job));
+	assert_int_equal(job_opt_put(&job, a, 1), 0);
+	in1 = job;
+	job_opts_borrow(&in1);
+	assert_ptr_equal(in1.opts.v, job.opts.v); /* nothing copied until a point sets one */
+	assert_int_equal(job_opt_put(&in1, a, 2), 0);
+	in2 = job;
+	job_opts_borrow(&in2);
+	assert_int_equal(job_opt_put(&in2, b, 3), 0);
+	assert_int_equal(job_opt_get(&job, a), 1);
+	assert_int_equal(job.opts.n, 1);
+	assert_int_equal(job_opt_get(&in1, a), 2);
+	assert_int_equal(job_opt_get(&in2, a), 1);
+	assert_int_equal(job_opt_get(&in2, b), 3);
+	spec_job_release(&in2);
+	spec_job_release(&in1);
+	assert_int_equal(job_opt_get(&job, a), 1); /* still there: the instances freed their own */
+	spec_job_release(&job);
 }
 
 static void test_registry(void **state)
@@ -119,9 +148,8 @@ static void test_registry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_lent_option),
-	    cmocka_unit_test(test_full_job),
+	    cmocka_unit_test(test_refused),  cmocka_unit_test(test_lent_option),
+	    cmocka_unit_test(test_full_job), cmocka_unit_test(test_borrowed_options),
 	    cmocka_unit_test(test_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
