@@ -109,7 +109,7 @@ test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB'
 # when its matrix point sets one: held inline, 168 bytes each took this plan to 98.3 MiB,
 # and 98.3 MiB with a backend option in the matrix; 83.5 and 88.1 MiB now.
 test_expect_success 'a 100000-point matrix over a backend option: in less than 100 MiB' '
-	cat >opt.yaml <<-EOF &&
+	cat >opt.yaml <<-EOF
 	experiment: points
 	jobs:
 	  - {name: j0, workload: read, file_size: 64KiB, backend: null, null_jitter: 1us, matrix: {null_delay: {from: 1us, to: 1000us, step: 1us}, think_time: {from: 1us, to: 100us, step: 1us}}}
