@@ -27,6 +27,7 @@ enum plan_layout {
 struct plan_id {
 	dev_t dev, rdev; /* rdev: a block device's, 0 for a file */
 	ino_t ino;
+	uint64_t allocated; /* a file's bytes on disk then (st_blocks): a write beyond grows it */
 };
 
 /* A folder named in the job file that will receive a file, as the plan checked it (exists,

@@ -71,7 +71,8 @@ static bool same_id(const struct plan_id *a, const struct plan_id *b)
 void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st)
 {
 	struct plan *p = pl->p;
-	struct plan_id id = {st->st_dev, S_ISBLK(st->st_mode) ? st->st_rdev : 0, st->st_ino};
+	struct plan_id id = {st->st_dev, S_ISBLK(st->st_mode) ? st->st_rdev : 0, st->st_ino,
+			     S_ISBLK(st->st_mode) ? 0 : (uint64_t)st->st_blocks * 512};
 	struct plan_id *ids;
 
 	/* The points of a matrix name one file one after another: one entry serves them all,

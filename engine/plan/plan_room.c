@@ -182,13 +182,13 @@ static void say_fs(struct room_walk *w, const struct fs_room *e)
 	if (need > avail)
 		diag_add(
 		    w->d, plan_where(e->at, e->at_key),
-		    "key '%s': not enough free space in '%s': %llu bytes needed for what the plan creates on its file system (%zu file%s), %llu available",
+		    "key '%s': not enough free space in '%s': %llu bytes needed for what the plan creates or grows on its file system (%zu file%s), %llu available",
 		    key, e->at_dir, (unsigned long long)need, files, files == 1 ? "" : "s",
 		    (unsigned long long)avail);
 	else
 		diag_add(
 		    w->d, plan_where(e->at, e->at_key),
-		    "key '%s': not enough free space in '%s' beside the room kept for the results: %llu bytes needed for what the plan creates on its file system (%zu file%s), and %llu kept for the results in '%s'; %llu available",
+		    "key '%s': not enough free space in '%s' beside the room kept for the results: %llu bytes needed for what the plan creates or grows on its file system (%zu file%s), and %llu kept for the results in '%s'; %llu available",
 		    key, e->at_dir, (unsigned long long)need, files, files == 1 ? "" : "s",
 		    (unsigned long long)kept, w->kept->folder, (unsigned long long)avail);
 }
@@ -245,6 +245,91 @@ static void count_copies(struct room_walk *w, const struct plan *p, const struct
 	}
 }
 
+/* An existing file that instances write over (allow_overwrite), by its identity: the
+ * largest extent they write, and the first of them. */
+struct grown {
+	const struct plan_id *id;
+	uint64_t extent;
+	const struct instance *in;
+};
+
+static int grown_cmp(const void *a, const void *b)
+{
+	const struct plan_id *x = ((const struct grown *)a)->id, *y = ((const struct grown *)b)->id;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* The existing files written over on this rank, each instance's largest extent, one entry
+ * for the instances one after another on one file (a matrix over it), in `*out`. Returns
+ * their count, or -1 when memory ran out. */
+static ssize_t written_over(const struct plan *p, struct grown **out)
+{
+	struct grown *g = NULL, *more;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < p->ninst; i++) {
+		const struct instance *in = &p->inst[i];
+		const struct plan_id *id = plan_seen(p, in, &in->data);
+		uint64_t extent = spec_job_extent(&in->job);
+
+		if (!id || id->rdev || in->data.create || !plan_on_rank(in, dist_rank()) ||
+		    !spec_workload_writes(in->job.workload))
+			continue;
+		if (n && g[n - 1].id == id) {
+			g[n - 1].extent = extent > g[n - 1].extent ? extent : g[n - 1].extent;
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4;
+			if (!(more = realloc(g, cap * sizeof(*g)))) {
+				free(g);
+				return -1;
+			}
+			g = more;
+		}
+		g[n++] = (struct grown){id, extent, in};
+	}
+	*out = g;
+	return (ssize_t)n;
+}
+
+/* A file written over grows to the largest extent written, where it is shorter or has
+ * holes: that much more room on its file system, counted once per file however many
+ * instances write it (the same file under several identities' entries merged). */
+static void count_growth(struct room_walk *w, const struct plan *p)
+{
+	struct grown *g = NULL;
+	ssize_t n = written_over(p, &g);
+
+	if (n < 0) {
+		w->status = -ENOMEM;
+		return;
+	}
+	if (n > 1)
+		qsort(g, (size_t)n, sizeof(*g), grown_cmp);
+	for (ssize_t i = 0; i < n && w->status != -ENOMEM; i++) {
+		uint64_t extent = g[i].extent;
+		struct fs_room *e;
+
+		while (i + 1 < n && !grown_cmp(&g[i], &g[i + 1])) {
+			i++;
+			extent = g[i].extent > extent ? g[i].extent : extent;
+		}
+		if (!(e = fs_of_path(w, g[i].in->data.path)))
+			continue;
+		extent = blocks(extent, e->block);
+		if (extent <= g[i].id->allocated)
+			continue;
+		e->files++;
+		e->bytes = add(e->bytes, extent - g[i].id->allocated);
+		check_fs(w, g[i].in, e, JK_TARGET);
+	}
+	free(g);
+}
+
 int plan_check_room(const struct plan *p, const struct plan_kept *kept, struct diag *d)
 {
 	struct room_walk w = {.kept = kept, .d = d, .dir_fs = -1};
@@ -261,6 +346,8 @@ int plan_check_room(const struct plan *p, const struct plan_kept *kept, struct d
 			if (f[k]->path && f[k]->create && !f[k]->owner)
 				count_file(&w, in, f[k], k ? JK_SOURCE : JK_TARGET);
 	}
+	if (w.status != -ENOMEM)
+		count_growth(&w, p);
 	for (size_t u = 0; u < p->nunits && w.status != -ENOMEM; u++)
 		count_copies(&w, p, &p->units[u], u);
 	for (size_t k = 0; k < w.n; k++) {

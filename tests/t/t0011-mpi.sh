@@ -264,7 +264,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p mroom && mount -t tmpfs -o size=1m tmpfs mroom
 			rc=0
 			$MPIRUN -np 2 ./on_rank $r TGT mroom "$MPI_IOTRIAL" run -q room.yaml -o mroom/r 2>err || rc=$?
 			expect_eq "$rc" 1 "exit status, target of rank $r"
-			grep "room.yaml:3:14: key .target.: not enough free space in .mroom. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 90112 kept for the results in .mroom/r.; 1048576 available" err
+			grep "room.yaml:3:14: key .target.: not enough free space in .mroom. beside the room kept for the results: 983040 bytes needed for what the plan creates or grows on its file system (1 file), and 90112 kept for the results in .mroom/r.; 1048576 available" err
 			expect_eq "$(grep -c "not enough free space" err)" 1 "lines, target of rank $r"
 			expect_eq "$(ls -A mroom)" "" "the disk"
 		done

@@ -252,7 +252,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	test_expect_success 'a target on the result folder disk that fits only without the room kept: refused when planning, nothing made' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o disk/r room.yaml 2>err
-		grep -x "room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed for what the plan creates on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
+		grep -x "room.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 983040 bytes needed for what the plan creates or grows on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
 		expect_eq "$(wc -l <err)" 1 "lines on stderr"
 		expect_eq "$(ls -A disk)" "" "the disk"
 		# Elsewhere, the run keeps no room on that disk; validate keeps none at all.
@@ -286,7 +286,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	test_expect_success 'two targets on one disk that fit one at a time, not together: refused when planning' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o elsewhere2 two.yaml 2>err
-		grep -x "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		grep -x "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
 		expect_eq "$(wc -l <err)" 1 "lines on stderr"
 		test ! -e elsewhere2
 		expect_eq "$(ls -A disk)" "" "the disk"
@@ -294,7 +294,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		grep "two.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes" err
 		# Said at the first that does not fit, with what they all need.
 		expect_code 1 "$IOTRIAL" validate three.yaml 2>err
-		grep -x "three.yaml:5:14: key .target.: not enough free space in .disk.: 1966080 bytes needed for what the plan creates on its file system (3 files), 1048576 available" err
+		grep -x "three.yaml:5:14: key .target.: not enough free space in .disk.: 1966080 bytes needed for what the plan creates or grows on its file system (3 files), 1048576 available" err
 	'
 	printf 'experiment: cp\nreplication: {runs: 2, warmup: 0}\njobs:\n  - {target: disk/, name: c, workload: copy, backend: sync, file_size: 640KiB, matrix: {buffer_size: [64KiB, 128KiB]}}\n' >cp.yaml
 	sed "s/backend: sync,/backend: sync, keep_files: true,/" cp.yaml >kept.yaml
@@ -305,7 +305,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		expect_eq "$(jq -c "[.jobs[].trials[].bytes]" cp/results.json)" "[655360,655360,655360,655360]"
 		expect_eq "$(ls -A disk)" "" "the disk"
 		expect_code 1 "$IOTRIAL" run -q -o kept kept.yaml 2>err
-		grep -x "kept.yaml:4:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		grep -x "kept.yaml:4:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
 		expect_eq "$(ls -A disk)" "" "the disk"
 	'
 	# Files take whole pages: 4097 bytes take 8192, and 1044479 take 1044480.
@@ -313,7 +313,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	test_expect_success 'two targets that fit byte for byte, not in whole pages: refused when planning' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o elsewhere3 pages.yaml 2>err
-		grep -x "pages.yaml:5:14: key .target.: not enough free space in .disk.: 1052672 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		grep -x "pages.yaml:5:14: key .target.: not enough free space in .disk.: 1052672 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
 		expect_eq "$(ls -A disk)" "" "the disk"
 	'
 	# 958464 bytes of target (234 pages) and the lock file (22 pages) fill the 256 pages.
@@ -327,7 +327,7 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 		expect_eq "$(jq ".jobs[0].trials[0].bytes" disk/r/results.json)" 958464
 		rm -rf disk/r
 		expect_code 1 "$IOTRIAL" run -q -o disk/r over.yaml 2>err
-		grep -x "over.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 962560 bytes needed for what the plan creates on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
+		grep -x "over.yaml:4:14: key .target.: not enough free space in .disk. beside the room kept for the results: 962560 bytes needed for what the plan creates or grows on its file system (1 file), and 90112 kept for the results in .disk/r.; 1048576 available" err
 		expect_eq "$(ls -A disk)" "" "the disk"
 	'
 	# Two copies that run alongside (with:), and a copytree of 200 files of 1000 bytes, a page
@@ -338,10 +338,38 @@ if [ "$(id -u)" = 0 ] && mkdir disk && mount -t tmpfs -o size=1m tmpfs disk 2>/d
 	test_expect_success 'copies that run alongside count together; a tree counts its files in whole pages' '
 		rm -rf disk/*
 		expect_code 1 "$IOTRIAL" run -q -o elsewhere4 with.yaml 2>err
-		grep -x "with.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		grep -x "with.yaml:5:14: key .target.: not enough free space in .disk.: 1310720 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
 		expect_code 1 "$IOTRIAL" run -q -o elsewhere4 tree.yaml 2>err
-		grep -x "tree.yaml:4:14: key .target.: not enough free space in .disk.: 1638400 bytes needed for what the plan creates on its file system (2 files), 1048576 available" err
+		grep -x "tree.yaml:4:14: key .target.: not enough free space in .disk.: 1638400 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
 		expect_eq "$(ls -A disk)" "" "the disk"
+	'
+	# A file of 64 KiB written over up to 960 KiB grows by 896 KiB (917504 bytes), beside a new
+	# file of 128 KiB: 1048576 bytes where 983040 are free. Two jobs that write it, with a
+	# read between them, grow it once. A sparse file of 960 KiB holds no page: writing it
+	# fills 240.
+	ow() {
+		printf '  - {target: %s, name: %s, workload: %s, backend: sync, allow_overwrite: true, file_size: %s, block_size: 64KiB}\n' "$@"
+	}
+	{ printf 'experiment: grow\nreplication: {runs: 1, warmup: 0}\njobs:\n'; ow disk/ex.bin a write 960KiB; ow disk/ b write 128KiB; } >grow.yaml
+	{ printf 'experiment: twice\nreplication: {runs: 1, warmup: 0}\njobs:\n'; ow disk/ex.bin a write 960KiB; ow s640 r read 640KiB; ow disk/ex.bin c randwrite 960KiB; } >twice.yaml
+	{ printf 'experiment: holes\nreplication: {runs: 1, warmup: 0}\njobs:\n'; ow disk/sp.bin a write 960KiB; ow disk/ b write 128KiB; } >holes.yaml
+	test_expect_success 'a file written over counts what it grows by, once however many jobs write it' '
+		rm -rf disk/*
+		head -c 65536 /dev/zero >disk/ex.bin
+		expect_code 1 "$IOTRIAL" run -q -o elsewhere5 grow.yaml 2>err
+		grep -x "grow.yaml:4:14: key .target.: not enough free space in .disk.: 1048576 bytes needed for what the plan creates or grows on its file system (2 files), 983040 available" err
+		expect_eq "$(wc -l <err)" 1 "lines on stderr"
+		expect_eq "$(stat -c %s disk/ex.bin)" 65536 "the file written over"
+		expect_eq "$(ls -A disk)" ex.bin "the disk"
+		"$IOTRIAL" validate twice.yaml >/dev/null
+		"$IOTRIAL" run -q -o elsewhere5 twice.yaml 2>err
+		whole_run elsewhere5
+		expect_eq "$(stat -c %s disk/ex.bin)" 983040 "the file written over"
+		rm -f disk/ex.bin
+		truncate -s 960K disk/sp.bin
+		expect_code 1 "$IOTRIAL" validate holes.yaml 2>err
+		grep -x "holes.yaml:4:14: key .target.: not enough free space in .disk.: 1114112 bytes needed for what the plan creates or grows on its file system (2 files), 1048576 available" err
+		rm -f disk/sp.bin
 	'
 	test_expect_success 'several job files: one whose target fits only without the room is refused before any runs' '
 		rm -rf disk/*

@@ -21,7 +21,7 @@ done
 # that file system, in 4 KiB blocks, whatever the disk has free), more than available.
 # ERR.n: "NEEDED FILES AVAILABLE".
 refused() {
-	sed -n 's/.*key .\(target\|source\).: not enough free space in .*: \([0-9]*\) bytes needed for what the plan creates on its file system (\([0-9]*\) files\{0,1\}), \([0-9]*\) available$/\2 \3 \4/p' "$1" >"$1.n"
+	sed -n 's/.*key .\(target\|source\).: not enough free space in .*: \([0-9]*\) bytes needed for what the plan creates or grows on its file system (\([0-9]*\) files\{0,1\}), \([0-9]*\) available$/\2 \3 \4/p' "$1" >"$1.n"
 	expect_eq "$(wc -l <"$1.n")" 1 "refusals for free space in $1"
 	expect_eq "$(cut -d" " -f1,2 "$1.n")" "$2 $3" "bytes needed and files"
 	awk '{ if (!($1 + 0 > $3 + 0)) { print "needed " $1 ", available " $3; exit 1 } }' "$1.n"
