@@ -191,6 +191,7 @@ static void run_shim_wl(enum job_workload wl, unsigned take, struct worker_extra
 
 	if (be_registry_init(err, sizeof(err)) < 0)
 		fail_msg("%s", err);
+	drop_opts(&j); /* from the previous call */
 	memset(&j, 0, sizeof(j));
 	j.key_loc = locs;
 	set_opt(&j, "null_delay", "20us");
@@ -318,6 +319,7 @@ static void run_fault(uint64_t bad, struct worker_extra *x, struct worker_out *o
 	if (be_registry_init(err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_non_null(be = be_wrap(&be_fault, &be_skeleton));
+	drop_opts(&j); /* from the previous call */
 	memset(&j, 0, sizeof(j));
 	j.key_loc = locs;
 	set_opt(&j, "fault_backend", "skeleton");
