@@ -76,6 +76,9 @@ int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, cha
 		r = job_key_put(j, &v);
 	if (r == -E2BIG)
 		snprintf(err, errlen, "a job sets at most %d backend options", JOB_OPTS_MAX);
+	/* A string's copy, or a backend option's room (job_opt_put): the callers print err. */
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
 	job_key_value_release(&v);
 	return r;
 }

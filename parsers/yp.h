@@ -74,8 +74,9 @@ void yp_enum_list(char *buf, size_t len, const char *const *names);
 /* Letters, digits, '_', '-', '.'; not empty. */
 bool yp_name_ok(const char *s);
 
-/* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL with
- * a message (without position) in `err`. For a job's mapping, --set and matrix values. */
+/* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL,
+ * -ERANGE, -E2BIG or -ENOMEM, with a message (without position) in `err` for each. For a
+ * job's mapping, --set and matrix values. */
 int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
 		   size_t errlen);
 
