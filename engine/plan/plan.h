@@ -28,6 +28,7 @@ struct plan_id {
 	dev_t dev, rdev; /* rdev: a block device's, 0 for a file */
 	ino_t ino;
 	uint64_t allocated; /* a file's bytes on disk then (st_blocks): a write beyond grows it */
+	uint64_t size;	    /* a file's size then: what it holds past a write may be all there is */
 };
 
 /* A folder named in the job file that will receive a file, as the plan checked it (exists,

@@ -72,7 +72,8 @@ void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st
 {
 	struct plan *p = pl->p;
 	struct plan_id id = {st->st_dev, S_ISBLK(st->st_mode) ? st->st_rdev : 0, st->st_ino,
-			     S_ISBLK(st->st_mode) ? 0 : (uint64_t)st->st_blocks * 512};
+			     S_ISBLK(st->st_mode) ? 0 : (uint64_t)st->st_blocks * 512,
+			     S_ISBLK(st->st_mode) ? 0 : (uint64_t)st->st_size};
 	struct plan_id *ids;
 
 	/* The points of a matrix name one file one after another: one entry serves them all,

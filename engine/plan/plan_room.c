@@ -273,7 +273,12 @@ static ssize_t written_over(const struct plan *p, struct grown **out)
 	for (size_t i = 0; i < p->ninst; i++) {
 		const struct instance *in = &p->inst[i];
 		const struct plan_id *id = plan_seen(p, in, &in->data);
-		uint64_t extent = spec_job_extent(&in->job);
+		/* A file the ranks share holds every rank's region (as share_file sizes a
+		 * created one). */
+		uint64_t extent = spec_job_extent(&in->job),
+			 ranks = in->job.layout != RANK_LAYOUT_PER_RANK ? in->rank_n : 1;
+
+		extent = ranks > 1 && extent > UINT64_MAX / ranks ? UINT64_MAX : extent * ranks;
 
 		if (!id || id->rdev || in->data.create || !plan_on_rank(in, dist_rank()) ||
 		    !spec_workload_writes(in->job.workload))
@@ -294,6 +299,38 @@ static ssize_t written_over(const struct plan *p, struct grown **out)
 	}
 	*out = g;
 	return (ssize_t)n;
+}
+
+/* The file system file `id` is on, which `path` names: its folder's, or where the name is a
+ * symbolic link to a file elsewhere, the folder of the file it leads to. NULL: not known
+ * (nor then checked), or out of memory (w->status). */
+static struct fs_room *fs_of_file(struct room_walk *w, const char *path, const struct plan_id *id)
+{
+	struct fs_room *e = fs_of_path(w, path);
+	char *real;
+
+	if ((e && e->dev == id->dev) || w->status == -ENOMEM)
+		return e;
+	if (!(real = realpath(path, NULL))) {
+		if (errno == ENOMEM)
+			w->status = -ENOMEM;
+		return NULL;
+	}
+	e = fs_of_path(w, real);
+	free(real);
+	return e && e->dev == id->dev ? e : NULL;
+}
+
+/* The bytes a file written up to `extent` (in whole blocks) takes more than it does now: its
+ * blocks there, less those it holds there already. What it holds lies anywhere in it, so
+ * only what its blocks past `extent` could not hold is sure to lie before: a file with
+ * holes before that and its data past it grows by as much as one with none at all. */
+static uint64_t growth(const struct plan_id *id, uint64_t extent, uint64_t block)
+{
+	uint64_t size = blocks(id->size, block), past = size > extent ? size - extent : 0;
+	uint64_t held = id->allocated > past ? id->allocated - past : 0;
+
+	return extent > held ? extent - held : 0;
 }
 
 /* A file written over grows to the largest extent written, where it is shorter or has
@@ -318,13 +355,12 @@ static void count_growth(struct room_walk *w, const struct plan *p)
 			i++;
 			extent = g[i].extent > extent ? g[i].extent : extent;
 		}
-		if (!(e = fs_of_path(w, g[i].in->data.path)))
+		if (!(e = fs_of_file(w, g[i].in->data.path, g[i].id)))
 			continue;
-		extent = blocks(extent, e->block);
-		if (extent <= g[i].id->allocated)
+		if (!(extent = growth(g[i].id, blocks(extent, e->block), e->block)))
 			continue;
 		e->files++;
-		e->bytes = add(e->bytes, extent - g[i].id->allocated);
+		e->bytes = add(e->bytes, extent);
 		check_fs(w, g[i].in, e, JK_TARGET);
 	}
 	free(g);

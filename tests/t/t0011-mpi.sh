@@ -278,6 +278,34 @@ else
 	test_skip 'a target on the disk where rank 0 keeps room, that fits only without it: refused when planning, on every rank' 'needs root to mount a small tmpfs'
 fi
 
+# An existing file of 64 KiB that 2 ranks write over with layout shared (or strided): each
+# rank its own region of 640 KiB, so the file grows to 1280 KiB, 1245184 bytes more in
+# 64 KiB pages, where 983040 are free. Counted as one rank's region (576 KiB), the plan
+# passed, and the trial failed with ENOSPC halfway through.
+if [ "$(id -u)" = 0 ] && mkdir -p mgrow && mount -t tmpfs -o size=1m tmpfs mgrow 2>/dev/null; then
+	for l in shared strided; do
+		printf 'replication: {runs: 1, warmup: 0}\njobs:\n  - {target: mgrow/ex.bin, name: w, workload: write, backend: sync, allow_overwrite: true, layout: %s, file_size: %s, block_size: 64KiB}\n' $l 640KiB >grow-$l.yaml
+	done
+	printf 'replication: {runs: 1, warmup: 0}\njobs:\n  - {target: mgrow/ex.bin, name: w, workload: write, backend: sync, allow_overwrite: true, layout: shared, file_size: 448KiB, block_size: 64KiB}\n' >grow-fits.yaml
+	test_expect_success 'an existing file the ranks share, written over: it grows by every rank region, refused when planning' '
+		for l in shared strided; do
+			head -c 65536 /dev/zero >mgrow/ex.bin
+			rc=0
+			$MPIRUN -np 2 "$MPI_IOTRIAL" run -q grow-$l.yaml -o elsewhere-$l 2>err || rc=$?
+			expect_eq "$rc" 1 "exit status, layout $l"
+			grep "grow-$l.yaml:3:14: key .target.: not enough free space in .mgrow.: 1245184 bytes needed for what the plan creates or grows on its file system (1 file), 983040 available" err
+			expect_eq "$(grep -c "not enough free space" err)" 1 "lines, layout $l"
+			test ! -e elsewhere-$l
+			expect_eq "$(stat -c %s mgrow/ex.bin)" 65536 "the file written over, layout $l"
+		done
+		$MPIRUN -np 2 "$MPI_IOTRIAL" run -q grow-fits.yaml -o elsewhere-fits 2>err
+		expect_eq "$(stat -c %s mgrow/ex.bin)" 917504 "the file written over by both ranks"
+	'
+	umount mgrow
+else
+	test_skip 'an existing file the ranks share, written over: it grows by every rank region, refused when planning' 'needs root to mount a small tmpfs'
+fi
+
 cat >rank.yaml <<'JOB'
 jobs:
   - {name: w, workload: write, file_size: 1MiB, block_size: 64KiB, target: "./mine-${rank}-of-${size}.dat", keep_files: true}
