@@ -55,3 +55,5 @@ test_expect_success 'a file whose data lies past the region written: its holes t
 '
 
 umount disk
+
+test_done
