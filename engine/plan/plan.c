@@ -290,9 +290,8 @@ static char *instance_name(struct planner *pl, const struct instance *in)
 	return strdup(pl->namebuf);
 }
 
-/* Set key `v` of an instance's job to a matrix value, sharing its string with the spec. A
- * backend option copies the options the instance borrows (-ENOMEM), and fails (-E2BIG) past
- * JOB_OPTS_MAX options on one job. */
+/* Set key `v` of an instance's job to a matrix value, sharing its string with the spec; a
+ * backend option copies the borrowed options (-ENOMEM), -E2BIG past JOB_OPTS_MAX of them. */
 static int put_point(struct job_spec *j, const struct key_value *v)
 {
 	const struct job_key *key = job_key_row(v->key);
@@ -338,7 +337,6 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	in->npoint = (uint32_t)src->nmatrix;
 	for (size_t d = 0; d < src->nmatrix; d++) {
 		int r = put_point(j, &src->matrix[d].values[idx[d]]);
-
 		if (r == -ENOMEM)
 			return false;
 		if (r < 0)
@@ -577,8 +575,7 @@ void plan_release(struct plan *p)
 			free(in->job.target);
 		if (in->own_source)
 			free(in->job.source);
-		if (in->job.opts.own)
-			free(in->job.opts.v);
+		free(in->job.opts.own ? in->job.opts.v : NULL); /* else the parsed job's */
 		/* plan_path: a path the previous instance holds too is freed with that one. */
 		if (!i || in->data.path != in[-1].data.path)
 			free(in->data.path);
