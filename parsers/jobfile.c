@@ -80,7 +80,7 @@ static void parse_log(struct yp *p, struct job_spec *j, const yaml_node_t *m)
 			id = ids[i];
 		if (i < 0 || !(text = yp_text(p, vn, keys[i], "a value")))
 			continue;
-		if (yp_set_job_key(j, id, text, err, sizeof(err)) < 0)
+		if (yp_key_failed(p, yp_set_job_key(j, id, text, err, sizeof(err))))
 			yp_err(p, vn, keys[i], "%s", err);
 		else
 			j->key_loc[id] = yp_loc(p, vn);
@@ -167,7 +167,7 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 			continue;
 		i = block_size_key(j, i, vn, text);
 
-		if (yp_set_job_key(j, i, text, err, sizeof(err)) < 0)
+		if (yp_key_failed(p, yp_set_job_key(j, i, text, err, sizeof(err))))
 			yp_err(p, vn, key, "%s", err);
 		else
 			j->key_loc[i] = yp_loc(p, vn);
@@ -550,7 +550,10 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		return -ENOMEM;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&parser, &doc) && parser.error == YAML_MEMORY_ERROR) {
+	/* A load that fails without saying why ran out of memory too (libyaml's own stacks):
+	 * its document is empty, and the file is not. */
+	if (!yaml_parser_load(&parser, &doc) &&
+	    (parser.error == YAML_MEMORY_ERROR || parser.error == YAML_NO_ERROR)) {
 		yaml_parser_delete(&parser);
 		spec_release(out);
 		return -ENOMEM;

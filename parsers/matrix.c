@@ -22,7 +22,7 @@ static int typed_value(struct yp *p, struct job_spec *scratch, enum job_key_id k
 {
 	char err[512];
 
-	if (yp_set_job_key(scratch, k, text, err, sizeof(err)) < 0) {
+	if (yp_key_failed(p, yp_set_job_key(scratch, k, text, err, sizeof(err)))) {
 		yp_err(p, n, job_key_row(k)->name, "%s", err);
 		return -1;
 	}

@@ -132,7 +132,7 @@ static int set_job_key(struct yp *p, const char *where, struct job_spec *j, enum
 		j->key_loc[id] = at_set;
 		return 0;
 	}
-	if (yp_set_job_key(j, id, value, err, sizeof(err)) < 0) {
+	if (yp_key_failed(p, yp_set_job_key(j, id, value, err, sizeof(err)))) {
 		override_error(p, where, "key '%s': %s", k->name, err);
 		return -EINVAL;
 	}

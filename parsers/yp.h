@@ -3,6 +3,7 @@
 #ifndef IOTRIAL_YP_H
 #define IOTRIAL_YP_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <yaml.h>
 
@@ -79,6 +80,14 @@ bool yp_name_ok(const char *s);
  * job's mapping, --set and matrix values. */
 int yp_set_job_key(struct job_spec *j, enum job_key_id id, const char *text, char *err,
 		   size_t errlen);
+
+/* Did setting a key fail (`ret` from yp_set_job_key)? Out of memory is also noted in `p`,
+ * so that the load fails with -ENOMEM (exit 1), not as a bad job file (exit 2). */
+static inline bool yp_key_failed(struct yp *p, int ret)
+{
+	p->oom |= ret == -ENOMEM;
+	return ret < 0;
+}
 
 /* A job with every key at the key table's default. 0 or -ENOMEM. */
 int yp_job_defaults(struct job_spec *j);
