@@ -170,7 +170,7 @@ static void seen_init(struct seen *t, size_t items)
 	t->mask = cap - 1;
 }
 
-/* Is `v` among d's values? If not, and `add`, it will be the next: noted. */
+/* Is `v` among d's values? */
 static bool seen_find(struct seen *t, const struct matrix_dim *d, const struct key_value *v)
 {
 	size_t i;
