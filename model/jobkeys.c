@@ -425,12 +425,15 @@ void spec_job_release(struct job_spec *j)
 		free(j->matrix[d].locs);
 	}
 	free(j->matrix);
-	for (size_t i = 0; i < j->nexclude; i++)
-		spec_point_release(&j->exclude[i]);
-	free(j->exclude);
-	for (size_t i = 0; i < j->nafter; i++)
-		free(j->after[i]);
-	free(j->after);
+	if (j->rules) {
+		for (size_t i = 0; i < j->rules->nexclude; i++)
+			spec_point_release(&j->rules->exclude[i]);
+		free(j->rules->exclude);
+		for (size_t i = 0; i < j->rules->nafter; i++)
+			free(j->rules->after[i]);
+		free(j->rules->after);
+		free(j->rules);
+	}
 	free(j->rep.metric);
 	free(j->key_loc);
 	free(j->name);
@@ -443,6 +446,13 @@ void spec_job_release(struct job_spec *j)
 	memset(j, 0, sizeof(*j));
 }
 
+struct job_rules *spec_job_rules(struct job_spec *j)
+{
+	if (!j->rules)
+		j->rules = calloc(1, sizeof(*j->rules));
+	return j->rules;
+}
+
 int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	*dst = *src;
@@ -450,10 +460,7 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	dst->rep.metric = NULL;
 	dst->matrix = NULL;
 	dst->nmatrix = 0;
-	dst->exclude = NULL;
-	dst->nexclude = 0;
-	dst->after = NULL;
-	dst->nafter = 0;
+	dst->rules = NULL;
 	dst->key_loc = NULL;
 	dst->opts = (struct job_opts){NULL, 0, false};
 	for (int i = 0; i < JK_NKEYS; i++)

@@ -68,6 +68,9 @@ void spec_job_release(struct job_spec *j);
 /* Deep-copy a job (its strings and key_loc are duplicated). Returns 0 or -ENOMEM. */
 int spec_job_copy(struct job_spec *dst, const struct job_spec *src);
 
+/* The job's rules (exclude, after), made empty on first use; NULL out of memory. */
+struct job_rules *spec_job_rules(struct job_spec *j);
+
 /* Free everything the spec owns and zero it. */
 void spec_release(struct exp_spec *s);
 

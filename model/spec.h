@@ -167,6 +167,17 @@ struct matrix_point {
 	struct src_loc loc;
 };
 
+/* What a parsed job alone holds, apart from it: the points of its matrix it leaves out and
+ * the jobs it waits for. An instance (one point of the job) holds none: inline, 100000 of
+ * them carried 40 bytes each of nothing. */
+struct job_rules {
+	struct matrix_point *exclude;
+	size_t nexclude;
+	char **after; /* start only when these jobs have finished */
+	size_t nafter;
+	struct src_loc after_loc;
+};
+
 struct job_spec {
 	char *name;
 	/* file_size: N%: that part of the target; 0: a size. A double: as a float, 1e-46%
@@ -237,11 +248,7 @@ struct job_spec {
 	/* The job's own (not copied by spec_job_copy: an instance is one point of it). */
 	struct matrix_dim *matrix;
 	size_t nmatrix;
-	struct matrix_point *exclude;
-	size_t nexclude;
-	char **after; /* start only when these jobs have finished */
-	size_t nafter;
-	struct src_loc after_loc;
+	struct job_rules *rules; /* NULL: no exclude, no after (see spec_job_rules) */
 
 	struct src_loc loc; /* the job's own mapping */
 	/* JK_MAX entries (backend options included): where each key was set; file NULL when

@@ -31,9 +31,15 @@ static const char *const device_keys[] = {"path", "about", NULL};
 static void parse_after(struct yp *p, struct job_spec *j, const yaml_node_t *n)
 {
 	const yaml_node_item_t *start = NULL, *top = NULL;
+	struct job_rules *r = spec_job_rules(j);
 	yaml_node_item_t one;
 
-	j->after_loc = yp_loc(p, n);
+	if (!r) {
+		p->oom = true;
+		yp_err(p, n, "after", "out of memory");
+		return;
+	}
+	r->after_loc = yp_loc(p, n);
 	if (n->type == YAML_SCALAR_NODE) {
 		one = (yaml_node_item_t)(n - p->doc->nodes.start + 1);
 		start = &one;
@@ -51,12 +57,14 @@ static void parse_after(struct yp *p, struct job_spec *j, const yaml_node_t *n)
 		char **na;
 		if (!name)
 			continue;
-		if (!(na = realloc(j->after, (j->nafter + 1) * sizeof(*na)))) {
+		if (!(na = realloc(r->after, (r->nafter + 1) * sizeof(*na)))) {
 			free(name);
+			p->oom = true;
+			yp_err(p, n, "after", "out of memory");
 			return;
 		}
-		j->after = na;
-		j->after[j->nafter++] = name;
+		r->after = na;
+		r->after[r->nafter++] = name;
 	}
 }
 

@@ -395,6 +395,7 @@ int yp_parse_point(struct yp *p, const yaml_node_t *m, const char *what, bool al
 
 void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq)
 {
+	struct job_rules *r;
 	size_t n;
 
 	if (seq->type != YAML_SEQUENCE_NODE) {
@@ -403,16 +404,19 @@ void yp_parse_exclude(struct yp *p, struct job_spec *j, const yaml_node_t *seq)
 		return;
 	}
 	n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
-	if (!(j->exclude = calloc(n ? n : 1, sizeof(*j->exclude))))
+	if (!(r = spec_job_rules(j)) || !(r->exclude = calloc(n ? n : 1, sizeof(*r->exclude)))) {
+		p->oom = true;
+		yp_err(p, seq, "exclude", "out of memory");
 		return;
+	}
 	for (yaml_node_item_t *it = seq->data.sequence.items.start;
 	     it < seq->data.sequence.items.top; it++) {
-		struct matrix_point *pt = &j->exclude[j->nexclude];
+		struct matrix_point *pt = &r->exclude[r->nexclude];
 		if (yp_parse_point(p, yp_node(p, *it), "exclude", false, pt) < 0) {
 			spec_point_release(pt);
 			continue;
 		}
-		j->nexclude++;
+		r->nexclude++;
 		for (size_t i = 0; i < pt->n; i++) {
 			bool in = false;
 			for (size_t d = 0; d < j->nmatrix; d++)

@@ -203,29 +203,30 @@ static int after_edges(struct graph *g, struct stage_graph *sg, bool *implicit)
 	size_t n = g->nreps, ne = 0, cap = 0, *e = NULL, k = 0;
 
 	for (size_t i = 0; i < s->njobs; i++)
-		cap += s->jobs[i].nafter;
+		cap += s->jobs[i].rules ? s->jobs[i].rules->nafter : 0;
 	if (!(e = malloc((2 * cap + 2) * sizeof(*e))))
 		return -ENOMEM;
 	for (size_t a = 0; a < n; a++) {
 		implicit[a] = true;
 		for (size_t m = g->first[a]; m < g->first[a + 1]; m++) {
 			const struct job_spec *j = &s->jobs[g->members[m]];
-			for (size_t x = 0; x < j->nafter; x++) {
-				long t = job_named(g, j->after[x]);
+			const struct job_rules *r = j->rules;
+			for (size_t x = 0; r && x < r->nafter; x++) {
+				long t = job_named(g, r->after[x]);
 				implicit[a] = false;
 				if (t < 0) {
 					error(
-					    g, &j->after_loc,
+					    g, &r->after_loc,
 					    "key 'after': job '%s' waits for '%s', which is not a job",
-					    j->name, j->after[x]);
+					    j->name, r->after[x]);
 					continue;
 				}
 				size_t b = g->stage_of[find(g->group, (size_t)t)];
 				if (b == a) {
 					error(
-					    g, &j->after_loc,
+					    g, &r->after_loc,
 					    "key 'after': job '%s' waits for '%s', which runs with it",
-					    j->name, j->after[x]);
+					    j->name, r->after[x]);
 					continue;
 				}
 				e[2 * ne] = a;
@@ -432,33 +433,47 @@ fail:
 	return NULL;
 }
 
-/* Room for `more` units, reserved once per stage: a matrix may have 100000 points. */
-static int reserve_units(struct plan *p, size_t more)
+/* Room for `more` units of `n` instances each, reserved once per stage: a matrix may have
+ * 100000 points. `*held`: the instances of the units so far, in p->unit_inst. */
+static int reserve_units(struct plan *p, size_t more, size_t n, size_t held)
 {
 	struct plan_unit *nu = realloc(p->units, (p->nunits + more) * sizeof(*nu));
+	size_t *ni;
 
 	if (!nu)
 		return -ENOMEM;
 	p->units = nu;
+	if (!(ni = realloc(p->unit_inst, (held + more * n + 1) * sizeof(*ni))))
+		return -ENOMEM;
+	p->unit_inst = ni;
 	return 0;
 }
 
-/* Append a unit in the room reserve_units made. */
-static int add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, size_t nmeasured)
+/* Append a unit in the room reserve_units made, its instances at p->unit_inst + held
+ * (point_units points it there once the array stops moving). */
+static void add_unit(struct plan *p, size_t stage, const size_t *inst, size_t n, size_t nmeasured,
+		     size_t held)
 {
 	struct plan_unit *u = &p->units[p->nunits++];
 
 	memset(u, 0, sizeof(*u));
-	if (!(u->inst = malloc(n * sizeof(*u->inst))))
-		return -ENOMEM;
-	memcpy(u->inst, inst, n * sizeof(*inst));
+	memcpy(p->unit_inst + held, inst, n * sizeof(*inst));
 	u->n = n;
 	u->nmeasured = nmeasured;
 	u->stage = stage;
 	u->warmup = p->inst[inst[0]].warmup;
 	u->runs = p->inst[inst[0]].runs;
 	u->max_runs = p->inst[inst[0]].max_runs;
-	return 0;
+}
+
+static void point_units(struct plan *p)
+{
+	size_t held = 0;
+
+	for (size_t u = 0; u < p->nunits; u++) {
+		p->units[u].inst = p->unit_inst + held;
+		held += p->units[u].n;
+	}
 }
 
 /* The instances of every job, in plan order: job j's are byjob[start[j] .. start[j + 1]).
@@ -485,6 +500,7 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 	size_t *byjob = calloc(p->ninst + 1, sizeof(*byjob));
 	size_t *start = calloc(s->njobs + 1, sizeof(*start));
 	size_t *unit = calloc(s->njobs + 1, sizeof(*unit));
+	size_t held = 0;
 
 	if (byjob && start && unit)
 		index_by_job(p, s->njobs, start, byjob);
@@ -518,7 +534,7 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 		}
 		if (g->status || first == s->njobs)
 			continue;
-		if (reserve_units(p, count) < 0) {
+		if (reserve_units(p, count, nmem, held) < 0) {
 			g->status = PLAN_EENV;
 			continue;
 		}
@@ -532,10 +548,11 @@ static void make_units(struct graph *g, const size_t *order, size_t nstages)
 					unit[n++] = byjob[start[i] + (c == 1 ? 0 : k)];
 					nm += !bg;
 				}
-			if (add_unit(p, st, unit, n, nm) < 0)
-				g->status = PLAN_EENV;
+			add_unit(p, st, unit, n, nm, held);
+			held += n;
 		}
 	}
+	point_units(p);
 	free(byjob);
 	free(start);
 	free(unit);

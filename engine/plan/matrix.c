@@ -44,8 +44,8 @@ void matrix_point_at(const struct job_spec *j, size_t no, uint32_t *idx)
 
 bool matrix_excluded(const struct job_spec *j, const uint32_t *idx)
 {
-	for (size_t e = 0; e < j->nexclude; e++)
-		if (matches(j, idx, &j->exclude[e]))
+	for (size_t e = 0; j->rules && e < j->rules->nexclude; e++)
+		if (matches(j, idx, &j->rules->exclude[e]))
 			return true;
 	return false;
 }

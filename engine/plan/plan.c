@@ -324,10 +324,7 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	job_opts_borrow(j);
 	j->matrix = NULL;
 	j->nmatrix = 0;
-	j->exclude = NULL;
-	j->nexclude = 0;
-	j->after = NULL;
-	j->nafter = 0;
+	j->rules = NULL;
 	j->key_loc = pl->p->job_locs + k * JK_MAX;
 	/* From here on plan_release frees what the instance holds. */
 	pl->p->ninst++;
@@ -568,7 +565,7 @@ int plan_build(const struct exp_spec *s, const char *scratch, uint64_t seed, str
 
 void plan_release(struct plan *p)
 {
-	for (size_t i = p->ninst; i-- > 0;) { /* last first: in[-1] still holds its paths */
+	for (size_t i = p->ninst; i-- > 0;) { /* last first: a borrowed expansion is freed last */
 		struct instance *in = &p->inst[i];
 		free(in->name);
 		if (in->own_target)
@@ -576,11 +573,10 @@ void plan_release(struct plan *p)
 		if (in->own_source)
 			free(in->job.source);
 		free(in->job.opts.own ? in->job.opts.v : NULL); /* else the parsed job's */
-		/* plan_path: a path the previous instance holds too is freed with that one. */
-		if (!i || in->data.path != in[-1].data.path)
-			free(in->data.path);
-		if (!i || in->src.path != in[-1].src.path)
-			free(in->src.path);
+		if (in->data.own)
+			free((char *)in->data.path);
+		if (in->src.own)
+			free((char *)in->src.path);
 		free(in->wl);
 	}
 	free(p->job_locs);
@@ -589,8 +585,7 @@ void plan_release(struct plan *p)
 		free(p->dirs[i].path);
 	free(p->dirs);
 	free(p->cmp);
-	for (size_t i = 0; i < p->nunits; i++)
-		free(p->units[i].inst);
+	free(p->unit_inst);
 	free(p->units);
 	free(p->inst);
 	free(p->order);

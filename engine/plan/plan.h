@@ -41,10 +41,14 @@ struct plan_dir {
 
 /* One file an instance works on. */
 struct plan_file {
-	char *path;
+	/* The job's target or source, the scratch folder or a literal, all living as long as
+	 * the plan (100000 points naming one file keep one string); or, when `own`, a scratch
+	 * file's name made for this file alone. */
+	const char *path;
 	/* iotrial creates it (O_EXCL) and removes it at the end unless kept; the run's ledger
 	 * (engine/run/ledger.h) records what it did create */
 	bool create;
+	bool own;		 /* path is this file's to free */
 	enum plan_layout layout; /* what to do before its first trial, outside timing */
 	uint64_t size; /* bytes to lay out: the largest file_size of the instances using it */
 	struct plan_file *owner; /* another instance's file at the same path, which does the work */
@@ -69,6 +73,7 @@ struct instance {
 	const struct job_spec *of; /* the parsed job, spec->jobs[job_index] */
 	size_t job_index;
 	bool own_target, own_source; /* job.target / job.source expanded here: ours to free */
+	bool target_folder; /* the job file means its target as a folder (see plan_files) */
 	/* The existing file the plan checked (see plan_seen): 1 + its index in plan.ids; 0
 	 * when there is none. Apart from `data`, where it would cost 100000-point plans
 	 * megabytes. */
@@ -83,7 +88,6 @@ struct instance {
 	uint32_t next_index;	  /* the index the next trial appended gets */
 	uint64_t chunk;		  /* bytes per I/O: block_size, or buffer_size for copy */
 	uint32_t rank_lo, rank_n; /* the ranks that run it: rank_lo .. rank_lo + rank_n - 1 */
-	bool target_folder;	  /* the job file means its target as a folder (see plan_files) */
 	struct wl_opts *wl;	  /* distribution, size and direction mixes; NULL: none */
 };
 
@@ -138,6 +142,9 @@ struct plan {
 	size_t ninst;
 	struct plan_unit *units;
 	size_t nunits;
+	/* Every unit's instances, one unit's after another's: units[u].inst points in. One
+	 * array, where one each cost a 100000-point plan 3.2 MB. */
+	size_t *unit_inst;
 	size_t nstages;
 	struct plan_trial *order;
 	size_t ntrials;

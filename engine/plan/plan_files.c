@@ -174,7 +174,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 	}
 	if (plan_under(path, pl->p->scratch) && !folder) {
 		pl->p->scratch_used = true;
-		f->path = plan_path(pl, in, f, path);
+		f->path = path;
 		f->create = true;
 		return;
 	}
@@ -184,7 +184,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		else
 			pl->p->scratch_used = true;
 		f->path = scratch_name(pl, path, in, what);
-		f->create = true;
+		f->create = f->own = true;
 		return;
 	}
 	if (st_err == ENOENT && key == JK_TARGET && in->target_folder) {
@@ -205,7 +205,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			check_dir(pl, loc, kname, dir, spec_job_extent(j));
 		}
 		free(dir);
-		f->path = plan_path(pl, in, f, path);
+		f->path = path;
 		f->create = true;
 		return;
 	}
@@ -215,7 +215,7 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 			  path);
 		return;
 	}
-	f->path = plan_path(pl, in, f, path);
+	f->path = path;
 	/* A copy makes its destination new; allow_overwrite cannot change that, so it is not
 	 * suggested. */
 	if (key == JK_TARGET && (j->workload == WL_COPY || j->workload == WL_COPYTREE)) {
@@ -409,10 +409,10 @@ static void plan_tree_source(struct planner *pl, struct instance *in)
 	f->layout = LAYOUT_TREE;
 	if (!j->source) {
 		f->path = scratch_name(pl, pl->p->scratch, in, "tree");
-		f->create = pl->p->scratch_used = true;
+		f->create = f->own = pl->p->scratch_used = true;
 		return;
 	}
-	f->path = plan_path(pl, in, f, j->source);
+	f->path = j->source;
 	if (!plan_under(j->source, pl->p->scratch) && stat(j->source, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
 			plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_SOURCE),
@@ -442,13 +442,12 @@ static void instance_files(struct planner *pl, struct instance *in)
 		if (!j->command)
 			plan_fail(pl, PLAN_ESPEC, &j->loc,
 				  "key 'command': a command workload needs the command to run");
-		in->data.path = plan_path(pl, in, &in->data, "(command)");
+		in->data.path = "(command)";
 		return;
 	}
 	if (in->be->flags & BE_F_NOIO) {
-		in->data.path = plan_path(pl, in, &in->data, "(null)");
-		in->src.path =
-		    j->workload == WL_COPY ? plan_path(pl, in, &in->src, "(null)") : NULL;
+		in->data.path = "(null)";
+		in->src.path = j->workload == WL_COPY ? "(null)" : NULL;
 		return;
 	}
 	if (j->workload == WL_COPYTREE) {
@@ -464,7 +463,7 @@ static void instance_files(struct planner *pl, struct instance *in)
 			resolve_file(pl, in, JK_SOURCE, j->source, "src", false, &in->src);
 		} else {
 			in->src.path = scratch_name(pl, pl->p->scratch, in, "src");
-			in->src.create = true;
+			in->src.create = in->src.own = true;
 			pl->p->scratch_used = true;
 		}
 		in->src.layout = in->src.create ? LAYOUT_FILL : LAYOUT_NONE;

@@ -137,15 +137,6 @@ void plan_note_dir(struct planner *pl, const char *dir, const struct stat *st)
 	p->dirs[p->ndirs++].ino = st->st_ino;
 }
 
-char *plan_path(const struct planner *pl, const struct instance *in, const struct plan_file *f,
-		const char *path)
-{
-	const struct instance *prev = in > pl->p->inst ? in - 1 : NULL;
-	const char *same = !prev ? NULL : f == &in->data ? prev->data.path : prev->src.path;
-
-	return same && !strcmp(same, path) ? (char *)same : strdup(path);
-}
-
 bool plan_in_use(struct planner *pl, const struct stat *st, char *why, size_t len)
 {
 	const struct stat *u = &pl->unused;

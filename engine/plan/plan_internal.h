@@ -79,12 +79,6 @@ void plan_changed(struct planner *pl, const struct src_loc *loc, const char *kna
  * as `st` says, for the run to pin (in->seen_id, see plan_seen). */
 void plan_note_id(struct planner *pl, struct instance *in, const struct stat *st);
 
-/* `path` as instance `in`'s file `f` (its data or src) holds it: the previous instance's
- * string when that one's same file has the same path (plan_release frees it once), else a
- * copy; NULL out of memory. 100000 points naming one file keep one string. */
-char *plan_path(const struct planner *pl, const struct instance *in, const struct plan_file *f,
-		const char *path);
-
 /* safety_in_use (lib/safety.h) of what stat(2) found as `st`, remembering the last thing
  * found in use by nothing. */
 bool plan_in_use(struct planner *pl, const struct stat *st, char *why, size_t len);

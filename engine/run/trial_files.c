@@ -58,11 +58,11 @@ int trial_prepare(struct trial_env *e, struct inst_run *r)
 	 * it); a file of that name that iotrial did not make fails the trial. */
 	for (uint32_t w = 0; w < files_count(j) && f->create && ret == 0; w++) {
 		struct plan_file one = *f;
-		char *msg = NULL;
-		one.path = files_worker_path(f->path, j, w);
+		char *msg = NULL, *path = files_worker_path(f->path, j, w);
+		one.path = path;
 		one.owner = NULL;
-		if (one.path && ledger_find(e->ledger, one.path)) {
-			free(one.path);
+		if (path && ledger_find(e->ledger, path)) {
+			free(path);
 			continue;
 		}
 		ret = one.path ? files_layout(e->ledger, &one, f->size ? f->size : j->file_size,
@@ -77,7 +77,7 @@ int trial_prepare(struct trial_env *e, struct inst_run *r)
 				ledger_remove(e->ledger, one.path, NULL);
 		}
 		free(msg);
-		free(one.path);
+		free(path);
 	}
 	if (ret < 0)
 		return ret;
