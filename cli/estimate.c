@@ -169,7 +169,7 @@ int cli_probe(const char *file, const struct spec_override *ov, size_t nov, cons
 
 	for (size_t i = 0; i < p->ninst; i++) {
 		sized += estimate_size_bound(&p->inst[i]) && !p->inst[i].job.background;
-		target |= p->inst[i].job.rep.target;
+		target |= p->inst[i].job.rep->target;
 	}
 	snprintf(runtime, sizeof(runtime), "%gs", seconds);
 	*hints = calloc(p->ninst ? p->ninst : 1, sizeof(**hints));

@@ -51,8 +51,8 @@ static void print_plan(const struct plan *p)
 		    in->warmup);
 		if (j->runtime_ns)
 			printf("    each trial runs for %.3f s\n", (double)j->runtime_ns / 1e9);
-		if (j->rep.target)
-			print_target(&j->rep);
+		if (j->rep->target)
+			print_target(j->rep);
 		bool copy = j->workload == WL_COPY || j->workload == WL_COPYTREE;
 		if (copy && in->src.path)
 			printf("    source %s%s\n", in->src.path,

@@ -434,7 +434,9 @@ void spec_job_release(struct job_spec *j)
 		free(j->rules->after);
 		free(j->rules);
 	}
-	free(j->rep.metric);
+	if (j->rep)
+		free(j->rep->metric);
+	free(j->rep);
 	free(j->key_loc);
 	free(j->name);
 	if (j->opts.own)
@@ -457,7 +459,7 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 {
 	*dst = *src;
 	dst->name = NULL;
-	dst->rep.metric = NULL;
+	dst->rep = NULL;
 	dst->matrix = NULL;
 	dst->nmatrix = 0;
 	dst->rules = NULL;
@@ -485,7 +487,13 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	}
 	if (src->name && !(dst->name = strdup(src->name)))
 		goto fail;
-	if (src->rep.metric && !(dst->rep.metric = strdup(src->rep.metric)))
+	if (src->rep && !(dst->rep = malloc(sizeof(*dst->rep))))
+		goto fail;
+	if (src->rep) {
+		*dst->rep = *src->rep;
+		dst->rep->metric = NULL;
+	}
+	if (src->rep && src->rep->metric && !(dst->rep->metric = strdup(src->rep->metric)))
 		goto fail;
 	return 0;
 fail:

@@ -137,7 +137,7 @@ static void job_apply(struct yp *p, struct job_spec *j, const yaml_node_t *m, bo
 		if (!strcmp(key, "name") && allow_name)
 			continue;
 		if (!strcmp(key, "replication")) {
-			yp_parse_replication(p, &j->rep, vn, false);
+			yp_parse_replication(p, j->rep, vn, false);
 			continue;
 		}
 		if (allow_name && !strcmp(key, "matrix")) {
@@ -465,8 +465,8 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 		yp_parse_replication(p, &s->rep, by_key[6], true);
 	if (yp_job_defaults(&tmpl) < 0)
 		return;
-	tmpl.rep = s->rep;
-	tmpl.rep.metric = s->rep.metric ? strdup(s->rep.metric) : NULL;
+	*tmpl.rep = s->rep;
+	tmpl.rep->metric = s->rep.metric ? strdup(s->rep.metric) : NULL;
 	if (by_key[5] && yp_mapping_ok(p, by_key[5], "defaults", "job keys"))
 		job_apply(p, &tmpl, by_key[5], false);
 	if (by_key[7])
@@ -479,7 +479,7 @@ static void parse_root(struct yp *p, struct exp_spec *s, const yaml_node_t *root
 	/* --set can break what the file had right: check again, once per job. */
 	for (size_t i = 0; p->opt->noverrides && i < s->njobs; i++) {
 		struct src_loc l = {"--set", 0, 0};
-		yp_check_replication(p, &s->jobs[i].rep, &l);
+		yp_check_replication(p, s->jobs[i].rep, &l);
 	}
 	if (by_key[8])
 		yp_parse_compare(p, s, by_key[8]);

@@ -88,8 +88,11 @@ int yp_job_defaults(struct job_spec *j)
 	char err[256];
 
 	memset(j, 0, sizeof(*j));
-	if (!(j->key_loc = calloc(JK_MAX, sizeof(*j->key_loc))))
+	if (!(j->key_loc = calloc(JK_MAX, sizeof(*j->key_loc))) ||
+	    !(j->rep = calloc(1, sizeof(*j->rep)))) {
+		spec_job_release(j);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < JK_NKEYS; i++)
 		if (job_keys[i].def &&
 		    yp_set_job_key(j, i, job_keys[i].def, err, sizeof(err)) < 0) {

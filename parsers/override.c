@@ -250,7 +250,7 @@ void yp_apply_override(struct yp *p, struct exp_spec *s, const struct spec_overr
 				return;
 			continue;
 		}
-		if (yp_set_rep_path(&job->rep, a.kname + 12, o->value, err, sizeof(err)) < 0) {
+		if (yp_set_rep_path(job->rep, a.kname + 12, o->value, err, sizeof(err)) < 0) {
 			override_error(p, where, "key '%s': %s", a.kname, err);
 			return;
 		}

@@ -112,7 +112,7 @@ void estimate_plan(const struct plan *p, const struct est_hint *hints, struct pl
 		struct plan_trial pt = {u, pu->warmup, false};
 		bool target = false;
 		for (size_t k = 0; k < pu->nmeasured; k++)
-			target |= p->inst[pu->inst[k]].job.rep.target;
+			target |= p->inst[pu->inst[k]].job.rep->target;
 		if (!target || pu->max_runs <= pu->runs)
 			continue;
 		e->target_more += pu->max_runs - pu->runs;

@@ -127,7 +127,7 @@ static void group_jobs(struct graph *g)
 			      "key 'background': job '%s' is load for no job (give it 'with: JOB')",
 			      j->name);
 		else if (!j->background && first != j && first &&
-			 !same_replication(&j->rep, &first->rep))
+			 !same_replication(j->rep, first->rep))
 			error(
 			    g, &j->loc,
 			    "key 'with': jobs '%s' and '%s' run together but are replicated differently (runs, warm-up or target)",

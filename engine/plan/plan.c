@@ -344,9 +344,9 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	if (!(in->name = instance_name(pl, in)))
 		return false;
 	in->target_folder = target_is_folder(j);
-	in->warmup = j->rep.warmup;
-	in->runs = j->rep.target ? j->rep.pilot : j->rep.runs;
-	in->max_runs = j->rep.target ? j->rep.max : j->rep.runs;
+	in->warmup = j->rep->warmup;
+	in->runs = j->rep->target ? j->rep->pilot : j->rep->runs;
+	in->max_runs = j->rep->target ? j->rep->max : j->rep->runs;
 	return true;
 }
 
@@ -388,7 +388,7 @@ static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_COMMAND),
 		    "key 'command': only a command workload runs a command (workload: command)");
-	if (j->background && j->rep.target)
+	if (j->background && j->rep->target)
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_BACKGROUND),
 		    "key 'background': load runs as long as the jobs it accompanies; it takes no precision target");

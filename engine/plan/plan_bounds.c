@@ -89,7 +89,7 @@ int plan_size(struct planner *pl, size_t *ninst)
 		const struct job_spec *j = &s->jobs[k];
 		uint64_t pts = job_points(j);
 		uint64_t runs =
-		    (uint64_t)j->rep.warmup + (j->rep.target ? j->rep.max : j->rep.runs);
+		    (uint64_t)j->rep->warmup + (j->rep->target ? j->rep->max : j->rep->runs);
 		uint64_t workers = j->threads > 1 ? j->threads : 0;
 
 		if (pts > MATRIX_MAX_POINTS) {

@@ -100,10 +100,10 @@ static size_t more_runs(struct plan *p, struct results *r, uint32_t *more, size_
 			struct instance *in = &p->inst[pu->inst[k]];
 			struct instance_result *ir = &r->inst[pu->inst[k]];
 			double need, w;
-			if (!in->job.rep.target)
+			if (!in->job.rep->target)
 				continue;
 			results_summarize_one(ir);
-			if (in->job.rep.estimate_pilot) {
+			if (in->job.rep->estimate_pilot) {
 				w = pilot_more(ir, pu->max_runs);
 				want = w > want ? w : want;
 				continue;
@@ -429,7 +429,7 @@ static int run_conclude(struct runner *rn)
 			     p->inst[i].job.log_interval_ns > 0, rn->d);
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
-		if (p->inst[i].job.rep.target && !r->inst[i].summary.stopped_by)
+		if (p->inst[i].job.rep->target && !r->inst[i].summary.stopped_by)
 			r->inst[i].summary.stopped_by =
 			    stop_reason_names[r->complete ? STOP_MAX : STOP_INTERRUPTED];
 	return run_results_compare(p, r);

@@ -150,19 +150,19 @@ static int results_instance(const struct plan *p, const struct instance *in, str
 	if (bad || add_params(ir, in) < 0)
 		return -ENOMEM;
 	ir->rep = (struct replication_info){
-	    .outliers = in->job.rep.outliers,
-	    .trim_low = in->job.rep.trim_low,
-	    .trim_high = in->job.rep.trim_high,
-	    .outlier_k = in->job.rep.outlier_k,
-	    .target = in->job.rep.target,
-	    .pilot = in->job.rep.pilot,
-	    .max = in->job.rep.max,
-	    .estimate = in->job.rep.estimate_pilot ? ESTIMATE_PILOT : ESTIMATE_KEPT,
-	    .round = in->job.rep.round ? in->job.rep.round : 1,
+	    .outliers = in->job.rep->outliers,
+	    .trim_low = in->job.rep->trim_low,
+	    .trim_high = in->job.rep->trim_high,
+	    .outlier_k = in->job.rep->outlier_k,
+	    .target = in->job.rep->target,
+	    .pilot = in->job.rep->pilot,
+	    .max = in->job.rep->max,
+	    .estimate = in->job.rep->estimate_pilot ? ESTIMATE_PILOT : ESTIMATE_KEPT,
+	    .round = in->job.rep->round ? in->job.rep->round : 1,
 	    .pilot_n = NAN,
-	    .confidence = in->job.rep.confidence,
-	    .error = in->job.rep.error,
-	    .metric = in->job.rep.metric,
+	    .confidence = in->job.rep->confidence,
+	    .error = in->job.rep->error,
+	    .metric = in->job.rep->metric,
 	};
 	/* Load's trials are added as it accompanies each measured trial. */
 	if (!in->job.background && trial_results_grow(ir, in->warmup + in->runs) < 0)
