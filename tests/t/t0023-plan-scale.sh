@@ -107,7 +107,8 @@ test_expect_success 'a 100000-point plan: planned quickly, in less than 100 MiB'
 
 # An instance borrows its job's backend options (model/jobkeys_ext.c) and copies them only
 # when its matrix point sets one: held inline, 168 bytes each took this plan to 98.3 MiB,
-# and 98.3 MiB with a backend option in the matrix; 83.5 and 88.1 MiB now.
+# and 98.3 MiB with a backend option in the matrix; 81.6 and 86.2 MiB then, 67.8 and 72.3 since
+# each instance borrows its job's replication and rules (struct job_spec).
 test_expect_success 'a 100000-point matrix over a backend option: in less than 100 MiB' '
 	cat >opt.yaml <<-EOF
 	experiment: points
@@ -131,6 +132,21 @@ test_expect_success '40 lists of 10000 values: copies found quickly' '
 	expect_code 2 within 4 "$IOTRIAL" validate copy.yaml 2>err
 	grep -x "copy.yaml:42:148959: key .target.: .d/f-39-0. is listed twice" err
 	expect_eq "$(wc -l <err)" 1 "lines on stderr"
+'
+
+# 10 lists of 10000 long target paths (all 100 bytes, whatever $TRASH is): each file held its
+# own copy of its path, and each instance its own replication and its job's exclude/after
+# inline, 119,800 KiB; a file borrows its job's target, an instance its job's replication,
+# and a job without rules holds a null pointer: 97,200 KiB.
+test_expect_success 'a 100000-point matrix of long target paths: in less than 100 MiB' '
+	long=$(printf "%s/long-%0*d" "$TRASH" $((80 - ${#TRASH})) 0)
+	mkdir "$long"
+	awk -v d="$long" "BEGIN { printf \"experiment: lists\\njobs:\\n\"; for (j = 0; j < 10; j++) { printf \"  - {name: j%d, workload: write, backend: sync, file_size: 4KiB, matrix: {target: [\", j; for (i = 0; i < 10000; i++) printf \"%s\\\"%s/f-%d-%05d.dat\\\"\", (i ? \", \" : \"\"), d, j, i; printf \"]}}\\n\" } }" >long.yaml
+	within 4 peak_rss "$IOTRIAL" validate long.yaml >plan.txt
+	grep "^experiment lists: 100000 job instance(s)" plan.txt
+	expect_eq "$(grep -c "^    file $long/f-[0-9]-[0-9]\{5\}\.dat (created by iotrial)" plan.txt)" 100000
+	echo "# peak RSS $(cat rss) KiB" >&3
+	if [ "$ASAN" = 0 ]; then test "$(cat rss)" -lt 102400; fi
 '
 
 # Each instance pins the existing file it reads (engine/plan/plan_ids.c): one entry for
