@@ -487,14 +487,14 @@ int spec_job_copy(struct job_spec *dst, const struct job_spec *src)
 	}
 	if (src->name && !(dst->name = strdup(src->name)))
 		goto fail;
-	if (src->rep && !(dst->rep = malloc(sizeof(*dst->rep))))
-		goto fail;
 	if (src->rep) {
+		if (!(dst->rep = malloc(sizeof(*dst->rep))))
+			goto fail;
 		*dst->rep = *src->rep;
 		dst->rep->metric = NULL;
+		if (src->rep->metric && !(dst->rep->metric = strdup(src->rep->metric)))
+			goto fail;
 	}
-	if (src->rep && src->rep->metric && !(dst->rep->metric = strdup(src->rep->metric)))
-		goto fail;
 	return 0;
 fail:
 	spec_job_release(dst);
