@@ -434,7 +434,7 @@ fail:
 }
 
 /* Room for `more` units of `n` instances each, reserved once per stage: a matrix may have
- * 100000 points. `*held`: the instances of the units so far, in p->unit_inst. */
+ * 100000 points. `held`: the instances of the units so far, in p->unit_inst. */
 static int reserve_units(struct plan *p, size_t more, size_t n, size_t held)
 {
 	struct plan_unit *nu = realloc(p->units, (p->nunits + more) * sizeof(*nu));
