@@ -214,7 +214,7 @@ test_expect_success 'trials.csv: slat and clat columns, last, when a job has sub
 cat >narrow.yaml <<'JOB'
 experiment: narrow
 replication: {runs: 2}
-defaults: {workload: read, backend: synthetic, sim_mean: 2ms}
+defaults: {workload: read, backend: synthetic, sim_mean: 2ms, sim_stddev: 200us}
 jobs:
   - {name: small, block_size: 64kB, file_size: 640kB}
   - {name: big, block_size: 1MB, file_size: 4MB}
