@@ -75,7 +75,8 @@ else
 	BIG=256 MID=64 SMALL=32 NULLN=10000000
 fi
 
-# name | metric (bw, iops, or riops / wiops: the reads' or the writes' IO/s of a mixed job) | backend needed | fio options | iotrial job keys
+# name | metric (bw, iops, or rw: a mixed job, two rows from the same runs, NAME-read and
+# NAME-write, its reads' and its writes' IO/s) | backend needed | fio options | iotrial job keys
 # In both, RT is the runtime in seconds, BIG/MID/SMALL sizes in MiB, CACHED the cached file.
 PAIRS='
 seqwrite-1m|bw|sync|--rw=write --bs=1M --size=MIDM --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: MIDMiB, backend: sync, sync: fsync_end
@@ -90,8 +91,7 @@ uring-randread-4k-qd16|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengin
 uring-randread-4k-qd32|iops|io_uring|--rw=randread --bs=4k --size=BIGM --ioengine=io_uring --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: io_uring, iodepth: 32, direct: true, runtime: RTs
 libaio-randread-4k-qd32|iops|libaio|--rw=randread --bs=4k --size=BIGM --ioengine=libaio --iodepth=32 --direct=1 --time_based --runtime=RT|workload: randread, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 32, direct: true, runtime: RTs
 libaio-randwrite-64k-qd8|iops|libaio|--rw=randwrite --bs=64k --size=BIGM --ioengine=libaio --iodepth=8 --direct=1 --time_based --runtime=RT|workload: randwrite, block_size: 64KiB, file_size: BIGMiB, backend: libaio, iodepth: 8, direct: true, runtime: RTs
-libaio-randrw70-4k-qd16-read|riops|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
-libaio-randrw70-4k-qd16-write|wiops|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
+libaio-randrw70-4k-qd16|rw|libaio|--rw=randrw --rwmixread=70 --bs=4k --size=BIGM --ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=RT|workload: randrw, mix: {read: 70, write: 30}, block_size: 4KiB, file_size: BIGMiB, backend: libaio, iodepth: 16, direct: true, runtime: RTs
 uring-seqread-128k-qd8|bw|io_uring|--rw=read --bs=128k --size=BIGM --ioengine=io_uring --iodepth=8 --direct=1 --time_based --runtime=RT|workload: read, block_size: 128KiB, file_size: BIGMiB, backend: io_uring, iodepth: 8, direct: true, runtime: RTs
 '
 
@@ -206,24 +206,27 @@ counters() {
 		}' "$1.disk"
 }
 
-# Each run prints one line: value (IO/s or bytes/s), CPU seconds per million I/Os, context
-# switches per I/O, CPU migrations (whole command), I/Os, the disk's mean time per request
-# (microseconds).
-run_fio() { # name metric fio-options [file: the row's shared file]
+# A run leaves its output in OUT (NAME.fio.json or NAME.iotrial, and the files of
+# run_under); fio_row and iot_row then print one line of it for one metric: value (IO/s or
+# bytes/s), CPU seconds per million I/Os, context switches per I/O, CPU migrations (whole
+# command), I/Os, the disk's mean time per request (microseconds), user CPU seconds per
+# million I/Os, the requests in flight at the disk. riops and wiops, the two directions of
+# one mixed run, share every column but the first: the CPU and switches are per I/O of both.
+run_fio() { # name fio-options [file: the row's shared file]
 	rm -f "$BENCH_DIR"/fio.*
-	file=${4:-$BENCH_DIR/fio.$1}
+	file=${3:-$BENCH_DIR/fio.$1}
 	# fio's own option pins its jobs, not its main process, which wakes every few
 	# milliseconds for its bookkeeping (iotrial's main thread sleeps during a trial).
 	pin=""
 	[ -z "$CPUS" ] || pin="--cpus_allowed=$CPUS"
 	# shellcheck disable=SC2086
-	run_under "$OUT/$1.fio.perf" "" fio --output-format=json --name=bench --filename="$file" $3 $pin \
+	run_under "$OUT/$1.fio.perf" "" fio --output-format=json --name=bench --filename="$file" $2 $pin \
 		>"$OUT/$1.fio.json" 2>/dev/null
-	set -- "$1" "$2" "$(counters "$OUT/$1.fio.perf")"
+}
+
+fio_row() { # name metric
 	# With numjobs > 1 and group_reporting, jobs[0] is the group: its ios and CPU are summed.
-	# riops, wiops: one direction of a mixed pair; the CPU and switch columns are per I/O of
-	# both directions.
-	jq -r --arg m "$2" --arg c "$3" '.jobs[0]
+	jq -r --arg m "$2" --arg c "$(counters "$OUT/$1.fio.perf")" '.jobs[0]
 		| (if $m == "riops" then .read elif $m == "wiops" then .write
 		   elif .read.total_ios > 0 then .read else .write end) as $d
 		| (.read.total_ios + .write.total_ios) as $n
@@ -235,14 +238,17 @@ run_fio() { # name metric fio-options [file: the row's shared file]
 		"$OUT/$1.fio.json"
 }
 
-run_iotrial() { # name metric job-keys [file: the row's shared file]
+run_iotrial() { # name job-keys [file: the row's shared file]
 	printf 'experiment: bench-%s\nreplication: {runs: 1}\njobs:\n  - {name: %s, target: "%s", %s}\n' \
-		"$1" "$1" "${4:-$BENCH_DIR}" "$3" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
+		"$1" "$1" "${3:-$BENCH_DIR}" "$2" | sed 's/target: "[^"]*", \(.*target: \)/\1/' >"$OUT/$1.yaml"
 	# The repetition before left its run there, and -o refuses to mix two runs.
 	rm -rf "$OUT/$1.iotrial"
 	run_under "$OUT/$1.iot.perf" "$CPUS" "$IOTRIAL" run -q "$OUT/$1.yaml" -o "$OUT/$1.iotrial" 2>/dev/null
-	set -- "$1" "$2" "$(counters "$OUT/$1.iot.perf")"
-	jq -r --arg m "$2" --arg c "$3" '.jobs[0].trials[0] | ((.cpu.user_s + .cpu.sys_s)) as $cpu
+}
+
+iot_row() { # name metric
+	jq -r --arg m "$2" --arg c "$(counters "$OUT/$1.iot.perf")" '.jobs[0].trials[0]
+		| ((.cpu.user_s + .cpu.sys_s)) as $cpu
 		| ($c | split(" ")) as $pc
 		| [(if $m == "bw" then .bw_bytes elif $m == "riops" then .read.iops
 		    elif $m == "wiops" then .write.iops else .iops end), ($cpu / .ios * 1e6),
@@ -267,7 +273,7 @@ spread() {
 }
 
 header() {
-	printf '%-26s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s %6s %11s %6s %6s\n' workload cpus unit fio iotrial ratio \
+	printf '%-29s %-5s %-5s %12s %12s %6s %9s %9s %6s %8s %8s %6s %6s %8s %8s %8s %8s %6s %6s %11s %6s %6s\n' workload cpus unit fio iotrial ratio \
 		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor ahead range "fio qd" "iot qd"
 }
 
@@ -286,9 +292,15 @@ pair() {
 	if reads_shared "$name" "$iot_keys"; then
 		shared=$BENCH_DIR/shared.$name.dat
 	fi
+	# The table's rows of this pair, ROW:METRIC each: a mixed pair's two directions come
+	# from the same runs, so they share one CPU verdict.
+	rows="$name:$metric"
+	[ "$metric" != rw ] || rows="$name-read:riops $name-write:wiops"
 	for p in $places; do
-		: >"$OUT/$name.$p.fio.tsv"
-		: >"$OUT/$name.$p.iot.tsv"
+		for row in $rows; do
+			: >"$OUT/${row%%:*}.$p.fio.tsv"
+			: >"$OUT/${row%%:*}.$p.iot.tsv"
+		done
 	done
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
@@ -298,45 +310,57 @@ pair() {
 			# written a moment ago faster, so both must find it as fresh.
 			[ -z "$shared" ] || lay_out "$shared" "$fio_opts"
 			if [ $((r % 2)) = 0 ]; then
-				run_fio "$name" "$metric" "$fio_opts" "$shared" >>"$OUT/$name.$p.fio.tsv"
-				run_iotrial "$name" "$metric" "$iot_keys" "$shared" >>"$OUT/$name.$p.iot.tsv"
+				run_fio "$name" "$fio_opts" "$shared"
+				run_iotrial "$name" "$iot_keys" "$shared"
 			else
-				run_iotrial "$name" "$metric" "$iot_keys" "$shared" >>"$OUT/$name.$p.iot.tsv"
-				run_fio "$name" "$metric" "$fio_opts" "$shared" >>"$OUT/$name.$p.fio.tsv"
+				run_iotrial "$name" "$iot_keys" "$shared"
+				run_fio "$name" "$fio_opts" "$shared"
 			fi
+			for row in $rows; do
+				fio_row "$name" "${row#*:}" >>"$OUT/${row%%:*}.$p.fio.tsv"
+				iot_row "$name" "${row#*:}" >>"$OUT/${row%%:*}.$p.iot.tsv"
+			done
 		done
 		r=$((r + 1))
 	done
 	[ -z "$shared" ] || rm -f "$shared"
 	unit=$([ "$metric" = bw ] && echo MB/s || echo IO/s)
 	for p in $places; do
-		echo "$name.$p" >>"$OUT/rows"
-		f=$OUT/$name.$p.fio.tsv i=$OUT/$name.$p.iot.tsv
-		c=$(placement_cpus "$p")
-		awk -v n="$name" -v sp="$(spread "$f" "$i")" -v u="$unit" -v c="${c:-any}" -v m="$metric" \
-			-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
-			-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
-			-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" \
-			-v fq="$(col "$f" 8)" -v iq="$(col "$i" 8)" \
-			-v disk=$disk 'BEGIN {
-			d = m == "bw" ? 1e6 : 1
-			printf "%-26s %-5s %-5s %12.1f %12.1f %6.2f %9.2f %9.2f %6.2f %8s %8s %6s %6s", n, c, u, fv / d, iv / d,
-				(fv > 0 ? iv / fv : 0), fc, ic, (fc > 0 ? ic / fc : 0),
-				(fs == "nan" ? "-" : sprintf("%.3f", fs)), (is == "nan" ? "-" : sprintf("%.3f", is)),
-				(fm == "nan" ? "-" : fm), (im == "nan" ? "-" : im)
-			# A pair that never reads the disk would show the requests of others.
-			if (disk == "no")
-				fd = id = fq = iq = "nan"
-			printf " %8s %8s", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
-			# floor: the CPU ratio iotrial would have if its own code took no time (the
-			# system time of iotrial over the CPU time of fio): no change to the user code
-			# of iotrial goes below it.
-			printf " %8.2f %8.2f %6.2f", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
-			split(sp, s, " ")
-			printf " %6s %11s", s[1], s[2]
-			printf " %6s %6s\n", fq == "nan" ? "-" : fq, iq == "nan" ? "-" : iq
-		}'
+		for row in $rows; do
+			table_row "${row%%:*}" "$p" "$unit" "$metric" "$disk"
+		done
 	done
+}
+
+# table_row ROW PLACEMENT UNIT METRIC DISK(yes|no): the table's line of ROW under PLACEMENT,
+# from the medians of its rounds.
+table_row() {
+	echo "$1.$2" >>"$OUT/rows"
+	f=$OUT/$1.$2.fio.tsv i=$OUT/$1.$2.iot.tsv
+	c=$(placement_cpus "$2")
+	awk -v n="$1" -v sp="$(spread "$f" "$i")" -v u="$3" -v c="${c:-any}" -v m="$4" \
+		-v fv="$(col "$f" 1)" -v iv="$(col "$i" 1)" -v fc="$(col "$f" 2)" -v ic="$(col "$i" 2)" \
+		-v fs="$(col "$f" 3)" -v is="$(col "$i" 3)" -v fm="$(col "$f" 4)" -v im="$(col "$i" 4)" \
+		-v fd="$(col "$f" 6)" -v id="$(col "$i" 6)" -v fu="$(col "$f" 7)" -v iu="$(col "$i" 7)" \
+		-v fq="$(col "$f" 8)" -v iq="$(col "$i" 8)" \
+		-v disk="$5" 'BEGIN {
+		d = m == "bw" ? 1e6 : 1
+		printf "%-29s %-5s %-5s %12.1f %12.1f %6.2f %9.2f %9.2f %6.2f %8s %8s %6s %6s", n, c, u, fv / d, iv / d,
+			(fv > 0 ? iv / fv : 0), fc, ic, (fc > 0 ? ic / fc : 0),
+			(fs == "nan" ? "-" : sprintf("%.3f", fs)), (is == "nan" ? "-" : sprintf("%.3f", is)),
+			(fm == "nan" ? "-" : fm), (im == "nan" ? "-" : im)
+		# A pair that never reads the disk would show the requests of others.
+		if (disk == "no")
+			fd = id = fq = iq = "nan"
+		printf " %8s %8s", fd == "nan" ? "-" : fd, id == "nan" ? "-" : id
+		# floor: the CPU ratio iotrial would have if its own code took no time (the
+		# system time of iotrial over the CPU time of fio): no change to the user code
+		# of iotrial goes below it.
+		printf " %8.2f %8.2f %6.2f", fu, iu, (fc > 0 ? (ic - iu) / fc : 0)
+		split(sp, s, " ")
+		printf " %6s %11s", s[1], s[2]
+		printf " %6s %6s\n", fq == "nan" ? "-" : fq, iq == "nan" ? "-" : iq
+	}'
 }
 
 # The record log on the null engine: NULLN 4 KiB random reads, without and with a record
@@ -374,7 +398,8 @@ logged() {
 selected() {
 	echo "$PAIRS" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
 		[ -n "$name" ] || continue
-		if [ $# -gt 0 ] && ! echo " $* " | grep -q " $name "; then continue; fi
+		# A mixed pair answers to its rows' names too (NAME-read, NAME-write).
+		if [ $# -gt 0 ] && ! echo " $* " | grep -Eq " $name(-read|-write)? "; then continue; fi
 		echo "$name|$metric|$backend|$fio_opts|$iot_keys"
 	done
 }

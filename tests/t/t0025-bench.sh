@@ -8,7 +8,8 @@
 # The rows issue 13 asks for (item 4) and those that were there before.
 ROWS="seqwrite-1m seqwrite-1m-direct null-randread-4k null-randread-4k-2w cached-randread-4k
 buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
-uring-randread-4k-qd32 libaio-randread-4k-qd32 libaio-randwrite-64k-qd8 uring-seqread-128k-qd8"
+uring-randread-4k-qd32 libaio-randread-4k-qd32 libaio-randwrite-64k-qd8 uring-seqread-128k-qd8
+libaio-randrw70-4k-qd16-read libaio-randrw70-4k-qd16-write"
 
 # The rows that only read the disk: both tools read one file (docs/performance.md#bench-vs-fio).
 SHARED_ROWS="buffered-randread-4k psync-randread-4k-qd1 uring-randread-4k-qd1 uring-randread-4k-qd16
@@ -35,7 +36,8 @@ bad_rows() {
 	grep -E "^workload .* floor +ahead +range +fio qd +iot qd$" "$1" >/dev/null || echo "header"
 	rounds=$(sed -n "s/^medians of \([0-9]*\) rounds.*/\1/p" "$1")
 	for r in $ROWS; do
-		if grep -E "^$r: skipped: backend [a-z_]+ does not work here" "$1" >/dev/null; then
+		# The mixed pair is skipped by its name, its rows NAME-read and NAME-write.
+		if grep -E "^(${r%-read}|${r%-write}): skipped: backend [a-z_]+ does not work here" "$1" >/dev/null; then
 			continue
 		fi
 		awk -v r="$r" -v rounds="$rounds" -v per="${PER:-1}" 'index($0, r " ") == 1 { n++
@@ -96,6 +98,28 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^  null, one worker, x fio +[0-9.]+ \(goal: at least 3\): (met|missed)$" out/vs-fio-partial.txt
 	grep -E "^  planning 100000 points +[0-9.]+ s, [0-9.]+ MiB" out/vs-fio-partial.txt
 	grep -E "^goals: [0-9]+ met, [0-9]+ tie, [0-9]+ kernel-bound, [0-9]+ behind, [0-9]+ over, [0-9]+ missed$" out/vs-fio-partial.txt
+'
+
+# The mixed pair's two rows come from one run of each tool a round: every figure but the
+# throughput (and its rounds' ahead and range) is the same in both, and each direction's
+# rounds file holds one line a round.
+test_expect_success 'the mixed pair: reads and writes from the same runs, one CPU figure' '
+	if grep -E "^libaio-randrw70-4k-qd16: skipped: backend" out/vs-fio-partial.txt >/dev/null; then
+		exit 0
+	fi
+	grep "^libaio-randrw70-4k-qd16-read " out/vs-fio-partial.txt >read.row
+	grep "^libaio-randrw70-4k-qd16-write " out/vs-fio-partial.txt >write.row
+	cut -d" " -f2- read.row | awk "{ \$3 = \$4 = \$5 = \$18 = \$19 = \"\"; print }" >read.rest
+	cut -d" " -f2- write.row | awk "{ \$3 = \$4 = \$5 = \$18 = \$19 = \"\"; print }" >write.rest
+	cat read.rest
+	expect_eq "$(cat write.rest)" "$(cat read.rest)" "the columns both rows share"
+	not cmp read.row write.row
+	for d in read write; do
+		for t in fio iot; do
+			expect_eq "$(wc -l <out/libaio-randrw70-4k-qd16-$d.irq.$t.tsv)" 1 "$d $t rounds"
+		done
+	done
+	expect_eq "$(ls out/*randrw70*.fio.json)" "out/libaio-randrw70-4k-qd16.fio.json"
 '
 
 # Each read row: fio read the file named in its json, iotrial the target of its job file:
