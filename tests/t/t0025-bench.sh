@@ -23,13 +23,17 @@ uring-randread-4k-qd32 libaio-randread-4k-qd32 uring-seqread-128k-qd8"
 # for the rounding); then each tool's qd (21, 22): - for a row that does not use the disk
 # (the null and cached rows), else a number, or - where the disk's busy time did not
 # advance (a run of a few requests within one tick of its clock, as QUICK's can be).
-# Does table $1 show each tool with more than half a request more at the disk at depth 32
-# (libaio-randread-4k-qd32) than at depth 1 (psync-randread-4k-qd1)? Not one more: fio's
-# 8 MiB file read at depth 32 kept 1.9 there against 0.9 at depth 1 in one run (2026-12-04).
+# Does table $1 (with a psync-randread-4k-qd1 row) show iotrial keeping more than one and a
+# half requests at the disk at depth 32 (libaio-randread-4k-qd32), more than one at a time
+# can? Not against the depth-1 row: qd counts every request of the disk, other programs'
+# too, and beside a CI run that row read up to 27.7 (iotrial 20.5 at depth 32). Not fio's
+# qd: what fio keeps at the disk is fio's, its CPU's and the host's (1.1 to 1.6 at depth 32
+# in 16 of 260 runs here, with QUICK's 8 MiB file in the host's cache; f32 <= f1 + 0.5 or
+# i32 <= i1 + 0.5 failed 33 of 260); iotrial kept 9.3 or more (4.2 in one CI run).
 qd_deeper() {
-	awk "index(\$0, \"psync-randread-4k-qd1 \") == 1 { f1 = \$21; i1 = \$22 }
-		index(\$0, \"libaio-randread-4k-qd32 \") == 1 { f32 = \$21; i32 = \$22 }
-		END { if (f1 == \"\" || f32 <= f1 + 0.5 || i32 <= i1 + 0.5) exit 1 }" "$1"
+	awk "index(\$0, \"psync-randread-4k-qd1 \") == 1 { f1 = \$21 }
+		index(\$0, \"libaio-randread-4k-qd32 \") == 1 { i32 = \$22 }
+		END { if (f1 == \"\" || i32 <= 1.5) exit 1 }" "$1"
 }
 
 bad_rows() {
@@ -80,12 +84,15 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^placement irq: (both tools. I/O on CPU [0-9,]+ \(iotrial: taskset -c; fio: cpus_allowed\)|both tools unpinned: no CPU found for .irq.)" out/vs-fio-partial.txt
 	grep -E "^medians of 1 rounds, 0.1 s each" out/vs-fio-partial.txt
 	grep -E "^workload .* floor +ahead +range +fio qd +iot qd$" out/vs-fio-partial.txt
-	# qd follows the depth: at 32, each tool keeps more than half a request more at the
-	# disk than at depth 1 (where this build has libaio). Not an absolute figure: the 8 MiB file
-	# of QUICK can sit in the cache of the host, and a disk that answers at once keeps queues short
+	# qd follows the depth: at 32, iotrial keeps more at the disk than one request at a
+	# time (where this build has libaio; see qd_deeper). No higher figure: the 8 MiB file of
+	# QUICK can sit in the cache of the host, and a disk that answers at once keeps queues short
 	# (fio 3.0 and iotrial 4.2 at depth 32, 0.9 at depth 1, in one CI run).
 	if grep "^libaio-randread-4k-qd32 " out/vs-fio-partial.txt >/dev/null; then
-		qd_deeper out/vs-fio-partial.txt
+		qd_deeper out/vs-fio-partial.txt || {
+			grep -E "^(workload|psync-randread-4k-qd1|libaio-randread-4k-qd32) " out/vs-fio-partial.txt
+			false
+		}
 	fi
 	grep -E "; ahead: the rounds where iotrial.s throughput was at least fio.s, of all rounds; range: the lowest and highest ratio of throughput of one round; " out/vs-fio-partial.txt
 	# Below the table, the goals (bench/goals.sh, t0045): a line for each row that uses
