@@ -57,15 +57,6 @@ BENCH_DIR=${BENCH_DIR:-/var/tmp/iotrial-bench}
 IOTRIAL=${IOTRIAL:-./iotrial}
 OUT=${BENCH_OUT:-bench/out}
 PLACEMENT=${PLACEMENT:-irq}
-scripts/install-deps.sh bench
-[ -x "$IOTRIAL" ] || make -s iotrial
-mkdir -p "$BENCH_DIR" "$OUT"
-# Each run's figures, from this run only.
-rm -f "$OUT"/*.tsv "$OUT/rows"
-BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
-. bench/env.sh
-. bench/rounds.sh
 
 # Sizes: BIG for the time-based device pairs, MID and SMALL for the size-bound ones, NULLN
 # the I/O count of the record-logged null run; QUICK shrinks them all.
@@ -110,6 +101,43 @@ if [ "${KNOBS:-0}" = 1 ]; then
 	PAIRS="$PAIRS$KNOB_PAIRS"
 fi
 
+# Selected pairs ($@) that this build can run, one line each.
+selected() {
+	echo "$PAIRS" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
+		[ -n "$name" ] || continue
+		hit=$([ $# -gt 0 ] || echo yes)
+		for a in "$@"; do
+			# A mixed pair answers to its rows' names too (NAME-read, NAME-write).
+			case $a in
+			"$name") hit=yes ;;
+			"$name-read" | "$name-write") [ "$metric" != rw ] || hit=yes ;;
+			esac
+		done
+		[ -z "$hit" ] || echo "$name|$metric|$backend|$fio_opts|$iot_keys"
+	done
+}
+
+# A name that is no pair's (nor a mixed pair's row's, nor null-logged) is a mistake, not a
+# shorter table: exit 2 before anything runs.
+for a in "$@"; do
+	[ "$a" = null-logged ] || [ -n "$(selected "$a")" ] || {
+		echo "bench/vs-fio.sh: no pair $a (pairs: $(selected | cut -d'|' -f1 | tr '\n' ' ')null-logged)" >&2
+		exit 2
+	}
+done
+
+scripts/install-deps.sh bench
+[ -x "$IOTRIAL" ] || make -s iotrial
+mkdir -p "$BENCH_DIR" "$OUT"
+# Each run's figures, from this run only; also the runs' own files, which a pair renamed
+# since would leave behind.
+rm -rf "$OUT"/*.tsv "$OUT/rows" "$OUT"/*.fio.json "$OUT"/*.iotrial "$OUT"/*.perf "$OUT"/*.perf.disk \
+	"$OUT"/*.yaml "$OUT"/*.rss
+BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
+trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
+. bench/env.sh
+. bench/rounds.sh
+
 # Does the target's disk poll for completions (queue/io_poll)? The hipri row needs it.
 disk_polls() {
 	[ -n "$DISK" ] && [ "$(cat "/sys/block/$DISK/queue/io_poll" 2>/dev/null)" = 1 ]
@@ -118,7 +146,6 @@ disk_polls() {
 have_backend() {
 	"$IOTRIAL" backends | awk -v b="$1" '$1 == b && $2 == "yes" {found = 1} END {exit !found}'
 }
-
 
 # A file both tools read from the page cache: written once, read once to warm it.
 CACHED="$BENCH_DIR/cached.dat"
@@ -392,16 +419,6 @@ logged() {
 		printf "record log, null, 4 KiB random reads, %d I/Os (iotrial only): unlogged %.0f IO/s, logged %.0f IO/s, ratio %.2f; peak RSS unlogged %.1f MiB, logged %.1f MiB (%d I/Os: %.1f MiB)\n",
 			n, pv, lv, (pv > 0 ? lv / pv : 0), pr / 1024, lr / 1024, n / 10, sr / 1024
 	}'
-}
-
-# Selected pairs ($@) that this build can run, one line each.
-selected() {
-	echo "$PAIRS" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
-		[ -n "$name" ] || continue
-		# A mixed pair answers to its rows' names too (NAME-read, NAME-write).
-		if [ $# -gt 0 ] && ! echo " $* " | grep -Eq " $name(-read|-write)? "; then continue; fi
-		echo "$name|$metric|$backend|$fio_opts|$iot_keys"
-	done
 }
 
 table() {
