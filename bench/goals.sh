@@ -7,7 +7,8 @@
 #
 # Reads OUT/rows (the table's rows, NAME.PLACEMENT, in order), OUT/NAME.PLACEMENT.{fio,iot}.tsv
 # (a line per round: column 1 throughput, 2 CPU us per I/O, 7 user CPU us per I/O) and the
-# record log's OUT/null-logged.{plain,logged,small}.tsv (rate, peak RSS in KiB). Ratios are
+# record log's OUT/null-logged.{plain,logged,small}.tsv (rate, peak RSS in KiB) and the
+# start-up's OUT/startup.{fio,iot}.tsv (wall microseconds, peak RSS in KiB). Ratios are
 # those of the table: the median of iotrial's rounds over the median of fio's, judged at the
 # table's two decimals.
 #
@@ -23,7 +24,7 @@
 #                 I/O than fio's, iotrial would still be above the goal;
 #   over          any other CPU ratio above 0.80: iotrial's own code, or kernel work beyond
 #                 fio's for the same I/O (the line's sys), is what misses;
-#   missed        a goal that does not hold (null, two workers, record log, planning), or
+#   missed        a goal that does not hold (null, two workers, record log, start-up, planning), or
 #                 any goal with nothing to weigh: no rounds, fio's median throughput or CPU
 #                 time 0, no round with a figure from both tools.
 set -eu
@@ -92,6 +93,20 @@ at_least() {
 	}'
 }
 
+# at_most WHAT VALUE GOAL: a goal with one figure that must not grow, judged at three decimals
+at_most() {
+	awk -v w="$1" -v x="$2" -v g="$3" 'BEGIN {
+		v = x != "nan" && x != "" && sprintf("%.3f", x) + 0 <= g ? "met" : "missed"
+		printf "  %-30s %s (goal: at most %s): %s\n", w, (x == "nan" || x == "" ? "nan" : sprintf("%.3f", x)), g, v
+	}'
+}
+
+# startup_ratio COLUMN: iotrial's median over fio's in the start-up rounds ("nan" without both)
+startup_ratio() {
+	awk -v i="$(col "$OUT/startup.iot.tsv" "$1")" -v f="$(col "$OUT/startup.fio.tsv" "$1")" "$OK"'
+		BEGIN { print (ok(i) && ok(f) && f > 0 ? i / f : "nan") }'
+}
+
 # planning: iotrial validate of a 100,000-point matrix, the median of three (s, MiB)
 planning() {
 	awk 'BEGIN { print "experiment: points\njobs:"
@@ -134,6 +149,12 @@ judge() {
 			printf "  %-30s %.2f (goal: at least 0.8), peak RSS %.1f MiB against %.1f at a tenth of the I/Os (goal: at most a tenth more): %s\n",
 				w, x, lr / 1024, sr / 1024, (have && x >= 0.8 && lr <= 1.1 * sr) ? "met" : "missed"
 		}'
+	fi
+	if [ -s "$OUT/startup.iot.tsv" ]; then
+		# where issue 13 found them (0.035 of fio's wall time, 6 MiB against 30), with room
+		# for the noise of a start of a few milliseconds
+		at_most "start-up, x fio's wall time" "$(startup_ratio 1)" 0.05
+		at_most "start-up, x fio's peak RSS" "$(startup_ratio 2)" 0.2
 	fi
 	if [ -x "$IOTRIAL" ]; then
 		planning

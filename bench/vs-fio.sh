@@ -117,11 +117,11 @@ selected() {
 	done
 }
 
-# A name that is no pair's (nor a mixed pair's row's, nor null-logged) is a mistake, not a
-# shorter table: exit 2 before anything runs.
+# A name that is no pair's (nor a mixed pair's row's, nor null-logged or startup) is a
+# mistake, not a shorter table: exit 2 before anything runs.
 for a in "$@"; do
-	[ "$a" = null-logged ] || [ -n "$(selected "$a")" ] || {
-		echo "bench/vs-fio.sh: no pair $a (pairs: $(selected | cut -d'|' -f1 | tr '\n' ' ')null-logged)" >&2
+	[ "$a" = null-logged ] || [ "$a" = startup ] || [ -n "$(selected "$a")" ] || {
+		echo "bench/vs-fio.sh: no pair $a (pairs: $(selected | cut -d'|' -f1 | tr '\n' ' ')null-logged startup)" >&2
 		exit 2
 	}
 done
@@ -134,7 +134,7 @@ mkdir -p "$BENCH_DIR" "$OUT"
 rm -rf "$OUT"/*.tsv "$OUT/rows" "$OUT"/*.fio.json "$OUT"/*.iotrial "$OUT"/*.perf "$OUT"/*.perf.disk \
 	"$OUT"/*.yaml "$OUT"/*.rss
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
-trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat' EXIT
+trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat "$BENCH_DIR"/startup.dat' EXIT
 . bench/env.sh
 . bench/rounds.sh
 
@@ -421,6 +421,47 @@ logged() {
 	}'
 }
 
+# Start-up and memory: a trivial job, 4 KiB sequential reads of a 1 MiB file laid out by fio
+# before, each tool's whole command (unpinned: its start and end are the point), alternating
+# which goes first. Appends "wall-microseconds peak-RSS-KiB" to OUT/startup.TOOL.tsv.
+startup_run() { # fio|iot
+	t0=$(date +%s%N)
+	if [ "$1" = fio ]; then
+		/usr/bin/time -f %M -o "$OUT/startup.rss" fio --name=startup --filename="$BENCH_DIR/startup.dat" --rw=read \
+			--bs=4k --size=1M --ioengine=psync --output-format=json >/dev/null 2>&1
+	else
+		/usr/bin/time -f %M -o "$OUT/startup.rss" "$IOTRIAL" run -q "$OUT/startup.yaml" -o "$OUT/startup.iotrial" 2>/dev/null
+	fi
+	t1=$(date +%s%N)
+	rm -rf "$OUT/startup.iotrial"
+	printf '%s\t%s\n' $(((t1 - t0) / 1000)) "$(tail -n 1 "$OUT/startup.rss")" >>"$OUT/startup.$1.tsv"
+}
+
+startup() {
+	fio --name=lay --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M --create_only=1 >/dev/null
+	printf 'experiment: bench-startup\nreplication: {runs: 1}\njobs:\n  - {name: startup, target: "%s", workload: read, block_size: 4KiB, file_size: 1MiB, backend: sync}\n' \
+		"$BENCH_DIR/startup.dat" >"$OUT/startup.yaml"
+	: >"$OUT/startup.fio.tsv"
+	: >"$OUT/startup.iot.tsv"
+	r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		if [ $((r % 2)) = 0 ]; then
+			startup_run fio
+			startup_run iot
+		else
+			startup_run iot
+			startup_run fio
+		fi
+		r=$((r + 1))
+	done
+	rm -f "$BENCH_DIR/startup.dat"
+	awk -v fw="$(col "$OUT/startup.fio.tsv" 1)" -v iw="$(col "$OUT/startup.iot.tsv" 1)" \
+		-v fr="$(col "$OUT/startup.fio.tsv" 2)" -v ir="$(col "$OUT/startup.iot.tsv" 2)" 'BEGIN {
+		printf "start-up, 4 KiB reads of a 1 MiB file (whole command): fio %.1f ms, iotrial %.1f ms, ratio %.3f; peak RSS fio %.1f MiB, iotrial %.1f MiB, ratio %.3f\n",
+			fw / 1000, iw / 1000, (fw > 0 ? iw / fw : 0), fr / 1024, ir / 1024, (fr > 0 ? ir / fr : 0)
+	}'
+}
+
 table() {
 	env_header "$BENCH_DIR"
 	for p in $PLACEMENT; do
@@ -448,6 +489,9 @@ table() {
 	fi
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged
+	fi
+	if [ $# -eq 0 ] || echo " $* " | grep -q " startup "; then
+		startup
 	fi
 	echo "medians of $ROUNDS rounds, $RUNTIME s each where time-based; ratio = iotrial / fio (throughput: higher is better; cpu: CPU microseconds per I/O, lower is better); cs: context switches per I/O; mg: CPU migrations per run (perf stat, whole command); dev: the disk's mean time per request, microseconds (/sys/block/DISK/stat); usr: user CPU microseconds per I/O (the tool's own code); floor: (iot cpu - iot usr) / fio cpu, the cpu ratio iotrial would have if its own code took no time; ahead: the rounds where iotrial's throughput was at least fio's, of all rounds; range: the lowest and highest ratio of throughput of one round; qd: the requests in flight at the disk, on average while it had any (/sys/block/DISK/stat); a row that only reads the disk has both tools read one file, laid out by fio afresh each round"
 	echo "load after: $(load_now)"

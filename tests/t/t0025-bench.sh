@@ -78,6 +78,7 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	expect_eq "$(cat bad)" "" "rows missing or not numeric"
 	grep -E "^record log, null, 4 KiB random reads, 100000 I/Os \(iotrial only\): unlogged [0-9]+ IO/s, logged [0-9]+ IO/s, ratio [0-9.]+; peak RSS unlogged [0-9.]+ MiB, logged [0-9.]+ MiB \(10000 I/Os: [0-9.]+ MiB\)$" out/vs-fio-partial.txt
 	grep -E "^null, two workers against one: iotrial [0-9.]+, fio [0-9.]+$" out/vs-fio-partial.txt
+	grep -E "^start-up, 4 KiB reads of a 1 MiB file \(whole command\): fio [0-9.]+ ms, iotrial [0-9.]+ ms, ratio [0-9.]+; peak RSS fio [0-9.]+ MiB, iotrial [0-9.]+ MiB, ratio [0-9.]+$" out/vs-fio-partial.txt
 	grep -E "^kernel: Linux [^;]+; CPU: .+, [0-9]+ online$" out/vs-fio-partial.txt
 	grep -E "^tools: fio-[0-9.]+, iotrial " out/vs-fio-partial.txt
 	grep -E "^load before: [0-9.]+ [0-9.]+ [0-9.]+ " out/vs-fio-partial.txt
@@ -105,6 +106,8 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	cmp table-rows goal-rows
 	grep -E "^  null, one worker, x fio +[0-9.]+ \(goal: at least 3\): (met|missed)$" out/vs-fio-partial.txt
 	grep -E "^  planning 100000 points +[0-9.]+ s, [0-9.]+ MiB" out/vs-fio-partial.txt
+	grep -E "^  start-up, x fio.s wall time +[0-9.]+ \(goal: at most 0.05\): (met|missed)$" out/vs-fio-partial.txt
+	grep -E "^  start-up, x fio.s peak RSS +[0-9.]+ \(goal: at most 0.2\): (met|missed)$" out/vs-fio-partial.txt
 	grep -E "^goals: [0-9]+ met, [0-9]+ tie, [0-9]+ kernel-bound, [0-9]+ behind, [0-9]+ over, [0-9]+ missed$" out/vs-fio-partial.txt
 '
 
@@ -205,6 +208,7 @@ test_expect_success 'QUICK=1 ROUNDS=2 PLACEMENT="irq other none" bench/vs-fio.sh
 	ROWS="psync-randread-4k-qd1 uring-randread-4k-qd1" PER=3 bad_rows out2/vs-fio-partial.txt >bad2
 	expect_eq "$(cat bad2)" "" "rows of two rounds: figures, ahead k/2, range"
 	not grep "^record log" out2/vs-fio-partial.txt
+	not grep "^start-up" out2/vs-fio-partial.txt
 '
 
 # A name that is no row: refused before anything runs or is removed. A mixed pair's row
@@ -215,7 +219,7 @@ test_expect_success 'bench/vs-fio.sh NAME: no such row is exit 2 and one line; a
 	expect_code 2 env QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out3" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" seqwrite-1m seqwrite-1m-read >bench3.out 2>bench3.err
 	cat bench3.err
 	expect_eq "$(wc -l <bench3.err)" 1 "lines on stderr"
-	grep -E "^bench/vs-fio.sh: no pair seqwrite-1m-read \(pairs: seqwrite-1m seqwrite-1m-direct .* libaio-randrw70-4k-qd16 .*null-logged\)$" bench3.err
+	grep -E "^bench/vs-fio.sh: no pair seqwrite-1m-read \(pairs: seqwrite-1m seqwrite-1m-direct .* libaio-randrw70-4k-qd16 .*null-logged startup\)$" bench3.err
 	test ! -s bench3.out
 	expect_eq "$(ls out3)" keep.tsv "what out3 holds"
 	if ! grep -E "^libaio-randrw70-4k-qd16-read " out/vs-fio-partial.txt >/dev/null; then
@@ -231,6 +235,8 @@ test_expect_success 'README.md quotes bench/out/vs-fio.txt as it is, a full run 
 	test -s "$SRC/bench/out/vs-fio.txt"
 	bad_rows "$SRC/bench/out/vs-fio.txt" >bad
 	expect_eq "$(cat bad)" "" "rows missing or not numeric in bench/out/vs-fio.txt"
+	grep -E "^start-up, 4 KiB reads of a 1 MiB file \(whole command\): fio [0-9.]+ ms, iotrial [0-9.]+ ms" "$SRC/bench/out/vs-fio.txt"
+	grep -E "^goals: [0-9]+ met, " "$SRC/bench/out/vs-fio.txt"
 	awk "/^<!-- bench\/out\/vs-fio.txt: begin -->/ { on = 1; next } /^<!-- bench\/out\/vs-fio.txt: end -->/ { on = 0 } on" "$SRC/README.md" >quoted
 	sed -e "/^\`\`\`/d" quoted >quoted.txt
 	diff -u "$SRC/bench/out/vs-fio.txt" quoted.txt
