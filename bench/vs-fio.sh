@@ -5,8 +5,9 @@
 # the ratio iotrial/fio. Machines here are shared and noisy: read the ratios, not the
 # absolute figures. See docs/performance.md#bench-vs-fio.
 #
-#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run, and the
-#                                    record-logged null run (PAIR null-logged)
+#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run, the
+#                                    record-logged null run (PAIR null-logged) and the
+#                                    start-up of a trivial job (PAIR startup)
 #   ROUNDS=5 BENCH_DIR=/var/tmp/x bench/vs-fio.sh seqwrite-1m
 #   QUICK=1 bench/vs-fio.sh          every row, one short round on small files: the
 #                                    table's shape, not its figures (tests/t/t0025-bench.sh)
@@ -132,7 +133,7 @@ mkdir -p "$BENCH_DIR" "$OUT"
 # Each run's figures, from this run only; also the runs' own files, which a pair renamed
 # since would leave behind.
 rm -rf "$OUT"/*.tsv "$OUT/rows" "$OUT"/*.fio.json "$OUT"/*.iotrial "$OUT"/*.perf "$OUT"/*.perf.disk \
-	"$OUT"/*.yaml "$OUT"/*.rss
+	"$OUT"/*.yaml "$OUT"/*.rss "$OUT"/*.err
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
 trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat "$BENCH_DIR"/startup.dat' EXIT
 . bench/env.sh
@@ -422,29 +423,40 @@ logged() {
 }
 
 # Start-up and memory: a trivial job, 4 KiB sequential reads of a 1 MiB file laid out by fio
-# before, each tool's whole command (unpinned: its start and end are the point), alternating
-# which goes first. Appends "wall-microseconds peak-RSS-KiB" to OUT/startup.TOOL.tsv.
+# before each round, each tool's whole command (unpinned: its start and end are the point;
+# the span also holds the start of GNU time, alike for both), alternating which goes first.
+# Appends "wall-microseconds peak-RSS-KiB" to OUT/startup.TOOL.tsv; a tool that fails ends
+# the script with its own words.
 startup_run() { # fio|iot
 	t0=$(date +%s%N)
 	if [ "$1" = fio ]; then
-		/usr/bin/time -f %M -o "$OUT/startup.rss" fio --name=startup --filename="$BENCH_DIR/startup.dat" --rw=read \
-			--bs=4k --size=1M --ioengine=psync --output-format=json >/dev/null 2>&1
+		set -- "$1" fio --name=startup --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M \
+			--ioengine=psync --output-format=json
 	else
-		/usr/bin/time -f %M -o "$OUT/startup.rss" "$IOTRIAL" run -q "$OUT/startup.yaml" -o "$OUT/startup.iotrial" 2>/dev/null
+		set -- "$1" "$IOTRIAL" run -q "$OUT/startup.yaml" -o "$OUT/startup.iotrial"
+	fi
+	tool=$1
+	shift
+	if ! /usr/bin/time -f %M -o "$OUT/startup.rss" "$@" >/dev/null 2>"$OUT/startup.err"; then
+		echo "bench/vs-fio.sh: start-up: $* failed:" >&2
+		cat "$OUT/startup.err" >&2
+		exit 1
 	fi
 	t1=$(date +%s%N)
 	rm -rf "$OUT/startup.iotrial"
-	printf '%s\t%s\n' $(((t1 - t0) / 1000)) "$(tail -n 1 "$OUT/startup.rss")" >>"$OUT/startup.$1.tsv"
+	printf '%s\t%s\n' $(((t1 - t0) / 1000)) "$(tail -n 1 "$OUT/startup.rss")" >>"$OUT/startup.$tool.tsv"
 }
 
 startup() {
-	fio --name=lay --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M --create_only=1 >/dev/null
 	printf 'experiment: bench-startup\nreplication: {runs: 1}\njobs:\n  - {name: startup, target: "%s", workload: read, block_size: 4KiB, file_size: 1MiB, backend: sync}\n' \
 		"$BENCH_DIR/startup.dat" >"$OUT/startup.yaml"
 	: >"$OUT/startup.fio.tsv"
 	: >"$OUT/startup.iot.tsv"
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
+		# a fresh file each round, as for the rows that read the disk
+		rm -f "$BENCH_DIR/startup.dat"
+		fio --name=lay --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M --create_only=1 >/dev/null
 		if [ $((r % 2)) = 0 ]; then
 			startup_run fio
 			startup_run iot
@@ -457,8 +469,9 @@ startup() {
 	rm -f "$BENCH_DIR/startup.dat"
 	awk -v fw="$(col "$OUT/startup.fio.tsv" 1)" -v iw="$(col "$OUT/startup.iot.tsv" 1)" \
 		-v fr="$(col "$OUT/startup.fio.tsv" 2)" -v ir="$(col "$OUT/startup.iot.tsv" 2)" 'BEGIN {
-		printf "start-up, 4 KiB reads of a 1 MiB file (whole command): fio %.1f ms, iotrial %.1f ms, ratio %.3f; peak RSS fio %.1f MiB, iotrial %.1f MiB, ratio %.3f\n",
-			fw / 1000, iw / 1000, (fw > 0 ? iw / fw : 0), fr / 1024, ir / 1024, (fr > 0 ? ir / fr : 0)
+		printf "start-up, 4 KiB reads of a 1 MiB file (whole command): fio %.1f ms, iotrial %.1f ms, ratio %s; peak RSS fio %.1f MiB, iotrial %.1f MiB, ratio %s\n",
+			fw / 1000, iw / 1000, (fw > 0 && fw != "nan" ? sprintf("%.3f", iw / fw) : "nan"), fr / 1024, ir / 1024,
+			(fr > 0 && fr != "nan" ? sprintf("%.3f", ir / fr) : "nan")
 	}'
 }
 
@@ -497,6 +510,8 @@ table() {
 	echo "load after: $(load_now)"
 	echo "interrupts of the disk during the run: $(irq_delta "$irq_before" "$(irq_counts)")"
 	IOTRIAL=$IOTRIAL sh bench/goals.sh "$OUT"
+	# The last word: without it, table ended early (sh has no pipefail to tell tee's caller).
+	: >"$OUT/table.done"
 }
 
 # A run of every pair writes the table README.md quotes; a partial or quick one, another file.
@@ -505,6 +520,12 @@ if [ $# -eq 0 ] && [ "$QUICK" != 1 ]; then
 else
 	tab="$OUT/vs-fio-partial.txt"
 fi
+rm -f "$OUT/table.done"
 table "$@" | tee "$tab.tmp"
+if [ ! -e "$OUT/table.done" ]; then
+	echo "bench/vs-fio.sh: the run ended before its table did; what it printed is in $tab.tmp" >&2
+	exit 1
+fi
+rm -f "$OUT/table.done"
 mv "$tab.tmp" "$tab"
 echo "table: $tab"

@@ -231,6 +231,18 @@ test_expect_success 'bench/vs-fio.sh NAME: no such row is exit 2 and one line; a
 	test ! -e out3/keep.tsv
 '
 
+# A tool that fails mid-run ends the script with its words and exit 1, and leaves no table
+# that looks whole (sh has no pipefail: the table half of the pipe ends alone).
+test_expect_success 'bench/vs-fio.sh startup with an iotrial that fails: exit 1, the command named, no table' '
+	expect_code 1 env QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out4" IOTRIAL=/bin/false sh "$SRC/bench/vs-fio.sh" startup >bench4.out 2>bench4.err
+	cat bench4.err
+	grep -x "bench/vs-fio.sh: start-up: /bin/false run -q $TRASH/out4/startup.yaml -o $TRASH/out4/startup.iotrial failed:" bench4.err
+	grep -x "bench/vs-fio.sh: the run ended before its table did; what it printed is in $TRASH/out4/vs-fio-partial.txt.tmp" bench4.err
+	test ! -e out4/vs-fio-partial.txt
+	not grep "^table: " bench4.out
+	expect_eq "$(ls target)" "" "files left in BENCH_DIR"
+'
+
 test_expect_success 'README.md quotes bench/out/vs-fio.txt as it is, a full run of every row' '
 	test -s "$SRC/bench/out/vs-fio.txt"
 	bad_rows "$SRC/bench/out/vs-fio.txt" >bad
