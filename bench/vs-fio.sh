@@ -428,15 +428,14 @@ logged() {
 # Appends "wall-microseconds peak-RSS-KiB" to OUT/startup.TOOL.tsv; a tool that fails ends
 # the script with its own words.
 startup_run() { # fio|iot
-	t0=$(date +%s%N)
-	if [ "$1" = fio ]; then
-		set -- "$1" fio --name=startup --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M \
+	tool=$1
+	if [ "$tool" = fio ]; then
+		set -- fio --name=startup --filename="$BENCH_DIR/startup.dat" --rw=read --bs=4k --size=1M \
 			--ioengine=psync --output-format=json
 	else
-		set -- "$1" "$IOTRIAL" run -q "$OUT/startup.yaml" -o "$OUT/startup.iotrial"
+		set -- "$IOTRIAL" run -q "$OUT/startup.yaml" -o "$OUT/startup.iotrial"
 	fi
-	tool=$1
-	shift
+	t0=$(date +%s%N)
 	if ! /usr/bin/time -f %M -o "$OUT/startup.rss" "$@" >/dev/null 2>"$OUT/startup.err"; then
 		echo "bench/vs-fio.sh: start-up: $* failed:" >&2
 		cat "$OUT/startup.err" >&2
