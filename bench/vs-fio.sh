@@ -5,9 +5,11 @@
 # the ratio iotrial/fio. Machines here are shared and noisy: read the ratios, not the
 # absolute figures. See docs/performance.md#bench-vs-fio.
 #
-#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run, the
-#                                    record-logged null run (PAIR null-logged) and the
-#                                    start-up of a trivial job (PAIR startup)
+#   bench/vs-fio.sh [PAIR...]        default: every pair this build can run, the null
+#                                    job's scaling to two workers beside busy loops' (PAIR
+#                                    scaling), the record-logged null run (PAIR
+#                                    null-logged) and the start-up of a trivial job (PAIR
+#                                    startup)
 #   ROUNDS=5 BENCH_DIR=/var/tmp/x bench/vs-fio.sh seqwrite-1m
 #   QUICK=1 bench/vs-fio.sh          every row, one short round on small files: the
 #                                    table's shape, not its figures (tests/t/t0025-bench.sh)
@@ -118,11 +120,11 @@ selected() {
 	done
 }
 
-# A name that is no pair's (nor a mixed pair's row's, nor null-logged or startup) is a
+# A name that is no pair's (nor a mixed pair's row's, nor scaling, null-logged or startup) is a
 # mistake, not a shorter table: exit 2 before anything runs.
 for a in "$@"; do
-	[ "$a" = null-logged ] || [ "$a" = startup ] || [ -n "$(selected "$a")" ] || {
-		echo "bench/vs-fio.sh: no pair $a (pairs: $(selected | cut -d'|' -f1 | tr '\n' ' ')null-logged startup)" >&2
+	[ "$a" = scaling ] || [ "$a" = null-logged ] || [ "$a" = startup ] || [ -n "$(selected "$a")" ] || {
+		echo "bench/vs-fio.sh: no pair $a (pairs: $(selected | cut -d'|' -f1 | tr '\n' ' ')scaling null-logged startup)" >&2
 		exit 2
 	}
 done
@@ -133,7 +135,7 @@ mkdir -p "$BENCH_DIR" "$OUT"
 # Each run's figures, from this run only; also the runs' own files, which a pair renamed
 # since would leave behind.
 rm -rf "$OUT"/*.tsv "$OUT/rows" "$OUT"/*.fio.json "$OUT"/*.iotrial "$OUT"/*.perf "$OUT"/*.perf.disk \
-	"$OUT"/*.yaml "$OUT"/*.rss "$OUT"/*.err
+	"$OUT"/*.yaml "$OUT"/*.rss "$OUT"/*.err "$OUT"/scaling.*
 BENCH_DIR=$(cd "$BENCH_DIR" && pwd)
 trap 'rm -rf "$BENCH_DIR"/fio.* "$BENCH_DIR"/iotrial.* "$BENCH_DIR"/cached.dat "$BENCH_DIR"/shared.*.dat "$BENCH_DIR"/startup.dat' EXIT
 . bench/env.sh
@@ -305,12 +307,20 @@ header() {
 		"fio cpu" "iot cpu" ratio "fio cs" "iot cs" "fio mg" "iot mg" "fio dev" "iot dev" "fio usr" "iot usr" floor ahead range "fio qd" "iot qd"
 }
 
+# fio_options OPTIONS and iot_keys KEYS: a pair's options with RT, CACHED and the sizes put in
+fio_options() {
+	echo "$1" | sed "s/=RT/=$RUNTIME/g; s|=CACHED|=$CACHED|; s/=BIGM/=${BIG}M/; s/=MIDM/=${MID}M/; s/=SMALLM/=${SMALL}M/"
+}
+iot_keys() {
+	echo "$1" | sed "s/RTs/${RUNTIME}s/g; s|CACHED|$CACHED|; s/: BIGMiB/: ${BIG}MiB/; s/: MIDMiB/: ${MID}MiB/; s/: SMALLMiB/: ${SMALL}MiB/"
+}
+
 # pair NAME METRIC BACKEND FIO-OPTIONS IOTRIAL-KEYS: ROUNDS rounds of both tools, under each
 # placement in turn within a round; one table row per placement.
 pair() {
-	name=$1 metric=$2 fio_opts=$4 iot_keys=$5
-	fio_opts=$(echo "$fio_opts" | sed "s/=RT/=$RUNTIME/g; s|=CACHED|=$CACHED|; s/=BIGM/=${BIG}M/; s/=MIDM/=${MID}M/; s/=SMALLM/=${SMALL}M/")
-	iot_keys=$(echo "$iot_keys" | sed "s/RTs/${RUNTIME}s/g; s|CACHED|$CACHED|; s/: BIGMiB/: ${BIG}MiB/; s/: MIDMiB/: ${MID}MiB/; s/: SMALLMiB/: ${SMALL}MiB/")
+	name=$1 metric=$2
+	fio_opts=$(fio_options "$4")
+	iot_keys=$(iot_keys "$5")
 	[ "$name" = cached-randread-4k ] && prepare_cached
 	# Placement is about the disk's completions: the null and cached pairs never wait for
 	# one, and the two-worker null pair needs both CPUs.
@@ -474,6 +484,73 @@ startup() {
 	}'
 }
 
+# Scaling (PAIR scaling): the null job's rate with two workers over its rate with one, and
+# plain busy loops' on the same cores, in the same rounds. A round runs, in turn, iotrial's
+# null job of the null-randread-4k rows with one worker and with two, fio's the same, one
+# busy loop, and two busy loops at once, each RUNTIME long and unpinned, the order reversed
+# every other round. The loops are the cores' own scaling at that moment: where the host
+# does not give the guest two whole cores at once, no program scales to 2, and the table
+# rows' medians, taken minutes apart, would mix that with the host's drift. Appends a line a
+# round to OUT/scaling.tsv: IO/s of iotrial with one worker and two, fio's, and additions
+# per second of one loop and of two.
+
+# spin SECONDS: one busy loop's additions per second (mawk; the clock read every 2*10^6,
+# about 50 ms, so that reading it costs a few percent, alike for one loop and two)
+spin() {
+	awk -v s="$1" '
+		function now(c, t) { c = "date +%s%N"; c | getline t; close(c); return t }
+		BEGIN {
+			t0 = now()
+			do { for (i = 0; i < 2000000; i++) x += i; n++ } while ((t = now()) - t0 < s * 1e9)
+			printf "%.0f\n", n * 2e6 / ((t - t0) / 1e9)
+		}'
+}
+
+# scaling_run iot1|iot2|fio1|fio2|spin1|spin2: one run of the round, its rate on stdout
+scaling_run() {
+	case $1 in
+	iot[12])
+		run_iotrial "scaling-$1" "$(iot_keys "$(selected "$2" | cut -d'|' -f5)")" >/dev/null
+		iot_row "scaling-$1" iops | cut -f1
+		;;
+	fio[12])
+		run_fio "scaling-$1" "$(fio_options "$(selected "$2" | cut -d'|' -f4)")" >/dev/null
+		fio_row "scaling-$1" iops | cut -f1
+		;;
+	spin1) spin "$RUNTIME" ;;
+	spin2)
+		spin "$RUNTIME" >"$OUT/scaling.spin.a" &
+		a=$!
+		spin "$RUNTIME" >"$OUT/scaling.spin.b" &
+		b=$!
+		wait "$a"
+		wait "$b"
+		cat "$OUT/scaling.spin.a" "$OUT/scaling.spin.b" | awk '{ s += $1 } END { printf "%.0f\n", s }'
+		;;
+	esac
+}
+
+scaling() {
+	CPUS=""
+	: >"$OUT/scaling.tsv"
+	r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		order="iot1 iot2 fio1 fio2 spin1 spin2"
+		[ $((r % 2)) = 0 ] || order="spin2 spin1 fio2 fio1 iot2 iot1"
+		for w in $order; do
+			case $w in *1) row=null-randread-4k ;; *) row=null-randread-4k-2w ;; esac
+			scaling_run "$w" "$row" >"$OUT/scaling.$w"
+		done
+		for w in iot1 iot2 fio1 fio2 spin1 spin2; do cat "$OUT/scaling.$w"; done | paste -s - >>"$OUT/scaling.tsv"
+		r=$((r + 1))
+	done
+	# per round, two against one; the line gives their medians
+	awk -F'\t' -v OFS='\t' '$1 > 0 && $3 > 0 && $5 > 0 { print $2 / $1, $4 / $3, $6 / $5 }' "$OUT/scaling.tsv" >"$OUT/scaling.ratios"
+	awk -v i="$(col "$OUT/scaling.ratios" 1)" -v f="$(col "$OUT/scaling.ratios" 2)" -v b="$(col "$OUT/scaling.ratios" 3)" 'BEGIN {
+		printf "null, two workers against one (the same rounds, unpinned; medians of the rounds): iotrial %.2f, fio %.2f, busy loops %.2f\n", i, f, b
+	}'
+}
+
 table() {
 	env_header "$BENCH_DIR"
 	for p in $PLACEMENT; do
@@ -493,11 +570,8 @@ table() {
 		fi
 		pair "$name" "$metric" "$backend" "$fio_opts" "$iot_keys"
 	done
-	if [ -s "$OUT/null-randread-4k.none.iot.tsv" ] && [ -s "$OUT/null-randread-4k-2w.none.iot.tsv" ]; then
-		awk -v i1="$(col "$OUT/null-randread-4k.none.iot.tsv" 1)" -v i2="$(col "$OUT/null-randread-4k-2w.none.iot.tsv" 1)" \
-			-v f1="$(col "$OUT/null-randread-4k.none.fio.tsv" 1)" -v f2="$(col "$OUT/null-randread-4k-2w.none.fio.tsv" 1)" 'BEGIN {
-			printf "null, two workers against one: iotrial %.2f, fio %.2f\n", (i1 > 0 ? i2 / i1 : 0), (f1 > 0 ? f2 / f1 : 0)
-		}'
+	if [ $# -eq 0 ] || echo " $* " | grep -q " scaling "; then
+		scaling
 	fi
 	if [ $# -eq 0 ] || echo " $* " | grep -q " null-logged "; then
 		logged

@@ -77,7 +77,10 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	bad_rows out/vs-fio-partial.txt >bad
 	expect_eq "$(cat bad)" "" "rows missing or not numeric"
 	grep -E "^record log, null, 4 KiB random reads, 100000 I/Os \(iotrial only\): unlogged [0-9]+ IO/s, logged [0-9]+ IO/s, ratio [0-9.]+; peak RSS unlogged [0-9.]+ MiB, logged [0-9.]+ MiB \(10000 I/Os: [0-9.]+ MiB\)$" out/vs-fio-partial.txt
-	grep -E "^null, two workers against one: iotrial [0-9.]+, fio [0-9.]+$" out/vs-fio-partial.txt
+	grep -E "^null, two workers against one \(the same rounds, unpinned; medians of the rounds\): iotrial [0-9.]+, fio [0-9.]+, busy loops [0-9.]+$" out/vs-fio-partial.txt
+	# a line a round: the rates of iotrial with one worker and two, fio.s, one busy loop and two
+	awk -F"\t" "NF != 6 { bad = 1 } { for (i = 1; i <= 6; i++) if (\$i !~ /^[0-9]+([.][0-9]+)?(e[+][0-9]+)?\$/ || \$i <= 0) bad = 1 } END { exit bad || NR != 1 }" out/scaling.tsv || { cat out/scaling.tsv; false; }
+	grep -E "^  null, two workers, x one +[0-9.]+ \(busy loops [0-9.]+; iotrial over them, rounds: 95% CI [0-9.]+-[0-9.]+\) \(goal: at least 1.8\): (met|host-bound|missed)$" out/vs-fio-partial.txt
 	grep -E "^start-up, 4 KiB reads of a 1 MiB file \(whole command\): fio [0-9.]+ ms, iotrial [0-9.]+ ms, ratio [0-9.]+; peak RSS fio [0-9.]+ MiB, iotrial [0-9.]+ MiB, ratio [0-9.]+$" out/vs-fio-partial.txt
 	grep -E "^kernel: Linux [^;]+; CPU: .+, [0-9]+ online$" out/vs-fio-partial.txt
 	grep -E "^tools: fio-[0-9.]+, iotrial " out/vs-fio-partial.txt
@@ -108,7 +111,7 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^  planning 100000 points +[0-9.]+ s, [0-9.]+ MiB" out/vs-fio-partial.txt
 	grep -E "^  start-up, x fio.s wall time +[0-9.]+ \(goal: at most 0.05\): (met|missed)$" out/vs-fio-partial.txt
 	grep -E "^  start-up, x fio.s peak RSS +[0-9.]+ \(goal: at most 0.2\): (met|missed)$" out/vs-fio-partial.txt
-	grep -E "^goals: [0-9]+ met, [0-9]+ tie, [0-9]+ kernel-bound, [0-9]+ behind, [0-9]+ over, [0-9]+ missed$" out/vs-fio-partial.txt
+	grep -E "^goals: [0-9]+ met, [0-9]+ tie, [0-9]+ kernel-bound, [0-9]+ host-bound, [0-9]+ behind, [0-9]+ over, [0-9]+ missed$" out/vs-fio-partial.txt
 '
 
 # The mixed pair's two rows come from one run of each tool a round: every figure but the
@@ -208,6 +211,8 @@ test_expect_success 'QUICK=1 ROUNDS=2 PLACEMENT="irq other none" bench/vs-fio.sh
 	ROWS="psync-randread-4k-qd1 uring-randread-4k-qd1" PER=3 bad_rows out2/vs-fio-partial.txt >bad2
 	expect_eq "$(cat bad2)" "" "rows of two rounds: figures, ahead k/2, range"
 	not grep "^record log" out2/vs-fio-partial.txt
+	not grep "^null, two workers" out2/vs-fio-partial.txt
+	test ! -e out2/scaling.tsv
 	not grep "^start-up" out2/vs-fio-partial.txt
 '
 
@@ -219,7 +224,7 @@ test_expect_success 'bench/vs-fio.sh NAME: no such row is exit 2 and one line; a
 	expect_code 2 env QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out3" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" seqwrite-1m seqwrite-1m-read >bench3.out 2>bench3.err
 	cat bench3.err
 	expect_eq "$(wc -l <bench3.err)" 1 "lines on stderr"
-	grep -E "^bench/vs-fio.sh: no pair seqwrite-1m-read \(pairs: seqwrite-1m seqwrite-1m-direct .* libaio-randrw70-4k-qd16 .*null-logged startup\)$" bench3.err
+	grep -E "^bench/vs-fio.sh: no pair seqwrite-1m-read \(pairs: seqwrite-1m seqwrite-1m-direct .* libaio-randrw70-4k-qd16 .*scaling null-logged startup\)$" bench3.err
 	test ! -s bench3.out
 	expect_eq "$(ls out3)" keep.tsv "what out3 holds"
 	if ! grep -E "^libaio-randrw70-4k-qd16-read " out/vs-fio-partial.txt >/dev/null; then
