@@ -498,7 +498,8 @@ startup() {
 # about 50 ms, so that reading it costs a few percent, alike for one loop and two)
 spin() {
 	awk -v s="$1" '
-		function now(c, t) { c = "date +%s%N"; c | getline t; close(c); return t }
+		# a clock that cannot be read ends the loop (exit 1), not a loop without end
+		function now(c, t) { c = "date +%s%N"; if ((c | getline t) <= 0 || t !~ /^[0-9]+$/) exit 1; close(c); return t }
 		BEGIN {
 			t0 = now()
 			do { for (i = 0; i < 2000000; i++) x += i; n++ } while ((t = now()) - t0 < s * 1e9)
