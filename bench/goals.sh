@@ -26,7 +26,8 @@
 #   over          any other CPU ratio above 0.80: iotrial's own code, or kernel work beyond
 #                 fio's for the same I/O (the line's sys), is what misses;
 #   host-bound    two null workers below 1.8 times one where plain busy loops in the same
-#                 rounds scaled below 1.8 too, and no worse than iotrial (two_workers);
+#                 rounds scaled below 1.8 too (1.0 or more), and iotrial shown to keep at
+#                 least 0.9 of their scaling round by round (two_workers);
 #   missed        a goal that does not hold (null, two workers, record log, start-up, planning), or
 #                 any goal with nothing to weigh: no rounds, fio's median throughput or CPU
 #                 time 0, no round with a figure from both tools.
@@ -111,9 +112,10 @@ at_most() {
 
 # two_workers: the null job's two workers against one, from the rounds of OUT/scaling.tsv
 # (a line a round: iotrial with one worker and two, fio's, one busy loop and two). Met at
-# 1.8; host-bound below it where the busy loops of the same rounds scaled below 1.8 too and
-# the rounds do not show iotrial scaling less than they did: the 95% interval of the median
-# of iotrial's per-round scaling over the loops' reaches 1.0; missed otherwise.
+# 1.8; host-bound below it where the busy loops of the same rounds scaled below 1.8 too (but
+# at least 1.0: two loops no slower than one) and the rounds show iotrial keeping up with
+# them: the 95% interval of the median of iotrial's per-round scaling over the loops' lies
+# at or above 0.90; missed otherwise (noisy rounds that show nothing are missed).
 two_workers() {
 	num='function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ && v > 0 }'
 	awk -F'\t' "$num"' num($1) && num($2) { print $2 / $1 }' "$OUT/scaling.tsv" >"$OUT/scaling.iot"
@@ -126,7 +128,10 @@ two_workers() {
 		split(ci, c, " ")
 		x = ok(s) ? sprintf("%.2f", s) + 0 : 0
 		y = ok(b) ? sprintf("%.2f", b) + 0 : 0
-		v = !ok(s) ? "missed" : x >= 1.8 ? "met" : ok(b) && y < 1.8 && ok(c[2]) && c[2] >= 1 ? "host-bound" : "missed"
+		# host-bound only on evidence: loops that scaled at all (two at least as fast as one)
+		# but below the goal, and iotrial shown to keep 0.9 of their scaling, round by round
+		lo = ok(c[1]) ? sprintf("%.2f", c[1]) + 0 : 0
+		v = !ok(s) ? "missed" : x >= 1.8 ? "met" : y >= 1 && y < 1.8 && lo >= 0.9 ? "host-bound" : "missed"
 		printf "  %-30s %.2f (busy loops %.2f; iotrial over them, rounds: 95%% CI %.2f-%.2f) (goal: at least 1.8): %s\n",
 			w, x, y, c[1], c[2], v
 	}'

@@ -486,9 +486,10 @@ startup() {
 
 # Scaling (PAIR scaling): the null job's rate with two workers over its rate with one, and
 # plain busy loops' on the same cores, in the same rounds. A round runs, in turn, iotrial's
-# null job of the null-randread-4k rows with one worker and with two, fio's the same, one
-# busy loop, and two busy loops at once, each RUNTIME long and unpinned, the order reversed
-# every other round. The loops are the cores' own scaling at that moment: where the host
+# null job of the null-randread-4k rows with one worker and with two, one busy loop, and two
+# busy loops at once, then fio's null job with one and two, each RUNTIME long (fio in QUICK
+# reads its whole 1 GiB: longer) and unpinned, the order reversed every other round. The
+# loops are the cores' own scaling in that round, next to iotrial's runs: where the host
 # does not give the guest two whole cores at once, no program scales to 2, and the table
 # rows' medians, taken minutes apart, would mix that with the host's drift. Appends a line a
 # round to OUT/scaling.tsv: IO/s of iotrial with one worker and two, fio's, and additions
@@ -524,7 +525,8 @@ scaling_run() {
 		a=$!
 		spin "$RUNTIME" >"$OUT/scaling.spin.b" &
 		b=$!
-		wait "$a"
+		# a loop that fails ends the script, and the other with it
+		wait "$a" || { kill "$b" 2>/dev/null; exit 1; }
 		wait "$b"
 		cat "$OUT/scaling.spin.a" "$OUT/scaling.spin.b" | awk '{ s += $1 } END { printf "%.0f\n", s }'
 		;;
@@ -536,8 +538,9 @@ scaling() {
 	: >"$OUT/scaling.tsv"
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
-		order="iot1 iot2 fio1 fio2 spin1 spin2"
-		[ $((r % 2)) = 0 ] || order="spin2 spin1 fio2 fio1 iot2 iot1"
+		# iotrial's two runs next to the loops', whose scaling they are weighed against
+		order="iot1 iot2 spin1 spin2 fio1 fio2"
+		[ $((r % 2)) = 0 ] || order="fio2 fio1 spin2 spin1 iot2 iot1"
 		for w in $order; do
 			case $w in *1) row=null-randread-4k ;; *) row=null-randread-4k-2w ;; esac
 			scaling_run "$w" "$row" >"$OUT/scaling.$w"
@@ -545,8 +548,10 @@ scaling() {
 		for w in iot1 iot2 fio1 fio2 spin1 spin2; do cat "$OUT/scaling.$w"; done | paste -s - >>"$OUT/scaling.tsv"
 		r=$((r + 1))
 	done
-	# per round, two against one; the line gives their medians
-	awk -F'\t' -v OFS='\t' '$1 > 0 && $3 > 0 && $5 > 0 { print $2 / $1, $4 / $3, $6 / $5 }' "$OUT/scaling.tsv" >"$OUT/scaling.ratios"
+	# per round, two against one, nan where a rate is missing; the line gives their medians,
+	# each over its own rounds, as bench/goals.sh takes them
+	awk -F'\t' -v OFS='\t' 'function r(a, b) { return a ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && b ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && a > 0 && b > 0 ? b / a : "nan" }
+		{ print r($1, $2), r($3, $4), r($5, $6) }' "$OUT/scaling.tsv" >"$OUT/scaling.ratios"
 	awk -v i="$(col "$OUT/scaling.ratios" 1)" -v f="$(col "$OUT/scaling.ratios" 2)" -v b="$(col "$OUT/scaling.ratios" 3)" 'BEGIN {
 		printf "null, two workers against one (the same rounds, unpinned; medians of the rounds): iotrial %.2f, fio %.2f, busy loops %.2f\n", i, f, b
 	}'

@@ -117,10 +117,11 @@ test_expect_success 'null, two workers, record log: met at the goal, missed belo
 	grep -x "goals: 4 met, 0 tie, 0 kernel-bound, 1 host-bound, 0 behind, 0 over, 2 missed" goals
 '
 
-# Below 1.8, the busy loops of the same rounds decide between host-bound and missed: the
-# loops scaled below 1.8 too, and iotrial no worse than they did in at least one round of
-# five (the interval, below 6 rounds the lowest and highest, reaches 1.0).
-test_expect_success 'null, two workers below 1.8: host-bound only where busy loops scaled no better' '
+# Below 1.8, the busy loops of the same rounds decide between host-bound and missed:
+# host-bound only where the loops scaled below 1.8 too (and at least 1.0) and iotrial is
+# shown to keep 0.9 of their scaling round by round (the interval's lower end, below 6
+# rounds the lowest ratio, at 0.90 or more as printed); rounds that show nothing are missed.
+test_expect_success 'null, two workers below 1.8: host-bound only where the rounds show the loops no better' '
 	rm -rf out
 	mkdir out
 	: >out/rows
@@ -132,12 +133,28 @@ test_expect_success 'null, two workers below 1.8: host-bound only where busy loo
 	# as the loops, round for round
 	scaling out/scaling.tsv "1.6 1.6 1.7 1.7 1.7" "1.6 1.6 1.7 1.7 1.7"
 	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 1.70; iotrial over them, rounds: 95% CI 1.00-1.00) (goal: at least 1.8): host-bound"
-	# a little under the loops in every round: iotrial loses what the cores gave
-	scaling out/scaling.tsv "1.6 1.6 1.7 1.7 1.7" "1.62 1.62 1.72 1.72 1.72"
-	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 1.72; iotrial over them, rounds: 95% CI 0.99-0.99) (goal: at least 1.8): missed"
+	# 0.8994 of the loops in the worst round: 0.90 as printed
+	scaling out/scaling.tsv "1.529 1.7 1.7 1.7 1.7" "1.7 1.7 1.7 1.7 1.7"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 1.70; iotrial over them, rounds: 95% CI 0.90-1.00) (goal: at least 1.8): host-bound"
+	# 0.894 in one round: not shown to keep up
+	scaling out/scaling.tsv "1.52 1.7 1.7 1.7 1.7" "1.7 1.7 1.7 1.7 1.7"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 1.70; iotrial over them, rounds: 95% CI 0.89-1.00) (goal: at least 1.8): missed"
+	# noisy rounds whose interval spans 1.0 show nothing either way: missed, not excused
+	scaling out/scaling.tsv "1.00 1.10 1.20 1.20 1.25 1.30 1.15 1.80 1.75" "1.7 1.7 1.7 1.7 1.7 1.7 1.7 1.7 1.7"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.20 (busy loops 1.70; iotrial over them, rounds: 95% CI 0.65-1.03) (goal: at least 1.8): missed"
+	# well under the loops in every round: iotrial loses what the cores gave
+	scaling out/scaling.tsv "1.4 1.4 1.4 1.4 1.4" "1.7 1.7 1.7 1.7 1.7"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.40 (busy loops 1.70; iotrial over them, rounds: 95% CI 0.82-0.82) (goal: at least 1.8): missed"
 	# the loops scaled to 1.8: the cores were there
-	scaling out/scaling.tsv "1.7 1.7 1.7 1.7 1.7" "1.8 1.8 1.8 1.6 1.6"
-	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 1.80; iotrial over them, rounds: 95% CI 0.94-1.06) (goal: at least 1.8): missed"
+	scaling out/scaling.tsv "1.79 1.79 1.79 1.79 1.79" "1.8 1.8 1.8 1.8 1.8"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.79 (busy loops 1.80; iotrial over them, rounds: 95% CI 0.99-0.99) (goal: at least 1.8): missed"
+	# two loops slower than one: a broken reference excuses nothing
+	scaling out/scaling.tsv "0.17 0.17 0.17" "0.17 0.17 0.17"
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       0.17 (busy loops 0.17; iotrial over them, rounds: 95% CI 1.00-1.00) (goal: at least 1.8): missed"
+	# the median of the rounds own ratios (1.7, 2.5, 1.8: 1.80), not a ratio of medians
+	# (330 / 200 = 1.65); a round with a two-worker rate of 0 or none is left out
+	printf "100\t170\t10\t20\t1000\t1700\n200\t500\t10\t20\t1000\t1700\n300\t540\t10\t20\t1000\t1700\n300\t0\t10\t20\t1000\t1700\n300\t\t10\t20\t1000\t1700\n" >out/scaling.tsv
+	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.80 (busy loops 1.70; iotrial over them, rounds: 95% CI 1.00-1.47) (goal: at least 1.8): met"
 	# no busy loops measured (their rates empty): nothing to compare, missed
 	printf "100\t170\t10\t20\t\t\n" >out/scaling.tsv
 	expect_eq "$(judge | tail -n 1)" "  null, two workers, x one       1.70 (busy loops 0.00; iotrial over them, rounds: 95% CI nan-nan) (goal: at least 1.8): missed"
