@@ -118,8 +118,8 @@ at_most() {
 # at or above 0.90; missed otherwise (noisy rounds that show nothing are missed).
 two_workers() {
 	num='function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ && v > 0 }'
-	awk -F'\t' "$num"' num($1) && num($2) { print $2 / $1 }' "$OUT/scaling.tsv" >"$OUT/scaling.iot"
-	awk -F'\t' "$num"' num($5) && num($6) { print $6 / $5 }' "$OUT/scaling.tsv" >"$OUT/scaling.loops"
+	col_ratios "$OUT/scaling.tsv" 1 2 >"$OUT/scaling.iot"
+	col_ratios "$OUT/scaling.tsv" 5 6 >"$OUT/scaling.loops"
 	awk -F'\t' "$num"' num($1) && num($2) && num($5) && num($6) { printf "%.17g\n", $2 / $1 / ($6 / $5) }' \
 		"$OUT/scaling.tsv" | ci_of >"$OUT/scaling.ci"
 	awk -v w="null, two workers, x one" -v s="$(median <"$OUT/scaling.iot")" -v b="$(median <"$OUT/scaling.loops")" \

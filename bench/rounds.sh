@@ -21,3 +21,11 @@ ratios() {
 		num($1) && num($2) && $1 > 0 { printf "%.17g\n", $2 / $1 }'
 	rm -f "$1.tp" "$2.tp"
 }
+
+# col_ratios TSV A B: column B over column A, round by round, one a line; a round without a
+# positive figure in both is left out
+col_ratios() {
+	awk -F'\t' -v a="$2" -v b="$3" '
+		function num(v) { return v ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ && v > 0 }
+		num($a) && num($b) { printf "%.17g\n", $b / $a }' "$1"
+}

@@ -548,11 +548,10 @@ scaling() {
 		for w in iot1 iot2 fio1 fio2 spin1 spin2; do cat "$OUT/scaling.$w"; done | paste -s - >>"$OUT/scaling.tsv"
 		r=$((r + 1))
 	done
-	# per round, two against one, nan where a rate is missing; the line gives their medians,
-	# each over its own rounds, as bench/goals.sh takes them
-	awk -F'\t' -v OFS='\t' 'function r(a, b) { return a ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && b ~ /^[0-9.]+(e[-+]?[0-9]+)?$/ && a > 0 && b > 0 ? b / a : "nan" }
-		{ print r($1, $2), r($3, $4), r($5, $6) }' "$OUT/scaling.tsv" >"$OUT/scaling.ratios"
-	awk -v i="$(col "$OUT/scaling.ratios" 1)" -v f="$(col "$OUT/scaling.ratios" 2)" -v b="$(col "$OUT/scaling.ratios" 3)" 'BEGIN {
+	# per round, two against one; the line gives their medians, each over its own rounds, as
+	# bench/goals.sh takes them
+	t=$OUT/scaling.tsv
+	awk -v i="$(col_ratios "$t" 1 2 | median)" -v f="$(col_ratios "$t" 3 4 | median)" -v b="$(col_ratios "$t" 5 6 | median)" 'BEGIN {
 		printf "null, two workers against one (the same rounds, unpinned; medians of the rounds): iotrial %.2f, fio %.2f, busy loops %.2f\n", i, f, b
 	}'
 }
