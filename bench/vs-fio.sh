@@ -60,6 +60,8 @@ BENCH_DIR=${BENCH_DIR:-/var/tmp/iotrial-bench}
 IOTRIAL=${IOTRIAL:-./iotrial}
 OUT=${BENCH_OUT:-bench/out}
 PLACEMENT=${PLACEMENT:-irq}
+# fio's runtime in whole milliseconds: fio reads "0.1" (seconds) as no runtime at all
+RUNTIME_MS=$(awk -v s="$RUNTIME" 'BEGIN { printf "%d", s * 1000 + 0.5 }')
 
 # Sizes: BIG for the time-based device pairs, MID and SMALL for the size-bound ones, NULLN
 # the I/O count of the record-logged null run; QUICK shrinks them all.
@@ -71,7 +73,7 @@ fi
 
 # name | metric (bw, iops, or rw: a mixed job, two rows from the same runs, NAME-read and
 # NAME-write, its reads' and its writes' IO/s) | backend needed | fio options | iotrial job keys
-# In both, RT is the runtime in seconds, BIG/MID/SMALL sizes in MiB, CACHED the cached file.
+# In both, RT is RUNTIME (given to fio in milliseconds), BIG/MID/SMALL sizes in MiB, CACHED the cached file.
 PAIRS='
 seqwrite-1m|bw|sync|--rw=write --bs=1M --size=MIDM --ioengine=psync --end_fsync=1|workload: write, block_size: 1MiB, file_size: MIDMiB, backend: sync, sync: fsync_end
 seqwrite-1m-direct|bw|sync|--rw=write --bs=1M --size=BIGM --ioengine=psync --direct=1 --time_based --runtime=RT|workload: write, block_size: 1MiB, file_size: BIGMiB, backend: sync, direct: true, runtime: RTs
@@ -169,8 +171,8 @@ reads_shared() {
 # setup phase only), and on the disk: both readers find it equally fresh.
 lay_out() {
 	rm -f "$1"
-	# The run's options as they are, the time-based ones too (QUICK's 0.1 s makes fio
-	# complain, and run anyway): fio's messages only when the layout failed.
+	# The run's options as they are, the time-based ones too: fio's messages only when the
+	# layout failed.
 	# shellcheck disable=SC2086
 	if ! fio --name=layout --filename="$1" $2 --create_only=1 >/dev/null 2>"$OUT/layout.err"; then
 		cat "$OUT/layout.err" >&2
@@ -309,7 +311,7 @@ header() {
 
 # fio_options OPTIONS and iot_keys KEYS: a pair's options with RT, CACHED and the sizes put in
 fio_options() {
-	echo "$1" | sed "s/=RT/=$RUNTIME/g; s|=CACHED|=$CACHED|; s/=BIGM/=${BIG}M/; s/=MIDM/=${MID}M/; s/=SMALLM/=${SMALL}M/"
+	echo "$1" | sed "s/=RT/=${RUNTIME_MS}ms/g; s|=CACHED|=$CACHED|; s/=BIGM/=${BIG}M/; s/=MIDM/=${MID}M/; s/=SMALLM/=${SMALL}M/"
 }
 iot_keys() {
 	echo "$1" | sed "s/RTs/${RUNTIME}s/g; s|CACHED|$CACHED|; s/: BIGMiB/: ${BIG}MiB/; s/: MIDMiB/: ${MID}MiB/; s/: SMALLMiB/: ${SMALL}MiB/"
@@ -487,13 +489,12 @@ startup() {
 # Scaling (PAIR scaling): the null job's rate with two workers over its rate with one, and
 # plain busy loops' on the same cores, in the same rounds. A round runs, in turn, iotrial's
 # null job of the null-randread-4k rows with one worker and with two, one busy loop, and two
-# busy loops at once, then fio's null job with one and two, each RUNTIME long (fio in QUICK
-# reads its whole 1 GiB: longer) and unpinned, the order reversed every other round. The
-# loops are the cores' own scaling in that round, next to iotrial's runs: where the host
-# does not give the guest two whole cores at once, no program scales to 2, and the table
-# rows' medians, taken minutes apart, would mix that with the host's drift. Appends a line a
-# round to OUT/scaling.tsv: IO/s of iotrial with one worker and two, fio's, and additions
-# per second of one loop and of two.
+# busy loops at once, then fio's null job with one and two, each RUNTIME long and unpinned,
+# the order reversed every other round. The loops are the cores' own scaling in that round,
+# next to iotrial's runs: where the host does not give the guest two whole cores at once, no
+# program scales to 2, and the table rows' medians, taken minutes apart, would mix that with
+# the host's drift. Appends a line a round to OUT/scaling.tsv: IO/s of iotrial with one
+# worker and two, fio's, and additions per second of one loop and of two.
 
 # spin SECONDS: one busy loop's additions per second (mawk; the clock read every 2*10^6,
 # about 50 ms, so that reading it costs a few percent, alike for one loop and two)
@@ -505,7 +506,10 @@ spin() {
 			t0 = now()
 			do { for (i = 0; i < 2000000; i++) x += i; n++ } while ((t = now()) - t0 < s * 1e9)
 			printf "%.0f\n", n * 2e6 / ((t - t0) / 1e9)
-		}'
+		}' || {
+		echo "bench/vs-fio.sh: a busy loop of the scaling rounds failed (awk, or date +%s%N)" >&2
+		return 1
+	}
 }
 
 # scaling_run iot1|iot2|fio1|fio2|spin1|spin2: one run of the round, its rate on stdout
@@ -563,7 +567,8 @@ table() {
 	done
 	echo "load before: $(load_now)"
 	irq_before=$(irq_counts)
-	header
+	# the rows' header only over rows (scaling, null-logged and startup print lines of their own)
+	[ -z "$(selected "$@")" ] || header
 	selected "$@" | while IFS='|' read -r name metric backend fio_opts iot_keys; do
 		if ! have_backend "$backend"; then
 			echo "$name: skipped: backend $backend does not work here ($("$IOTRIAL" backends | awk -v b="$backend" '$1 == b' | cut -c19-))"

@@ -80,6 +80,11 @@ test_expect_success 'QUICK=1 bench/vs-fio.sh: every row, numeric ratios, the mac
 	grep -E "^null, two workers against one \(the same rounds, unpinned; medians of the rounds\): iotrial [0-9.]+, fio [0-9.]+, busy loops [0-9.]+$" out/vs-fio-partial.txt
 	# a line a round: the rates of iotrial with one worker and two, fio.s, one busy loop and two
 	awk -F"\t" "NF != 6 { bad = 1 } { for (i = 1; i <= 6; i++) if (\$i !~ /^[0-9]+([.][0-9]+)?(e[+][0-9]+)?\$/ || \$i <= 0) bad = 1 } END { exit bad || NR != 1 }" out/scaling.tsv || { cat out/scaling.tsv; false; }
+	# fio is given RUNTIME as it reads it, in milliseconds: to fio "0.1" is no runtime,
+	# and its time-based null job read its whole 1 GiB
+	for j in null-randread-4k scaling-fio1 scaling-fio2; do
+		expect_eq "$(jq -r ".jobs[0][\"job options\"].runtime" "out/$j.fio.json")" 100ms "fio.s runtime in $j"
+	done
 	grep -E "^  null, two workers, x one +[0-9.]+ \(busy loops [0-9.]+; iotrial over them, rounds: 95% CI [0-9.]+-[0-9.]+\) \(goal: at least 1.8\): (met|host-bound|missed)$" out/vs-fio-partial.txt
 	grep -E "^start-up, 4 KiB reads of a 1 MiB file \(whole command\): fio [0-9.]+ ms, iotrial [0-9.]+ ms, ratio [0-9.]+; peak RSS fio [0-9.]+ MiB, iotrial [0-9.]+ MiB, ratio [0-9.]+$" out/vs-fio-partial.txt
 	grep -E "^kernel: Linux [^;]+; CPU: .+, [0-9]+ online$" out/vs-fio-partial.txt
@@ -246,6 +251,22 @@ test_expect_success 'bench/vs-fio.sh startup with an iotrial that fails: exit 1,
 	test ! -e out4/vs-fio-partial.txt
 	not grep "^table: " bench4.out
 	expect_eq "$(ls target)" "" "files left in BENCH_DIR"
+'
+
+# Only lines of their own (no row): no rows' header. A busy loop whose clock cannot be read
+# ends the script with its words and exit 1.
+test_expect_success 'bench/vs-fio.sh startup: no rows, no header; scaling with a broken clock: exit 1, one line' '
+	QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out5" IOTRIAL="$IOTRIAL" sh "$SRC/bench/vs-fio.sh" startup >bench5.out 2>&1 || { cat bench5.out; false; }
+	grep "^start-up, 4 KiB reads" out5/vs-fio-partial.txt
+	not grep "^workload " out5/vs-fio-partial.txt
+	mkdir -p fakebin
+	printf "#!/bin/sh\ncase \"\$*\" in *%%N*) exit 1 ;; esac\nexec /bin/date \"\$@\"\n" >fakebin/date
+	chmod +x fakebin/date
+	expect_code 1 env PATH="$TRASH/fakebin:$PATH" QUICK=1 BENCH_DIR="$TRASH/target" BENCH_OUT="$TRASH/out5" IOTRIAL="$IOTRIAL" timeout 120 sh "$SRC/bench/vs-fio.sh" scaling >bench5.out 2>bench5.err
+	cat bench5.err
+	grep -x "bench/vs-fio.sh: a busy loop of the scaling rounds failed (awk, or date +%s%N)" bench5.err
+	grep -x "bench/vs-fio.sh: the run ended before its table did; what it printed is in $TRASH/out5/vs-fio-partial.txt.tmp" bench5.err
+	expect_eq "$(wc -l <bench5.err)" 2 "lines on stderr"
 '
 
 test_expect_success 'README.md quotes bench/out/vs-fio.txt as it is, a full run of every row' '
