@@ -323,6 +323,8 @@ static size_t units_format_scaled(char *buf, size_t len, double v, bool binary, 
 	double a = fabs(v);
 	size_t i = 0;
 
+	if (!isfinite(v))
+		return (size_t)snprintf(buf, len, "n/a");
 	while (i < 5 && a >= base) {
 		a /= base;
 		i++;
@@ -353,6 +355,8 @@ size_t units_format_duration(char *buf, size_t len, double ns)
 	size_t i = 0;
 	int decimals;
 
+	if (!isfinite(ns))
+		return (size_t)snprintf(buf, len, "n/a");
 	/* Move up while the value, once rounded, would show four digits. */
 	while (i < 3 && a >= 999.5) {
 		a /= 1000;

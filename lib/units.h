@@ -55,6 +55,7 @@ int units_parse_double(const char *s, double *out, const char **why);
  * Format a byte count with the largest unit not above it, one decimal: "80.0 MB" (binary
  * false: powers of 1000) or "76.3 MiB" (binary true: powers of 1024). Below 1 kB / 1 KiB it
  * is whole bytes: "512 B". Units stop at PB / PiB, so the output parses back as a size.
+ * A value that is no number (a null mean) is "n/a", in each of the formatters below too.
  */
 size_t units_format_size(char *buf, size_t len, double bytes, bool binary);
 

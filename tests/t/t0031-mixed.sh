@@ -87,6 +87,16 @@ test_expect_success 'trials.csv and the text summary show both; a saved results.
 	cmp out/trials.csv back.csv
 '
 
+# A direction no trial drew has no latency: its mean is null, and the summary says n/a
+# (docs/results.md), not nan.
+test_expect_success 'the text summary: n/a for the latency of a direction with no I/O' '
+	printf "experiment: zw\nseed: 3\njobs:\n  - {name: zw, workload: randrw, mix: {read: 99}, backend: null, file_size: 8KiB, block_size: 4KiB}\n" >zw.yaml
+	"$IOTRIAL" run -q zw.yaml -o zw
+	jq -e ".jobs[0].trials[0].write.ios == 0 and .jobs[0].summary.write.lat_mean_ns.mean == null" zw/results.json
+	grep -x "  zw write  0 IO/s  0 B/s  lat mean n/a  COV n/a" zw/summary.txt
+	not grep -i nan zw/summary.txt
+'
+
 bad() {
 
 	printf 'experiment: bad\njobs:\n  - name: j\n    workload: %s\n    backend: null\n    mix: %s\n' "$1" "$2" >bad.yaml

@@ -313,6 +313,11 @@ static void test_format(void **state)
 	    {'d', 1.23e9, false, "1.23 s"},
 	    {'d', 3600e9, false, "3600 s"},
 	    {'d', 9.996e6, false, "10.0 ms"},
+	    /* a null mean (no I/O of a direction) */
+	    {'s', NAN, false, "n/a"},
+	    {'r', NAN, true, "n/a"},
+	    {'d', NAN, false, "n/a"},
+	    {'d', INFINITY, false, "n/a"},
 	};
 	char buf[32];
 
