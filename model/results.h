@@ -70,9 +70,10 @@ enum { DIR_READ, DIR_WRITE };
  * the completions' (clat). */
 enum lat_kind { LAT_ALL, LAT_READ, LAT_WRITE, LAT_SLAT, LAT_CLAT, LAT_NKINDS };
 
-/* block_split with sizes listed: how many I/Os of one size a trial did. */
+/* block_split with sizes listed: how many I/Os of one size a trial did, and how many of
+ * those the random map cut short. */
 struct size_count {
-	uint64_t size, ios;
+	uint64_t size, ios, cut;
 };
 
 /* huge_buffers: how a trial's I/O buffers got huge pages, over its workers (on this rank). */

@@ -105,7 +105,8 @@ static TABLE(aggregate_table, aggregate_rows);
 
 /* block_split with sizes listed: the I/Os of each size. */
 #define SZ(k, m) ROW(struct size_count, k, RF_U64, REQ, m)
-static const struct rfield size_rows[] = {SZ("size", size), SZ("ios", ios)};
+static const struct rfield size_rows[] = {SZ("size", size), SZ("ios", ios),
+					  ROW(struct size_count, "cut", RF_U64, OPT, cut)};
 static TABLE(size_table, size_rows);
 
 /* read, write: a direction's share of a trial, as fio's read and write sections. */

@@ -95,6 +95,57 @@ static uint64_t draw_size(struct loop *l, uint16_t *idx)
 	return s->size[i];
 }
 
+/* The random map's next offset for an I/O of *len bytes. With a mix of sizes it starts at the
+ * first block the pass has not covered from the one drawn on, and is cut short at the next
+ * covered one or at the region's end (as fio's random map does, covermap.h), so that no
+ * byte is visited twice in a pass. */
+static uint64_t map_offset(struct loop *l, uint64_t *len)
+{
+	uint64_t b;
+
+	if (!l->cover.bits)
+		return randmap_next(&l->map) * l->unit;
+	if (covermap_full(&l->cover)) {
+		covermap_clear(&l->cover);
+		randmap_pass(&l->map, l->map.pass + 1);
+	}
+	b = covermap_next_free(&l->cover, randmap_next(&l->map));
+	uint64_t want = (*len + l->unit - 1) / l->unit;
+	uint64_t k = covermap_take(&l->cover, b, want);
+	if (k < want)
+		*len = k * l->unit;
+	return b * l->unit;
+}
+
+/* Take back the random map's last offset, of an I/O of `len` bytes at `off`, not issued. */
+static void map_unoffset(struct loop *l, uint64_t off, uint64_t len)
+{
+	randmap_unnext(&l->map);
+	if (l->cover.bits)
+		covermap_give(&l->cover, off / l->unit, (len + l->unit - 1) / l->unit);
+}
+
+/* A random offset for an I/O of *len bytes, within the region. */
+static uint64_t random_offset(struct loop *l, uint64_t *len)
+{
+	const struct worker_job *w = l->w;
+	uint64_t off;
+
+	if (l->dist) {
+		off = distrib_next(l->dist, &l->rng) * l->unit;
+	} else if (w->random_map) {
+		off = map_offset(l, len);
+	} else {
+		/* With replacement: a block may come again before every other has come once. */
+		uint64_t r = rng_next(&l->rng);
+		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * l->unit;
+	}
+	/* An I/O bigger than the smallest size ends inside the region. */
+	if (off + *len > w->region_len)
+		off = (w->region_len - *len) / l->unit * l->unit;
+	return off;
+}
+
 /* Prepare the next new I/O in `io`; false when the trial's bound is reached. */
 static bool next_io(struct loop *l, struct be_io *io)
 {
@@ -113,14 +164,8 @@ static bool next_io(struct loop *l, struct be_io *io)
 			: BE_WRITE;
 	if (w->sizes)
 		len = draw_size(l, &io->size_i);
-	if (l->dist) {
-		off = distrib_next(l->dist, &l->rng) * l->unit;
-	} else if (l->nblocks && w->random_map) {
-		off = randmap_next(&l->map) * l->unit;
-	} else if (l->nblocks) {
-		/* With replacement: a block may come again before every other has come once. */
-		uint64_t r = rng_next(&l->rng);
-		off = (uint64_t)(((unsigned __int128)r * l->nblocks) >> 64) * l->unit;
+	if (l->nblocks) {
+		off = random_offset(l, &len);
 	} else {
 		/* readwrite: reads and writes each go through the region in order. */
 		uint64_t *pos = w->mixed && io->op == BE_WRITE ? &l->wpos : &l->pos;
@@ -131,89 +176,12 @@ static bool next_io(struct loop *l, struct be_io *io)
 			len = w->region_len - off;
 		*pos += len;
 	}
-	/* A random I/O bigger than the smallest size ends inside the region. */
-	if (l->nblocks && off + len > w->region_len)
-		off = (w->region_len - len) / l->unit * l->unit;
 	l->issued += len;
 	io->seq = l->seq++;
 	io_fill(l, io, off, len);
 	if (w->sync_every && io->op == BE_WRITE && ++l->since_sync >= w->sync_every)
 		l->sync_due = true;
 	return true;
-}
-
-double worker_bytes_at(const struct worker_out *o, uint64_t t)
-{
-	uint64_t t0 = o->start_ns, b0 = 0;
-
-	if (t <= o->start_ns)
-		return 0;
-	if (t >= o->end_ns || o->nprog == 0)
-		return t >= o->end_ns ? (double)o->bytes : 0;
-	for (uint32_t i = 0; i < o->nprog; i++) {
-		if (o->prog_t[i] >= t) {
-			double f =
-			    o->prog_t[i] > t0 ? (double)(t - t0) / (double)(o->prog_t[i] - t0) : 1;
-			return (double)b0 + f * (double)(o->prog_b[i] - b0);
-		}
-		t0 = o->prog_t[i];
-		b0 = o->prog_b[i];
-	}
-	/* After the last sample and before the end: on toward the total. */
-	return (double)b0 + (double)(t - t0) / (double)(o->end_ns - t0) * (double)(o->bytes - b0);
-}
-
-void worker_job_alone(struct worker_job *w)
-{
-	w->ramp_ns = 0;
-	w->stop_sw = NULL;
-	w->barrier = w->ready = NULL;
-	w->cancel = NULL;
-	w->rec_fd = w->int_fd = -1;
-	w->tally = NULL; /* the progress line counts the trial's part alone */
-	w->ivl_ring = NULL;
-}
-
-void worker_out_add(struct worker_out *o, const struct worker_out *more)
-{
-	hist_merge(&o->hist, &more->hist);
-	welford_merge(&o->lat, &more->lat);
-	o->bytes += more->bytes;
-	o->ios += more->ios;
-	for (uint32_t i = 0; i < WL_SIZES_MAX; i++)
-		o->size_ios[i] += more->size_ios[i];
-	if (o->extra && more->extra) {
-		struct worker_extra *x = o->extra;
-		const struct worker_extra *y = more->extra;
-		x->syncs += y->syncs;
-		hist_merge(&x->sync_hist, &y->sync_hist);
-		welford_merge(&x->sync_lat, &y->sync_lat);
-		for (int d = 0; d < 2; d++) {
-			x->dir[d].bytes += y->dir[d].bytes;
-			x->dir[d].ios += y->dir[d].ios;
-			hist_merge(&x->dir[d].hist, &y->dir[d].hist);
-			welford_merge(&x->dir[d].lat, &y->dir[d].lat);
-			hist_merge(&x->split_hist[d], &y->split_hist[d]);
-			welford_merge(&x->split_lat[d], &y->split_lat[d]);
-		}
-	}
-
-	o->errors += more->errors;
-	o->cpu_user_s += more->cpu_user_s;
-	o->cpu_sys_s += more->cpu_sys_s;
-	if (more->end_ns > o->end_ns)
-		o->end_ns = more->end_ns;
-	if (!o->err && more->err) {
-		o->err = more->err;
-		o->err_op = more->err_op;
-		o->err_offset = more->err_offset;
-		o->err_len = more->err_len;
-		o->err_eof = more->err_eof;
-		o->verify_why = more->verify_why;
-	}
-	for (int k = 0; k < WORKER_NLOGS; k++)
-		if (!o->log_err[k])
-			o->log_err[k] = more->log_err[k];
 }
 
 /* The ramp is over: measurement starts now, from a clean slate. */
@@ -236,12 +204,16 @@ static void start_window(struct loop *l, uint64_t now)
  * window visits every block once, whatever the ramp drew. */
 static void window_first(struct loop *l, struct be_io *io)
 {
-	l->issued = io->len;
-	if (l->nblocks && l->w->random_map) {
+	if (l->nblocks && l->w->random_map && !l->dist) {
+		uint64_t len = io->len;
 		randmap_unnext(&l->map);
 		randmap_restart(&l->map);
-		io_fill(l, io, randmap_next(&l->map) * l->unit, io->len);
+		if (l->cover.bits)
+			covermap_clear(&l->cover);
+		uint64_t off = random_offset(l, &len);
+		io_fill(l, io, off, len);
 	}
+	l->issued = io->len;
 }
 
 /* When the next new I/O starts. Rate-limited I/Os are due on a fixed schedule, and their
@@ -319,8 +291,8 @@ static int loop_run(struct loop *l)
 					l->wpos -= io->len;
 				else if (!l->nblocks)
 					l->pos -= io->len;
-				else if (w->random_map)
-					randmap_unnext(&l->map);
+				else if (w->random_map && !l->dist)
+					map_unoffset(l, io->base_offset - w->region_off, io->len);
 				if (!l->deadline)
 					l->o->stopped = true;
 				l->free_list[l->nfree++] = io;
@@ -425,6 +397,10 @@ static int loop_init(struct loop *l, struct buffers *bufs)
 	l->pos = w->start_pos;
 	if (l->nblocks && w->random_map)
 		randmap_init(&l->map, l->nblocks, w->seed, w->start_pos);
+	/* A top-up goes on along the map's order with nothing covered yet. */
+	if (l->nblocks && w->random_map && w->sizes && !w->dist &&
+	    covermap_init(&l->cover, l->nblocks) < 0)
+		return -ENOMEM;
 	if (l->nblocks && w->dist) {
 		if (!(l->dist = cacheline_zalloc(sizeof(*l->dist))))
 			return -ENOMEM;
@@ -479,6 +455,7 @@ static void loop_free(struct loop *l, struct buffers *bufs)
 	free(l->rec);
 	free(l->ivl);
 	free(l->dist);
+	covermap_free(&l->cover);
 	buffers_free(bufs);
 	free(l->slots);
 	free(l->free_list);

@@ -164,6 +164,7 @@ struct worker_out {
 	struct welford lat;
 	uint64_t bytes, ios, errors;
 	uint64_t size_ios[WL_SIZES_MAX]; /* block_split with sizes listed: I/Os of each */
+	uint64_t size_cut[WL_SIZES_MAX]; /* ... of those, cut short by the random map */
 	/* Mixed directions and sync_every: three more histograms, only for the jobs that use
 	 * them (worker_job.extra, zeroed by worker_run); NULL: none. */
 	struct worker_extra *extra;

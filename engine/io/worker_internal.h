@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "engine/io/covermap.h"
 #include "engine/io/distrib.h"
 #include "engine/io/fastclock.h"
 #include "engine/io/randmap.h"
@@ -40,12 +41,13 @@ struct loop {
 	uint64_t nblocks; /* random: whole units in the region */
 	uint64_t unit;	  /* random offsets are multiples of this: chunk, or a mix's smallest */
 
-	struct randmap map;   /* random with random_map: the order of the blocks */
-	struct distrib *dist; /* random with a skewed distribution; NULL: uniform */
-	uint64_t issued;      /* bytes started (size bound) */
-	uint64_t total;	      /* bytes a size-bound trial moves */
-	uint64_t deadline;    /* time bound; 0: none */
-	uint64_t cap;	      /* a size bound's time cap (stonewall); 0: none */
+	struct randmap map;    /* random with random_map: the order of the blocks */
+	struct covermap cover; /* ... and a mix of sizes: the blocks of the pass covered */
+	struct distrib *dist;  /* random with a skewed distribution; NULL: uniform */
+	uint64_t issued;       /* bytes started (size bound) */
+	uint64_t total;	       /* bytes a size-bound trial moves */
+	uint64_t deadline;     /* time bound; 0: none */
+	uint64_t cap;	       /* a size bound's time cap (stonewall); 0: none */
 	uint64_t rng;
 	uint64_t seq;
 	unsigned unpushed; /* queued to the backend since its last commit */

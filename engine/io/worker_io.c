@@ -262,8 +262,10 @@ static void complete(struct loop *l, struct be_io *io, uint64_t now)
 	o->ios++;
 	if (t >= l->note_next)
 		note(l, t);
-	if (l->w->sizes && !l->w->sizes->range)
+	if (l->w->sizes && !l->w->sizes->range) {
 		o->size_ios[io->size_i]++;
+		o->size_cut[io->size_i] += io->full_len < l->w->sizes->size[io->size_i];
+	}
 	if (l->w->mixed) {
 		struct worker_dir *d = &o->extra->dir[io->op == BE_WRITE];
 		hist_record(&d->hist, t - io->start_ns);

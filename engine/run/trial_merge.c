@@ -70,8 +70,10 @@ static void trial_merge_sizes(struct trial_result *tr, const struct inst_run *r)
 	tr->nsizes = o->sizes.n;
 	for (uint32_t i = 0; i < o->sizes.n; i++) {
 		tr->sizes[i].size = o->sizes.size[i];
-		for (uint32_t k = 0; k < r->n; k++)
+		for (uint32_t k = 0; k < r->n; k++) {
 			tr->sizes[i].ios += r->slots[k].sh->out.size_ios[i];
+			tr->sizes[i].cut += r->slots[k].sh->out.size_cut[i];
+		}
 	}
 }
 

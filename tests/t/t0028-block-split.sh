@@ -20,26 +20,54 @@ jobs:
      log: {records: true}}
   - {name: seqmix, workload: write, backend: null, file_size: 10000KiB,
      block_split: "4KiB:50,12KiB:50", log: {records: true}}
+  - {name: nomap, workload: randread, backend: null, file_size: 16MiB, random_map: false,
+     block_size: {4KiB: 60, 64KiB: 30, 1MiB: 10}, io_limit: 64MiB}
 JOB
 
 test_expect_success 'the block-size mixes run' '
 	"$IOTRIAL" run -q bs.yaml -o out
 '
 
-test_expect_success 'each size gets its weight of the I/Os, and results.json counts them' '
+# With the random map an I/O may be cut short (below): results.json counts the I/Os by the
+# size drawn, and how many of each were cut.
+test_expect_success 'each size gets its weight of the I/Os drawn, and results.json counts them' '
 	jq -r ".jobs[0].trials[0] | [.ios, (.block_sizes | map(.ios) | add)] | @tsv" out/results.json >sum.txt
 	awk "{exit \$1 != \$2}" sum.txt
+	wc -l <out/records/mix.csv >lines.txt
+	expect_eq "$(($(cat lines.txt) - 1))" "$(cut -f1 sum.txt)" "I/Os logged"
 	jq -r ".jobs[0].trials[0] | .ios as \$n | .block_sizes[] | [.size, .ios / \$n] | @tsv" out/results.json >shares.txt
 	expect_eq "$(cut -f1 shares.txt | tr "\n" " ")" "4096 65536 1048576 "
 	awk "{w = \$1 == 4096 ? 0.6 : \$1 == 65536 ? 0.3 : 0.1; d = \$2 - w; if (d < 0) d = -d; if (d > 0.022) {print; exit 1}}" shares.txt
-	awk -F, "NR > 1 {c[\$5]++} END {for (s in c) print s, c[s]}" out/records/mix.csv | sort -n >logged.txt
-	jq -r ".jobs[0].trials[0].block_sizes[] | \"\(.size) \(.ios)\"" out/results.json >counted.txt
-	expect_eq "$(cat logged.txt)" "$(cat counted.txt)"
+	# nothing is cut to the largest size: its whole I/Os are those drawn less those cut
+	awk -F, "NR > 1 && \$5 == 1048576 {n++} END {print n + 0}" out/records/mix.csv >whole.txt
+	jq -r ".jobs[0].trials[0].block_sizes[2] | .ios - .cut" out/results.json >drawn.txt
+	expect_eq "$(cat whole.txt)" "$(cat drawn.txt)" "whole 1 MiB I/Os"
+	jq -e ".jobs[0].trials[0].block_sizes | .[0].cut == 0 and .[2].cut > 0" out/results.json
 '
 
-test_expect_success 'the bytes are the sizes times their counts; params echo the mix' '
-	jq -e ".jobs[0].trials[0] | .bytes == ([.block_sizes[] | .size * .ios] | add)" out/results.json
+test_expect_success 'the bytes are the sizes times their counts where none was cut; params echo the mix' '
+	jq -e ".jobs[3].trials[0] | .bytes >= 67108864 and .bytes == ([.block_sizes[] | .size * .ios] | add) and ([.block_sizes[].cut] | add) == 0" out/results.json
+	jq -e ".jobs[0].trials[0] | .bytes == 1073741824" out/results.json
+	awk -F, "NR > 1 {s += \$5} END {exit s != 1073741824}" out/records/mix.csv
 	jq -e ".jobs[0].params | .block_size == 1048576 and .block_split == \"4KiB:60,64KiB:30,1MiB:10\"" out/results.json
+'
+
+# fio's random map: each 4 KiB block (the smallest size) once a pass; an I/O starts at a
+# block the pass has not covered and is cut at the first covered one. 1 GiB over 64 MiB
+# is 16 passes, 16 visits of each block; without the map of covered blocks, I/Os overlap.
+test_expect_success 'with the random map, a mix visits each block of the smallest size once a pass' '
+	awk -F, "NR > 1 {for (o = \$4; o < \$4 + \$5; o += 4096) v[o / 4096]++}
+		END {for (b = 0; b < 16384; b++) if (v[b] != 16) {print b, v[b]; exit 1}}" out/records/mix.csv
+'
+
+# The ramp's end: the first measured I/O is drawn again, from a pass of its own, and must
+# end inside its worker's region too (it once ran past it, into the other worker's region
+# and past the end of the file: trials 1, 2 and 4 of these 12).
+test_expect_success 'a mix with a ramp: the first measured I/O inside its worker.s region' '
+	printf "experiment: ramp\nseed: 4\nreplication: {runs: 12}\njobs:\n  - {name: inc, workload: randwrite, backend: null, threads: 2, file_per_thread: false, offset_increment: 128KiB, file_size: 128KiB, block_size: {4KiB: 50, 64KiB: 50}, ramp: 300us, log: {records: true}}\n" >ramp.yaml
+	"$IOTRIAL" run -q ramp.yaml -o ramp
+	awk -F, "NR == 1 {for (i = 1; i <= NF; i++) c[\$i] = i; next}
+		{lo = \$c[\"worker\"] * 131072; if (\$c[\"offset\"] < lo || \$c[\"offset\"] + \$c[\"bytes\"] > lo + 131072) {print; exit 1}}" ramp/records/inc.csv
 '
 
 test_expect_success 'random offsets are multiples of the smallest size, every I/O inside the file' '
