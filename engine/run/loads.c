@@ -108,7 +108,9 @@ int loads_open_entry(int from, const char *name, const char *path, mode_t seen, 
 }
 
 /* Copy one file like cp -p from the open `in` (closed here; `st` is its fstat): contents
- * in `chunk`-byte steps, then mode and times. The copy is made with O_EXCL in a folder the
+ * in `chunk`-byte steps, then mode and times. Not the set-user-ID, set-group-ID and sticky
+ * bits: the copy is owned by whoever runs iotrial (root, often), not by the source's owner,
+ * and cp -p and rsync -a drop them too when they cannot keep the owner. The copy is made with O_EXCL in a folder the
  * copy made, and noted in the tree's log. */
 static int copy_file(const struct worker_job *w, int in, int to_dir, const char *name,
 		     const char *from, const char *to, const struct stat *st, char *buf, int log,
@@ -117,7 +119,7 @@ static int copy_file(const struct worker_job *w, int in, int to_dir, const char 
 	uint64_t off = 0;
 	int ret = 0;
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			 st->st_mode & 07777);
+			 st->st_mode & 0777);
 
 	if (out < 0 || (ret = ledger_tree_note(log, out)) < 0) {
 		ret = ret < 0 ? ret : -errno;

@@ -78,6 +78,19 @@ test_expect_success 'copytree: a source file swapped for another: copied with th
 	expect_eq "$(stat -c %a "$copy/a.dat")" 644
 '
 
+# The copy is iotrial's user's (root's, here), not the source's owner's: a set-user-ID or
+# set-group-ID file of another user must not become a root one.
+test_expect_success 'copytree: a set-user-ID and set-group-ID source is copied without those bits' '
+	tree c6 "keep_files: true"
+	chmod 6755 c6/src/a.dat
+	chmod 1755 c6/src/sub/b.dat
+	chown 65534 c6/src/a.dat 2>/dev/null || true
+	"$IOTRIAL" run -q c6.yaml -o c6.res
+	copy=$(echo c6/dst/iotrial.ct.copy.*)
+	expect_eq "$(stat -c %a "$copy/a.dat")" 755
+	expect_eq "$(stat -c %a "$copy/sub/b.dat")" 755
+'
+
 # p1: a write target swapped, just after the plan checked it, for a symlink to a file the
 # job file does not name.
 test_expect_success 'a target written (allow_overwrite) swapped after the plan checked it: refused, the new file untouched' '
