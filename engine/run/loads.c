@@ -110,8 +110,8 @@ int loads_open_entry(int from, const char *name, const char *path, mode_t seen, 
 /* Copy one file like cp -p from the open `in` (closed here; `st` is its fstat): contents
  * in `chunk`-byte steps, then mode and times. Not the set-user-ID, set-group-ID and sticky
  * bits: the copy is owned by whoever runs iotrial (root, often), not by the source's owner,
- * and cp -p and rsync -a drop them too when they cannot keep the owner. The copy is made with O_EXCL in a folder the
- * copy made, and noted in the tree's log. */
+ * and cp -p and rsync -a drop them too when they cannot keep the owner. The copy is made with
+ * O_EXCL in a folder the copy made, and noted in the tree's log. */
 static int copy_file(const struct worker_job *w, int in, int to_dir, const char *name,
 		     const char *from, const char *to, const struct stat *st, char *buf, int log,
 		     struct worker_out *o, char *err, size_t errlen)
