@@ -149,7 +149,8 @@ int batch_open(struct batch *b, const char *dir, bool force)
 	return batch_write(b);
 }
 
-/* 130 (SIGINT), 143 (SIGTERM); not 141, stdout's reader gone after the results. */
+/* 129 (SIGHUP), 130 (SIGINT), 143 (SIGTERM); not 141, stdout's reader gone after the
+ * results. */
 static bool interrupted(int status)
 {
 	return status > 128 && status != 141;

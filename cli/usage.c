@@ -49,7 +49,7 @@ const char iotrial_usage[] =
     "  --checkpoint-interval TIME  write results.json this often during a run (5s; 0: every trial)\n"
     "\n"
     "Exit status: 0 all trials ran; 1 a trial or the run failed; 2 usage or job-file error;\n"
-    "130 interrupted (143 for SIGTERM), after writing what was measured; 141 stdout closed by\n"
+    "130 interrupted (143 SIGTERM, 129 SIGHUP), after writing what was measured; 141 stdout closed by\n"
     "its reader, after writing the results.\n"
     "Documentation: docs/cli.md, docs/jobfile.md, docs/results.md.\n";
 

@@ -127,6 +127,30 @@ test_expect_success 'SIGTERM: exit 143, results written' '
 	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" term/results.json
 '
 
+# A terminal or ssh session that closes sends SIGHUP: a stop like SIGTERM's, not a death
+# that leaves the scratch file and no results.
+test_expect_success 'SIGHUP: exit 129, results written, the scratch file removed' '
+	interrupt HUP hup
+	expect_eq "$rc" 129
+	expect_eq "$(jq .complete hup/results.json)" false
+	jq -e "[.jobs[0].trials[] | select(.kept)] | length >= 2" hup/results.json
+	expect_eq "$(ls -d iotrial-scratch.* 2>/dev/null | wc -l)" 0
+'
+
+# ulimit -f: a write past it fails with EFBIG, named like any write error, instead of
+# SIGXFSZ killing iotrial with its data file left behind (exit 153).
+test_expect_success 'a file-size limit (ulimit -f): the trial fails, named, exit 1; nothing left' '
+	mkdir -p fsz
+	printf "experiment: fsz\nreplication: {runs: 1}\njobs:\n  - {name: w, workload: write, target: $TRASH/fsz/, file_size: 4MiB, block_size: 64KiB}\n" >fsz.yaml
+	rc=0
+	sh -c "ulimit -f 2048; exec \"\$0\" run -q fsz.yaml -o fsz.res 2>fsz.err" "$IOTRIAL" || rc=$?
+	cat fsz.err
+	expect_eq "$rc" 1
+	grep "^job .w. trial 0: cannot allocate 4194304 bytes for .$TRASH/fsz/iotrial.w.dat.[0-9]*.: File too large$" fsz.err
+	expect_eq "$(ls -A fsz)" ""
+	jq -e ".jobs[0].trials[0].failed" fsz.res/results.json
+'
+
 test_expect_success 'SIGKILL mid-run leaves the last checkpoint, never a truncated results.json' '
 	"$IOTRIAL" run -q long.yaml -o kill 2>/dev/null &
 	pid=$!
