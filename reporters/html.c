@@ -548,10 +548,13 @@ static int html_report(const struct results *r, FILE *out)
 		fputs(
 		    "<p class=\"note\">The run did not complete; figures cover the trials that ran.</p>\n",
 		    out);
+	/* The version is read back from results.json, as anything in it may be: escaped. */
+	fputs("<footer><p>Written by iotrial ", out);
+	esc(out, r->tool_version ? r->tool_version : "");
 	fprintf(out,
-		"<footer><p>Written by iotrial %s. Every figure is drawn from results.json; "
-		"methods: docs/statistics.md.</p></footer>\n<script>%s</script>\n</body></html>\n",
-		r->tool_version ? r->tool_version : "", js);
+		". Every figure is drawn from results.json; methods: docs/statistics.md.</p>"
+		"</footer>\n<script>%s</script>\n</body></html>\n",
+		js);
 	return ferror(out) ? -EIO : 0;
 }
 

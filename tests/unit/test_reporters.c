@@ -183,6 +183,14 @@ static void test_html(void **state)
 				  "log-error\">-</td></tr>"));
 	assert_null(strstr(s, "id=\"problem-0-0\""));
 	free(s);
+	/* A results.json's version, like any of its strings, is text, never markup. */
+	free(r.tool_version);
+	r.tool_version = strdup("0.1</p><script>alert(1)</script>");
+	s = report("html", &r);
+	assert_null(strstr(s, "<script>alert(1)"));
+	assert_non_null(
+	    strstr(s, "Written by iotrial 0.1&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;. "));
+	free(s);
 	results_release(&r);
 }
 
