@@ -6,6 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `s` with each control character written out (\n, \r, \t, \xHH): a value quoted in a
+ * message (a job file's string, a path) must keep it one line, and must not reach the
+ * terminal as an escape sequence. A new string, or NULL. */
+static char *controls_escaped(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *out = malloc(4 * strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x20 && *p != 0x7f) {
+			*o++ = (char)*p;
+			continue;
+		}
+		*o++ = '\\';
+		if (*p == '\n' || *p == '\r' || *p == '\t') {
+			*o++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+			continue;
+		}
+		*o++ = 'x';
+		*o++ = hex[*p >> 4];
+		*o++ = hex[*p & 15];
+	}
+	*o = '\0';
+	return out;
+}
+
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 {
 	char body[1024], *line = NULL;
@@ -23,6 +51,13 @@ void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 		n = asprintf(&line, "%s", body);
 	if (n < 0)
 		return;
+	if (strpbrk(line, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13"
+			  "\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f")) {
+		char *one = controls_escaped(line);
+		free(line);
+		if (!(line = one))
+			return;
+	}
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 8;
 		char **m = realloc(d->msgs, cap * sizeof(*m));

@@ -466,4 +466,18 @@ test_expect_success 'a copy onto an existing file does not suggest allow_overwri
 	expect_eq "$(cat exist.bin)" precious
 '
 
+# A value quoted in an error keeps the message one line, and reaches the terminal as text:
+# a newline and an escape sequence written out.
+test_expect_success 'control characters in a quoted value are written out: one line, no escape sequence' '
+	printf "experiment: e\njobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB, iodepth: \"4\\\\n\\\\u001b[31mRED\"}\n" >ctl.yaml
+	cat ctl.yaml
+	expect_code 2 "$IOTRIAL" validate ctl.yaml 2>err
+	cat err
+	expect_eq "$(wc -l <err)" 1 "lines"
+	grep -Fx "ctl.yaml:3:72: key '"'"'iodepth'"'"': expected a whole number, got '"'"'4\n\x1b[31mRED'"'"' (trailing characters '"'"'\n\x1b[31mRED'"'"')" err
+	expect_code 2 "$IOTRIAL" validate ctl.yaml --set "a.block_size=$(printf "4\tK\033")" 2>err2
+	cat err2
+	not grep "$(printf "\033")" err2
+'
+
 test_done
