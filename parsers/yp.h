@@ -20,7 +20,8 @@
  * NULL, no place. */
 int yp_check_stream(const char *name, const char *text, size_t len, struct diag *d);
 
-/* Report libyaml's syntax error in `parser` at its position in file `name` (NULL: none). */
+/* Report libyaml's syntax error in `parser` (whose input is a string) at its position in
+ * file `name` (NULL: none). */
 void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag *d);
 
 /* The caller's options (parsers/jobfile.h): the helpers here pass them on; yp_text and

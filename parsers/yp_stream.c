@@ -7,12 +7,34 @@
 
 #include "parsers/yp.h"
 
+/* Where a reader error is: libyaml gives a byte offset for those (a NUL, bytes that are not
+ * UTF-8), not a mark. Line and column (in characters, as the marks count) from the input. */
+static struct src_loc reader_loc(const char *name, const yaml_parser_t *parser)
+{
+	const unsigned char *p = parser->input.string.start, *end = p + parser->problem_offset;
+	struct src_loc l = {name, 1, 1};
+
+	if (end > parser->input.string.end)
+		end = parser->input.string.end;
+	for (; p < end; p++) {
+		if (*p == '\n') {
+			l.line++;
+			l.col = 1;
+		} else if ((*p & 0xc0) != 0x80) {
+			l.col++;
+		}
+	}
+	return l;
+}
+
 void yp_syntax_error(const char *name, const yaml_parser_t *parser, struct diag *d)
 {
 	struct src_loc l = {name, (unsigned)parser->problem_mark.line + 1,
 			    (unsigned)parser->problem_mark.column + 1};
 	const char *problem = parser->problem ? parser->problem : "syntax error";
 
+	if (parser->error == YAML_READER_ERROR && parser->input.string.start)
+		l = reader_loc(name, parser);
 	if (parser->context)
 		diag_add(d, name ? &l : NULL, "yaml: %s %s", problem, parser->context);
 	else

@@ -480,4 +480,15 @@ test_expect_success 'control characters in a quoted value are written out: one l
 	not grep "$(printf "\033")" err2
 '
 
+# libyaml gives a byte offset, not a line, for a raw NUL or bytes that are not UTF-8: the
+# place is counted from it (in characters, as every other column), not 1:1.
+test_expect_success 'a raw NUL, or a byte that is not UTF-8: at its line and column' '
+	printf "experiment: e\njobs:\n  - name: a\n    workload: r\000ad\n" >nul.yaml
+	expect_code 2 "$IOTRIAL" validate nul.yaml 2>err
+	expect_eq "$(cat err)" "nul.yaml:4:16: yaml: control characters are not allowed"
+	printf "experiment: \303\251\njobs:\n  - name: \303\251a\n    workload: r\377ad\n" >utf.yaml
+	expect_code 2 "$IOTRIAL" validate utf.yaml 2>err
+	expect_eq "$(cat err)" "utf.yaml:4:16: yaml: invalid leading UTF-8 octet"
+'
+
 test_done
