@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/jobkeys.h"
+
 int imp_set(struct imp_job *j, const char *key, const char *value, bool global)
 {
 	struct imp_entry *e;
@@ -116,10 +118,34 @@ int imp_note(struct imp_state *st, const struct imp_opt *o, const char *why)
 			   imp_opt_value(o), o->o->line, why);
 }
 
+/* Does `text` pass key `key`'s own check (its type, units and bounds)? Else `why` says how
+ * not, and the option is not mapped: a job file validate would refuse is no import. Keys
+ * with no row of their own here pass. */
+static bool imp_value_ok(const char *key, const char *text, char *why, size_t len)
+{
+	const struct job_key *k = job_key_find(key);
+	struct key_value v = {0};
+	int r;
+
+	/* A variable is checked when the plan has its value; a percentage of the target
+	 * (file_size) when the plan has the target. */
+	if (!k || strstr(text, "${") || strchr(text, '%'))
+		return true;
+	r = job_key_parse(k, text, &v, why, len);
+	free(v.s);
+	return r != -EINVAL && r != -ERANGE;
+}
+
 int imp_set_scalar(struct imp_state *st, const struct imp_opt *o, const char *key, const char *text)
 {
-	char *y = imp_yaml_scalar(text);
-	int ret = y ? imp_set(st->j, key, y, o->global) : -ENOMEM;
+	char why[256];
+	char *y;
+	int ret;
+
+	if (!imp_value_ok(key, text, why, sizeof(why)))
+		return imp_not_mapped(st, o, why);
+	y = imp_yaml_scalar(text);
+	ret = y ? imp_set(st->j, key, y, o->global) : -ENOMEM;
 
 	free(y);
 	return ret;

@@ -297,6 +297,20 @@ test_expect_success 'fio names in a job file get the iotrial name' '
 	grep "^--set '"'"'bs=4k'"'"': unknown key '"'"'bs'"'"' (did you mean '"'"'block_size'"'"'? '"'"'bs'"'"' is fio'"'"'s name for it)$" err
 '
 
+# A value out of the key's bounds, or past 64 bits, is not mapped (exit 3), with the key's
+# own reason: the job file written must be one validate takes.
+test_expect_success 'a value the key refuses (0, out of bounds, past 64 bits) is not mapped, exit 3' '
+	printf "[a]\nrw=randread\nbs=0\niodepth=0\nnumjobs=0\nsize=99999999999999999999\nioengine=libaio\n" >range.fio
+	expect_code 3 "$IOTRIAL" import-fio range.fio >range.yaml 2>range.err
+	cat range.yaml
+	grep "^iotrial: range.fio: 4 fio option(s) not mapped" range.err
+	grep -x "    # not mapped: bs=0 (line 3): must be more than 0 bytes, got .0." range.yaml
+	grep -x "    # not mapped: iodepth=0 (line 4): must be between 1 and 4096, got .0." range.yaml
+	grep -x "    # not mapped: numjobs=0 (line 5): must be between 1 and 1024, got .0." range.yaml
+	grep "^    # not mapped: size=99999999999999999999 (line 6): expected a size like 4KiB or 80MB, got .99999999999999999999. (size overflows 64 bits)$" range.yaml
+	"$IOTRIAL" validate range.yaml
+'
+
 test_expect_success 'docs/fio.md lists every fio option of the table, and no other' '
 	"$IOTRIAL" import-fio --options | cut -f1 | sort >table
 	sed -n "s/^| \`\([a-z_]*\)\` |.*/\1/p" "$SRC/docs/fio.md" | sort >doc
