@@ -34,6 +34,14 @@ static char *controls_escaped(const char *s)
 	return out;
 }
 
+static bool has_controls(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 {
 	char body[1024], *line = NULL;
@@ -51,13 +59,13 @@ void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 		n = asprintf(&line, "%s", body);
 	if (n < 0)
 		return;
-	if (strpbrk(line, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13"
-			  "\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f")) {
+	if (has_controls(line)) {
 		char *one = controls_escaped(line);
 		free(line);
-		if (!(line = one))
-			return;
+		line = one;
 	}
+	if (!line)
+		return;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 8;
 		char **m = realloc(d->msgs, cap * sizeof(*m));
