@@ -23,7 +23,8 @@ static char *controls_escaped(const char *s)
 		}
 		*o++ = '\\';
 		if (*p == '\n' || *p == '\r' || *p == '\t') {
-			*o++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+			const char *named = *p == '\n' ? "n" : *p == '\r' ? "r" : "t";
+			*o++ = named[0];
 			continue;
 		}
 		*o++ = 'x';
