@@ -522,6 +522,8 @@ static int plan_steps(struct planner *pl, size_t room)
 	size_t before;
 
 	plan_jobs(pl, room);
+	if (!pl->oom)
+		plan_own_names(pl);
 	if (pl->status)
 		return pl->status;
 	before = d->n;

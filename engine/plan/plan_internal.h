@@ -115,6 +115,11 @@ void plan_backend_text(const struct instance *in, char *buf, size_t len);
  * same path (plan_files.c). Call once its files are final. */
 void plan_files_offer(struct planner *pl, struct instance *in);
 
+/* Refuse (a spec error at the later job) two instances that would share a file named after
+ * each: a record, interval or hook log, or a copy's destination (plan_names.c). Call once
+ * every instance's files are planned. */
+void plan_own_names(struct planner *pl);
+
 /* The plan's size from the spec alone (plan_bounds.c): at most PLAN_MAX_INSTANCES
  * instances, and no more memory for the plan and its results than the machine has. Sets
  * *ninst to the instances to make room for; returns pl->status. */

@@ -410,6 +410,27 @@ test_expect_success 'a name of 200 bytes still makes its files' '
 	test -s "ok/records/$name.intervals.csv"
 '
 
+test_expect_success 'two instances whose file names come out the same are refused before anything is made' '
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 64KiB, log_interval: 1ms}\n  - {name: a.intervals, workload: read, backend: null, file_size: 64KiB, log_records: true}\n" >iv.yaml
+	rc=0
+	"$IOTRIAL" validate iv.yaml >out 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "iv.yaml:3:5: instances '"'"'a'"'"' and '"'"'a.intervals'"'"' would share the file '"'"'records/a.intervals.csv'"'"' (record and interval logs are named after their instance, each '"'"'/'"'"' made '"'"'_'"'"'); rename a job, or change a matrix value"
+	mkdir -p tgt/x tgt_x sa/x sa_x dst
+	echo hi >sa/x/f
+	echo hi >sa_x/f
+	printf "jobs:\n  - {name: j, workload: write, file_size: 64KiB, prepare: \"echo hi >>side\", matrix: {target: [tgt/x/, tgt_x/]}}\n  - {name: c, workload: copy, target: dst, keep_files: true, matrix: {source: [sa/x/f, sa_x/f]}}\n" >mx.yaml
+	rc=0
+	"$IOTRIAL" run -q mx.yaml -o mx 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(wc -l <err)" 2
+	grep -q "^mx.yaml:2:5: instances .j\[target=tgt/x/\]. and .j\[target=tgt_x/\]. would share the file .hooks/job.j_target_tgt_x__.prepare.log. (hook logs are named after their instance" err
+	grep -q "^mx.yaml:3:5: instances .c\[source=sa/x/f\]. and .c\[source=sa_x/f\]. would share the file .dst/iotrial.c_source_sa_x_f_.dat.[0-9]*. (a copy.s destination is named after its instance" err
+	test ! -e mx
+	test ! -e side
+	expect_eq "$(find tgt tgt_x dst -type f)" ""
+'
+
 test_expect_success 'a copytree target inside its own source is refused by validate' '
 	mkdir -p src/a
 	echo data >src/a/f
