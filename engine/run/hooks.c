@@ -11,28 +11,20 @@
 #include <unistd.h>
 
 #include "lib/child.h"
+#include "model/logname.h"
 
 /* DIR/hooks/<who>.<what>.log, created anew (a name made safe for a file name), or /dev/null
  * without a result folder. Returns the descriptor or -errno, with the path in `path`. */
 static int hook_log_open(const struct hook_ctx *h, const char *who, const char *what, char *path,
 			 size_t len)
 {
-	char name[256];
-	size_t i;
+	char name[LOGNAME_HOOK_MAX + 64];
 
 	if (!h->dir) {
 		snprintf(path, len, "/dev/null");
 		return open(path, O_WRONLY | O_CLOEXEC);
 	}
-	for (i = 0; i < 200 && who[i]; i++) {
-		char c = who[i];
-		bool safe = strchr("_-.", c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9');
-		name[i] = c;
-		if (!safe)
-			name[i] = '_';
-	}
-	name[i] = 0;
+	logname_hook(name, sizeof(name), who, what);
 	snprintf(path, len, "%s/hooks", h->dir);
 	/* hooks/ and its logs are never followed as symlinks (one planted in a resumed run's
 	 * folder would have the log written somewhere else), and a FIFO there never blocks. */
@@ -40,9 +32,7 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
 	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -errno;
-	/* job.NAME: a job named "experiment" has its own log. */
-	snprintf(path, len, "%s/hooks/%s%s.%s.log", h->dir, strcmp(who, "experiment") ? "job." : "",
-		 name, what);
+	snprintf(path, len, "%s/hooks/%s", h->dir, name);
 	int fd = openat(dfd, strrchr(path, '/') + 1,
 			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	int err = fd < 0 ? -errno : 0;

@@ -27,6 +27,7 @@
 #include "engine/run/trial.h"
 #include "lib/stats.h"
 #include "engine/io/worker.h"
+#include "model/logname.h"
 #include "model/names.h"
 
 struct runner {
@@ -151,11 +152,10 @@ size_t run_more_round(struct plan *p, struct results *r, uint32_t *more, size_t 
  * Returns the fd, or -errno after a message in rn->d. */
 static int open_log(struct runner *rn, const char *dir, const struct instance_result *ir, int k)
 {
-	static const char *const suffix[2] = {"csv", "intervals.csv"};
 	static const char *const header[2] = {RECLOG_HEADER, INTLOG_HEADER};
 	size_t hlen = strlen(header[k]);
 	int mode = rn->o->resumed ? O_RDWR : O_RDWR | O_TRUNC; /* read by logcut_partial */
-	char *path = NULL, *file, *c;
+	char *path = NULL, *file;
 	int fd = -1, dfd, err, cut = 1;
 
 	if (asprintf(&path, "%s/records", dir) < 0)
@@ -174,15 +174,14 @@ static int open_log(struct runner *rn, const char *dir, const struct instance_re
 		return -err;
 	}
 	free(path);
-	if (asprintf(&path, "%s/records/%s.%s", dir, ir->name, suffix[k]) < 0) {
+	if (!(file = logname_records(ir->name, k)) ||
+	    asprintf(&path, "%s/records/%s", dir, file) < 0) {
+		free(file);
 		close(dfd);
 		return -ENOMEM;
 	}
-	/* An instance name may hold a '/' (a path in a matrix value): not in a file name. */
+	free(file);
 	file = path + strlen(dir) + strlen("/records/");
-	for (c = file; *c && c < file + strlen(ir->name); c++)
-		if (*c == '/')
-			*c = '_';
 	errno = 0;
 	fd = openat(dfd, file, mode | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 		    0644);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/stats/changepoint.h"
+#include "model/logname.h"
 #include "model/names.h"
 
 /* One stretch of a trial: what completed in it. */
@@ -63,20 +64,13 @@ static bool num(const char *s, uint64_t *v)
 
 static FILE *open_log(const char *dir, const char *name, enum series_kind kind, char **path)
 {
-	char *safe = strdup(name);
+	char *file = logname_records(name, kind != SERIES_RECORDS);
 	FILE *f = NULL;
 	int fd;
 
-	*path = NULL;
-	if (!safe)
-		return NULL;
-	for (char *c = safe; *c; c++)
-		if (*c == '/')
-			*c = '_';
-	if (asprintf(path, "%s/records/%s.%s", dir, safe,
-		     kind == SERIES_RECORDS ? "csv" : "intervals.csv") < 0)
+	if (!file || asprintf(path, "%s/records/%s", dir, file) < 0)
 		*path = NULL;
-	free(safe);
+	free(file);
 	if (!*path)
 		return NULL;
 	/* The run's own file: never follow a link someone put in its place. */
