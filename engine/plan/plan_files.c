@@ -253,6 +253,13 @@ static void resolve_file(struct planner *pl, struct instance *in, enum job_key_i
 		    kname, path);
 		return;
 	}
+	/* With this process's own IDs (AT_EACCESS), as the open will be: else the trial fails
+	 * after the result folder is made. A read-only file system is check_space's. */
+	if (writes && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) < 0 && errno != EROFS) {
+		plan_fail(pl, PLAN_EENV, loc, "key '%s': cannot write to '%s': %s", kname, path,
+			  strerror(errno));
+		return;
+	}
 	uint64_t size;
 	plan_note_id(pl, in, &st); /* what was checked above: the run uses only that */
 	if (plan_existing_size(path, &st, &size) < 0) {

@@ -238,6 +238,31 @@ else
 	test_skip 'a backend the kernel refuses is named before any I/O' 'needs io_uring and a C compiler'
 fi
 
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	test_expect_success 'an existing target the user may not write is refused when planning, exit 1' '
+		mkdir perm
+		echo old >perm/ro.bin
+		echo old >perm/rw.bin
+		chmod 444 perm/ro.bin
+		chown 65534:65534 perm perm/ro.bin perm/rw.bin
+		cd perm
+		printf "jobs:\n  - {name: w, workload: write, target: ro.bin, file_size: 4KiB, allow_overwrite: true}\n" >ro.yaml
+		sed s/ro.bin/rw.bin/ ro.yaml >rw.yaml
+		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		$as_nobody "$IOTRIAL" validate rw.yaml >so
+		for cmd in validate "run -q -o out"; do
+			rc=0
+			$as_nobody "$IOTRIAL" $cmd ro.yaml >so 2>err || rc=$?
+			expect_eq "$rc" 1 "$cmd"
+			expect_eq "$(cat err)" "ro.yaml:2:40: key '"'"'target'"'"': cannot write to '"'"'ro.bin'"'"': Permission denied"
+		done
+		test ! -e out
+		expect_eq "$(cat ro.bin)" old
+	'
+else
+	test_skip 'an existing target the user may not write is refused when planning' 'needs root and setpriv'
+fi
+
 test_expect_success 'a plan too big for memory is refused with its estimate; absurd counts too' '
 	printf "jobs:\n  - {name: m, workload: read, backend: null, block_size: 1GiB, file_size: 4GiB, iodepth: 4096}\n" >mem.yaml
 	rc=0
