@@ -350,13 +350,15 @@ static bool instance_init(struct planner *pl, size_t k, size_t no, const uint32_
 	return true;
 }
 
-/* The rules between an instance's keys that need neither a backend nor a file. */
+/* The rules between an instance's keys that need neither a backend nor a file. A mix or
+ * range of sizes (block_size: 4KiB-2MiB) is block_split, and is reported where it was set. */
 static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
 {
 	const struct job_spec *j = &in->job;
 
 	if (!copies && j->workload != WL_COMMAND && j->block_size > j->file_size)
-		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_BLOCK_SIZE),
+		plan_fail(pl, PLAN_ESPEC,
+			  plan_where(in, j->block_split ? JK_BLOCK_SPLIT : JK_BLOCK_SIZE),
 			  "key 'block_size': %llu bytes is larger than file_size (%llu bytes)",
 			  (unsigned long long)j->block_size, (unsigned long long)j->file_size);
 	if (!copies && j->key_loc[JK_BUFFER_SIZE].file)

@@ -29,6 +29,20 @@ test_expect_success 'block_size larger than file_size exits 2' '
 	grep -q "^big.yaml:2:60: key .block_size.: 2097152 bytes is larger than file_size" err
 '
 
+test_expect_success 'a block size mix or range larger than file_size is reported at its value' '
+	cat >split.yaml <<-\EOF
+	defaults: {file_size: 1MiB, backend: null}
+	jobs:
+	  - {name: b, workload: randread, block_size: 4KiB-2MiB}
+	  - {name: c, workload: randread, block_size: {4KiB: 50, 2MiB: 50}}
+	  - {name: d, workload: randread, block_split: 4KiB-2MiB}
+	EOF
+	rc=0
+	"$IOTRIAL" validate split.yaml >/dev/null 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cut -d" " -f1-3 err | tr "\n" " ")" "split.yaml:3:47: key '"'"'block_size'"'"': split.yaml:4:47: key '"'"'block_size'"'"': split.yaml:5:48: key '"'"'block_size'"'"': "
+'
+
 test_expect_success 'an unknown backend exits 2 naming the ones compiled in' '
 	printf "jobs:\n  - {name: a, workload: read, backend: floppy}\n" >be.yaml
 	rc=0
