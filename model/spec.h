@@ -308,6 +308,10 @@ struct spec_override {
 	char *value;
 };
 
+/* The longest experiment name: it names the result folder, results/NAME-<UTC time>-N/, which
+ * must stay under the file systems' 255 bytes ("-20261204T221507Z-10000" is 23). */
+#define SPEC_EXPERIMENT_MAX 200
+
 struct exp_spec {
 	char *path;	 /* the job file as given */
 	char sha256[65]; /* of the job file's bytes, hex */

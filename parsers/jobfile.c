@@ -379,13 +379,8 @@ static int set_top_key(struct exp_spec *s, int i, char *text, char *err, size_t 
 
 	switch (i) {
 	case 0:
-		if (!yp_name_ok(text)) {
-			snprintf(err, errlen,
-				 "'%s' is not an experiment name (letters, digits, '_', '-', '.')",
-				 text);
-			ret = -EINVAL;
+		if ((ret = yp_experiment_ok(text, err, errlen)) < 0)
 			break;
-		}
 		free(s->experiment);
 		s->experiment = text;
 		return 0;
@@ -515,6 +510,7 @@ static char *default_experiment_name(const char *path)
 	for (char *c = name; *c; c++)
 		if (!yp_name_ok((char[]){*c, 0}))
 			*c = '_';
+	name[strnlen(name, SPEC_EXPERIMENT_MAX)] = 0; /* it names the result folder */
 	return name;
 }
 

@@ -76,6 +76,10 @@ void yp_enum_list(char *buf, size_t len, const char *const *names);
 /* Letters, digits, '_', '-', '.'; not empty. */
 bool yp_name_ok(const char *s);
 
+/* Is `text` an experiment's name: yp_name_ok, and at most SPEC_EXPERIMENT_MAX bytes?
+ * Returns 0, or -EINVAL with a message (without position) in `err`. */
+int yp_experiment_ok(const char *text, char *err, size_t errlen);
+
 /* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL,
  * -ERANGE, -E2BIG or -ENOMEM, with a message (without position) in `err` for each. For a
  * job's mapping, --set and matrix values. */

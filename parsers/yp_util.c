@@ -269,3 +269,21 @@ bool yp_name_ok(const char *s)
 			return false;
 	return true;
 }
+
+int yp_experiment_ok(const char *text, char *err, size_t errlen)
+{
+	size_t n = strlen(text);
+
+	if (!yp_name_ok(text))
+		snprintf(err, errlen,
+			 "'%s' is not an experiment name (letters, digits, '_', '-', '.')", text);
+	else if (n > SPEC_EXPERIMENT_MAX)
+		/* Else validate passes it and run cannot make results/<experiment>-<time>/. */
+		snprintf(
+		    err, errlen,
+		    "'%.48s...' has %zu bytes, too long for the result folder named after it (results/<experiment>-<UTC time>/): an experiment name has at most %d",
+		    text, n, SPEC_EXPERIMENT_MAX);
+	else
+		return 0;
+	return -EINVAL;
+}

@@ -52,7 +52,7 @@ def mapping: {type: "object"};
 	additionalProperties: false,
 	required: ["jobs"],
 	properties: {
-		experiment: {type: "string", description: "the experiment'"'"'s name; default: the job file'"'"'s base name"},
+		experiment: {type: "string", maxLength: 200, description: "the experiment'"'"'s name; default: the job file'"'"'s base name"},
 		description: {type: "string"},
 		units: {enum: ["decimal", "binary"], default: "decimal", description: "how output shows sizes"},
 		seed: {anyOf: [{type: "integer", minimum: 0, maximum: 9007199254740991}, var]},

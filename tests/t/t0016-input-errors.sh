@@ -401,6 +401,23 @@ test_expect_success 'a name too long for its scratch file or record log is refus
 	test ! -e cmd
 '
 
+test_expect_success 'an experiment name too long for its result folder is refused by validate' '
+	long=$(printf "e%.0s" $(seq 233))
+	printf "experiment: $long\njobs:\n  - {name: a, workload: read, backend: null, file_size: 64KiB}\n" >longexp.yaml
+	rc=0
+	"$IOTRIAL" validate longexp.yaml >/dev/null 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "longexp.yaml:1:13: key '"'"'experiment'"'"': '"'"'eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee...'"'"' has 233 bytes, too long for the result folder named after it (results/<experiment>-<UTC time>/): an experiment name has at most 200"
+	rc=0
+	"$IOTRIAL" validate longexp.yaml --set experiment=$(printf "f%.0s" $(seq 201)) >/dev/null 2>err || rc=$?
+	expect_eq "$rc" 2
+	grep -q "^--set .experiment=f*.: key .experiment.: .f*\.\.\.. has 201 bytes, too long" err
+	fname=$(printf "g%.0s" $(seq 240))
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 64KiB}\n" >"$fname.yaml"
+	"$IOTRIAL" run -q "$fname.yaml" 2>err
+	expect_eq "$(jq -r .experiment results/g*/results.json | tr -d "\n" | wc -c)" 200
+'
+
 test_expect_success 'a name of 200 bytes still makes its files' '
 	name=$(printf "y%.0s" $(seq 200))
 	printf "jobs:\n  - {name: $name, workload: write, file_size: 64KiB, log_records: true, log_interval: 1ms}\n" >ok.yaml
