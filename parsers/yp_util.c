@@ -201,14 +201,41 @@ static size_t *first_copies(const struct yp *p, const yaml_node_t *m, size_t n)
 	return first;
 }
 
-/* Check a mapping's keys are scalars and unique; false (after reporting) when not. Each
- * repeated key is reported once, at the copy, naming the first: not once per earlier copy
- * (n^2 messages), and found in n log n, so that a mapping of a million keys is no hang.
- * Short of memory for the index, the copies are looked for one by one: the same answer. */
+/* Drop the pairs of `m` whose key is not a name or repeats an earlier one, keeping the first
+ * copy: yp_mapping_ok reported them, and every caller then reads a mapping without them.
+ * The document is the parser's own, so its mapping may be changed (const only for readers). */
+static void drop_bad_pairs(const struct yp *p, const yaml_node_t *m, const size_t *first)
+{
+	yaml_node_pair_t *pairs = ((yaml_node_t *)m)->data.mapping.pairs.start;
+	size_t n = (size_t)(m->data.mapping.pairs.top - pairs), out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = key_name(p, m, i);
+		size_t f = 0;
+
+		if (!name || (first && first[i] != i))
+			continue;
+		/* Without the index (memory ran out), one by one among those kept. */
+		while (!first && f < out && strcmp(key_name(p, m, f), name))
+			f++;
+		if (!first && f < out)
+			continue;
+		pairs[out++] = pairs[i];
+	}
+	((yaml_node_t *)m)->data.mapping.pairs.top = pairs + out;
+}
+
+/* Check a mapping's keys are scalars and unique; false (after reporting) when it is not a
+ * mapping. A key that is not a name, and each copy of a repeated one, is reported and then
+ * dropped (the first copy stays), so that the rest of the mapping is still read and every
+ * other error in it reported. Each repeated key is reported once, at the copy, naming the
+ * first: not once per earlier copy (n^2 messages), and found in n log n, so that a mapping
+ * of a million keys is no hang. Short of memory for the index, the copies are looked for
+ * one by one: the same answer. */
 bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const char *what)
 {
 	size_t n, *first;
-	bool ok = true;
+	bool bad = false;
 
 	if (m->type != YAML_MAPPING_NODE) {
 		yp_err(p, m, key, "expected %s (a mapping), got %s", what, yp_node_kind(m));
@@ -223,7 +250,7 @@ bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const ch
 
 		if (!name) {
 			yp_err(p, kn, key, "keys must be plain names, got %s", yp_node_kind(kn));
-			ok = false;
+			bad = true;
 			continue;
 		}
 		while (!first && f < i && !(key_name(p, m, f) && !strcmp(key_name(p, m, f), name)))
@@ -232,11 +259,13 @@ bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const ch
 			yaml_node_t *kf = yp_node(p, m->data.mapping.pairs.start[f].key);
 			yp_err(p, kn, name, "duplicate key (first set at line %lu)",
 			       (unsigned long)kf->start_mark.line + 1);
-			ok = false;
+			bad = true;
 		}
 	}
+	if (bad)
+		drop_bad_pairs(p, m, first);
 	free(first);
-	return ok;
+	return true;
 }
 
 void yp_enum_list(char *buf, size_t len, const char *const *names)

@@ -186,6 +186,29 @@ test_expect_success 'a key given three times is two errors, each naming the firs
 	diff -u want err
 '
 
+test_expect_success 'a duplicate key hides no other error of its mapping, nor of those below' '
+	cat >dupmore.yaml <<-\EOF
+	experiment: t
+	seed: 1
+	seed: 2
+	jobs:
+	  - name: a
+	    workload: reed
+	    backend: null
+	    file_size: 1MiB
+	    file_size: 2MiB
+	    blok_size: 4KiB
+	EOF
+	rc=0
+	"$IOTRIAL" validate dupmore.yaml >/dev/null 2>err || rc=$?
+	expect_eq "$rc" 2
+	printf "%s\n" "dupmore.yaml:3:1: key '"'"'seed'"'"': duplicate key (first set at line 2)" \
+		"dupmore.yaml:6:15: key '"'"'workload'"'"': unknown value '"'"'reed'"'"' (did you mean '"'"'read'"'"'? expected one of: read, write, randread, randwrite, copy, copytree, command, readwrite, randrw)" \
+		"dupmore.yaml:9:5: key '"'"'file_size'"'"': duplicate key (first set at line 8)" \
+		"dupmore.yaml:10:5: key '"'"'blok_size'"'"': unknown key (did you mean '"'"'block_size'"'"'?)" >want
+	diff -u want <(sort -t: -k2,2n err)
+'
+
 test_expect_success 'a mapping of 300,000 keys, all the same, is an error per copy, in seconds' '
 	{
 		echo "experiment: x"
