@@ -122,6 +122,35 @@ static int make_dir(struct batch *b, const char *dir)
 	return (b->dir = strdup(b->own.path)) ? 0 : -ENOMEM;
 }
 
+/* Is DIR/batch.json one iotrial wrote: a regular file of one link (opened without following
+ * a symlink or waiting for a FIFO) that reads as iotrial's batch.json? Only that one may
+ * --force replace: a user's file of that name is not iotrial's to remove. */
+static bool batch_file_ours(const struct batch *b)
+{
+	int fd = openat(b->dir_fd, BATCH_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	const char *schema;
+	struct stat st;
+	json_t *doc;
+	bool ours;
+	FILE *f;
+
+	if (fd < 0)
+		return false;
+	/* 64 MiB: far more than a queue of 100000 files writes; no reading a huge file. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_size > (64 << 20) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return false;
+	}
+	doc = json_loadf(f, 0, NULL);
+	fclose(f);
+	schema = json_string_value(json_object_get(doc, "schema"));
+	ours = schema && !strcmp(schema, "iotrial.batch/1") &&
+	       json_is_array(json_object_get(doc, "files"));
+	json_decref(doc);
+	return ours;
+}
+
 int batch_open(struct batch *b, const char *dir, bool force)
 {
 	struct stat st;
@@ -130,6 +159,13 @@ int batch_open(struct batch *b, const char *dir, bool force)
 	utc_now(b->started_at);
 	if ((ret = make_dir(b, dir)) < 0 || (ret = lock_dir(b)) < 0)
 		return ret;
+	if (fstatat(b->dir_fd, BATCH_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && !batch_file_ours(b)) {
+		fprintf(
+		    stderr,
+		    "iotrial: batch folder '%s' holds a %s that iotrial did not write (not a regular file of one link, in iotrial's form): refusing to replace it, even with --force; move it away, or name another folder\n",
+		    b->dir, BATCH_FILE);
+		return -EEXIST;
+	}
 	if (fstatat(b->dir_fd, BATCH_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && !force) {
 		fprintf(
 		    stderr,

@@ -191,6 +191,24 @@ test_expect_success 'an earlier batch is refused without --force, replaced with 
 	expect_eq "$(jq -r .status q/batch.json)" ok
 '
 
+test_expect_success '--force replaces only a batch.json iotrial wrote: not a user file, a hard link or a symlink' '
+	mkdir fu fh fs
+	echo "{\"my\": \"precious data\"}" >fu/batch.json
+	cp q/batch.json mine.json
+	ln mine.json fh/batch.json
+	ln -s ../mine.json fs/batch.json
+	cp mine.json mine.before
+	for d in fu fh fs; do
+		cat $d/batch.json >$d.before
+		expect_code 1 "$IOTRIAL" run -q -o $d --force a.yaml b.yaml 2>err
+		expect_eq "$(cat err)" "iotrial: batch folder '"'"'$d'"'"' holds a batch.json that iotrial did not write (not a regular file of one link, in iotrial'"'"'s form): refusing to replace it, even with --force; move it away, or name another folder"
+		cmp $d/batch.json $d.before
+		expect_eq "$(ls -A $d)" batch.json
+	done
+	test -L fs/batch.json
+	cmp mine.json mine.before
+'
+
 test_expect_success 'two queues in one folder at once: the second is refused, exit 1' '
 	"$IOTRIAL" run -q -o two slow.yaml a.yaml 2>err1 &
 	pid=$!
