@@ -545,7 +545,8 @@ int yp_load_string(const char *name, const char *text, size_t len, const struct 
 		spec_release(out);
 		return -EINVAL;
 	}
-	if ((ret = yp_check_stream(name, text, len, d)) < 0) {
+	if ((ret = yp_check_values(name, text, len, d)) < 0 ||
+	    (ret = yp_check_stream(name, text, len, d)) < 0) {
 		spec_release(out);
 		return ret;
 	}

@@ -13,6 +13,16 @@
 /* How deep lists and mappings may nest in a job file; the deepest real one needs 5. */
 #define YP_MAX_DEPTH 64
 
+/* How many values (keys, values, lists and mappings) a job file may hold: a matrix of
+ * 100000 points, or 300000 keys, still fit; libyaml's document of them takes 100 MB. */
+#define YP_MAX_VALUES 1000000
+
+/* Before yp_check_stream: 0, or -EINVAL after reporting in `d`, at the value past it, that
+ * `text` holds more than YP_MAX_VALUES values; reads no further than that. Anything else
+ * wrong (syntax, depth, memory) is left to yp_check_stream: 0 (-ENOMEM only when libyaml
+ * cannot start). With `name` NULL, no place. */
+int yp_check_values(const char *name, const char *text, size_t len, struct diag *d);
+
 /* The first pass over `text`'s YAML events: 0, or -EINVAL after reporting in `d` the first
  * syntax error, a nesting deeper than YP_MAX_DEPTH, a second document or a scalar that holds
  * a NUL ("\0" in quotes), each as soon as it is read; -ENOMEM, with nothing reported, when

@@ -263,6 +263,22 @@ test_expect_success 'a job file of exactly 64 MiB is read; one byte more is too 
 	rm big.yaml
 '
 
+test_expect_success 'more than 1000000 values is a job file error at the value past them, exit 2, in little memory' '
+	{
+		printf "experiment: t\njobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB}\nreport: ["
+		awk "BEGIN { for (i = 0; i < 12000000; i++) printf \"a,\" }"
+		printf "a]\n"
+	} >many.yaml
+	# libyaml built 80 bytes a value: 1 GB for these, and "out of memory", exit 1.
+	limit=600000
+	if grep -q __asan_init "$IOTRIAL"; then limit=unlimited; fi
+	rc=0
+	(ulimit -v $limit; exec "$IOTRIAL" validate many.yaml) >/dev/null 2>err || rc=$?
+	expect_eq "$rc" 2
+	expect_eq "$(cat err)" "many.yaml:4:1999978: more than 1000000 values (keys, values, lists and mappings) in one job file; a job file needs far fewer"
+	rm many.yaml
+'
+
 # Under AddressSanitizer the shadow memory needs terabytes of address space: no ulimit -v.
 if grep -q __asan_init "$IOTRIAL"; then
 	test_skip 'memory running out while reading a job file: exit 1, never 2' 'an ASan build cannot run under ulimit -v'
