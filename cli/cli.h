@@ -11,6 +11,7 @@
 #define EXIT_PIPE  141 /* stdout's reader went away (128 + SIGPIPE), after the results */
 
 struct cli_progress;
+struct outdir;
 struct results;
 struct rep_list;
 
@@ -32,11 +33,12 @@ void cli_signals_install(void);
 void cli_guard_begin(void);
 void cli_guard_end(void);
 
-/* Where a run's checkpoints go (run_opts.checkpoint_arg of cli_checkpoint): DIR/results.json.
+/* Where a run's checkpoints go (run_opts.checkpoint_arg of cli_checkpoint): results.json in
+ * the held folder `od` (its path only for messages).
  * The first one that cannot be written is said on stderr, once for the job file (`failed`
  * is then set), after clearing the progress line `pg` (may be NULL); the run goes on. */
 struct cli_checkpoints {
-	const char *dir;
+	const struct outdir *od;
 	struct cli_progress *pg;
 	bool failed;
 };
@@ -45,19 +47,20 @@ struct cli_checkpoints {
  * cli_checkpoints `to` names (run_opts.checkpoint). */
 void cli_checkpoint(const struct results *r, void *to);
 
-/* After the run: the result file of every reporter in `formats` into DIR,
+/* After the run: the result file of every reporter in `formats` into the held folder `od`
+ * (by its descriptor; its path only for messages),
  * then the summary on stdout unless `quiet` or a second Ctrl-C came, then the folder on
  * stderr. Returns 0 or the exit status of what failed: EXIT_RUN (a file, or stdout),
  * EXIT_PIPE (stdout's reader went away; cli_stdout_closed is set). */
-int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
-		      bool quiet);
+int cli_write_results(const struct results *r, const struct outdir *od,
+		      const struct rep_list *formats, bool quiet);
 
 /* The same for a run that is complete (iotrial run --resume on it): only the files of
- * `formats` that DIR lacks are written, from `r` as read back; a name that is there, even as
+ * `formats` that the folder lacks are written, from `r` as read back; a name that is there, even as
  * a symlink or a file of another's, is left as it is. Then the summary and the folder as
  * cli_write_results prints them. Returns as cli_write_results does. */
-int cli_write_missing(const struct results *r, const char *dir, const struct rep_list *formats,
-		      bool quiet);
+int cli_write_missing(const struct results *r, const struct outdir *od,
+		      const struct rep_list *formats, bool quiet);
 
 /* The whole --help text (cli/usage.c). */
 extern const char iotrial_usage[];

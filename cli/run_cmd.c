@@ -142,7 +142,7 @@ static int finish_complete(const struct cli_args *args, const struct results *fr
 	    stderr,
 	    "iotrial: the run in '%s' is complete: no trial runs again; result files it lacks are written\n",
 	    args->resume);
-	ret = cli_write_missing(from, od.path, &args->formats, args->quiet);
+	ret = cli_write_missing(from, &od, &args->formats, args->quiet);
 	outdir_release(&od);
 	return ret > 0 ? ret : failed || logs_cut(from) ? EXIT_RUN : 0;
 }
@@ -332,8 +332,9 @@ static int set_run_opts(struct file_run *fr, struct runlog *log)
 	int err = 0;
 
 	ro->dir = fr->od->path;
+	ro->dir_fd = fr->od->fd;
 	ro->checkpoint = fr->lead ? cli_checkpoint : NULL;
-	fr->ckpt = (struct cli_checkpoints){.dir = fr->od->path, .pg = &fr->pg};
+	fr->ckpt = (struct cli_checkpoints){.od = fr->od, .pg = &fr->pg};
 	ro->checkpoint_arg = &fr->ckpt;
 	if (!rep_list_has(&fr->args->formats, "json") || !fr->od->path)
 		ro->checkpoint = NULL; /* results.json was not asked for, or has no folder */
@@ -363,7 +364,7 @@ static int write_out(struct file_run *fr, int st)
 	ret = st < 0 || fr->failed || (fr->lead && logs_cut(&fr->r)) ? EXIT_RUN : 0;
 	if (fr->lead) {
 		outdir_unreserve(fr->od);
-		st = fr->od->path ? cli_write_results(&fr->r, fr->od->path, &args->formats,
+		st = fr->od->path ? cli_write_results(&fr->r, fr->od, &args->formats,
 						      args->quiet || args->stream.on)
 				  : cli_stream_results(&args->stream, &fr->r, &args->formats);
 		ret = st > ret ? st : ret;

@@ -116,7 +116,7 @@ void cli_checkpoint(const struct results *r, void *arg)
 	if (!json)
 		return;
 	writing_begin();
-	ret = rep_write_file(json, r, to->dir);
+	ret = rep_write_file(json, r, to->od->fd);
 	if (writing_done())
 		leave_now(); /* the second Ctrl-C, held until the checkpoint was whole */
 	/* The room kept for the results is not lent to a checkpoint (docs/cli.md, "Room for
@@ -127,7 +127,7 @@ void cli_checkpoint(const struct results *r, void *arg)
 		fprintf(
 		    stderr,
 		    "iotrial: warning: cannot write checkpoint %s/results.json: %s; the run goes on, trying again at each checkpoint, and writes its results at the end\n",
-		    to->dir, strerror(-ret));
+		    to->od->path, strerror(-ret));
 	}
 }
 
@@ -152,24 +152,20 @@ static int print_summary(const struct results *r)
 	return 0;
 }
 
-/* Is report `rep`'s file in `dir` already there (as anything: a symlink is not followed)? */
-static bool in_folder(const struct rep_ops *rep, const char *dir)
+/* Is report `rep`'s file in the folder `dfd` already there (as anything: a symlink is not
+ * followed)? */
+static bool in_folder(const struct rep_ops *rep, int dfd)
 {
-	char *path = NULL;
 	struct stat st;
-	bool there;
 
-	if (asprintf(&path, "%s/%s", dir, rep->file) < 0)
-		return false; /* the write that follows fails with ENOMEM, and says so */
-	there = lstat(path, &st) == 0 || errno != ENOENT;
-	free(path);
-	return there;
+	return fstatat(dfd, rep->file, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
 }
 
 /* cli_write_results, and with `missing_only`, cli_write_missing. */
-static int write_results(const struct results *r, const char *dir, const struct rep_list *formats,
-			 bool quiet, bool missing_only)
+static int write_results(const struct results *r, const struct outdir *od,
+			 const struct rep_list *formats, bool quiet, bool missing_only)
 {
+	const char *dir = od->path;
 	int ret = 0, failed = 0;
 
 	writing_begin();
@@ -181,9 +177,9 @@ static int write_results(const struct results *r, const char *dir, const struct 
 			int wr;
 			if ((pass == 0) == !strcmp(rep->name, "json"))
 				continue;
-			if (missing_only && in_folder(rep, dir))
+			if (missing_only && in_folder(rep, od->fd))
 				continue;
-			if ((wr = rep_write_file(rep, r, dir)) < 0) {
+			if ((wr = rep_write_file(rep, r, od->fd)) < 0) {
 				fprintf(stderr, "iotrial: cannot write %s/%s: %s\n", dir, rep->file,
 					strerror(-wr));
 				failed++;
@@ -200,14 +196,14 @@ static int write_results(const struct results *r, const char *dir, const struct 
 	return ret;
 }
 
-int cli_write_results(const struct results *r, const char *dir, const struct rep_list *formats,
-		      bool quiet)
+int cli_write_results(const struct results *r, const struct outdir *od,
+		      const struct rep_list *formats, bool quiet)
 {
-	return write_results(r, dir, formats, quiet, false);
+	return write_results(r, od, formats, quiet, false);
 }
 
-int cli_write_missing(const struct results *r, const char *dir, const struct rep_list *formats,
-		      bool quiet)
+int cli_write_missing(const struct results *r, const struct outdir *od,
+		      const struct rep_list *formats, bool quiet)
 {
-	return write_results(r, dir, formats, quiet, true);
+	return write_results(r, od, formats, quiet, true);
 }

@@ -3,11 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "lib/dirfile.h"
+#include "lib/path.h"
 
 /* Each reporter's ops, at the bottom of its own file (reporters/NAME.c). */
 extern const struct rep_ops rep_text, rep_json, rep_csv, rep_html, rep_ndjson;
@@ -125,24 +129,16 @@ int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd)
 	return ret;
 }
 
-int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path)
+int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name)
 {
-	const char *slash = strrchr(path, '/');
-	char *tmp = NULL;
+	char tmp[NAME_MAX + 1];
 	int fd, ret;
 
-	/* The temporary file sits next to the target, so the rename stays on one file system. */
-	if (asprintf(&tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
-		     slash ? slash + 1 : path) < 0) {
-		tmp = NULL;
-		ret = -ENOMEM;
-		goto out;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
+	/* The temporary file sits in the same folder, so the rename stays on one file system;
+	 * both by the folder's descriptor, so a folder renamed meanwhile is still the one. */
+	fd = dirfile_tmp(dfd, name, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
 	ret = rep_write_fd(rep, r, fd);
 	if (ret == 0 && fchmod(fd, 0644) < 0)
 		ret = -errno;
@@ -150,23 +146,31 @@ int rep_write_path(const struct rep_ops *rep, const struct results *r, const cha
 		ret = -errno;
 	if (close(fd) != 0 && ret == 0)
 		ret = -errno;
-	if (ret == 0 && rename(tmp, path) < 0)
+	if (ret == 0 && renameat(dfd, tmp, dfd, name) < 0)
 		ret = -errno;
 	if (ret != 0)
-		unlink(tmp);
-out:
-	free(tmp);
+		unlinkat(dfd, tmp, 0);
 	return ret;
 }
 
-int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir)
+int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path)
 {
-	char *path = NULL;
-	int ret;
+	const char *slash = strrchr(path, '/');
+	char *dir = path_dirname(path);
+	int dfd, ret;
 
-	if (asprintf(&path, "%s/%s", dir, rep->file) < 0)
+	if (!dir)
 		return -ENOMEM;
-	ret = rep_write_path(rep, r, path);
-	free(path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd < 0)
+		return -errno;
+	ret = rep_write_at(rep, r, dfd, slash ? slash + 1 : path);
+	close(dfd);
 	return ret;
+}
+
+int rep_write_file(const struct rep_ops *rep, const struct results *r, int dfd)
+{
+	return rep_write_at(rep, r, dfd, rep->file);
 }

@@ -57,12 +57,16 @@ bool rep_list_has(const struct rep_list *l, const char *name);
  * EPIPE for a pipe nobody reads), not a generic EIO. */
 int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd);
 
-/* Write `rep`'s report into DIR/rep->file atomically: a temporary file in DIR, fsync, then
- * rename, so a reader never sees half a file. Returns 0 or -errno. */
-int rep_write_file(const struct rep_ops *rep, const struct results *r, const char *dir);
+/* Write `rep`'s report into NAME in the folder open as `dfd`, atomically: a temporary file
+ * .NAME.XXXXXX there, fsync, then renameat, every step by the folder's descriptor (the
+ * folder renamed meanwhile, or a symlink put in its place, redirects nothing). Returns 0 or
+ * -errno; on failure NAME is untouched and no temporary file is left. */
+int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name);
 
-/* The same into the file `path`: the temporary file is .NAME.XXXXXX beside it. Returns 0 or
- * -errno; on failure `path` is untouched and no temporary file is left. */
+/* rep_write_at into rep->file of the folder open as `dfd` (a result folder). */
+int rep_write_file(const struct rep_ops *rep, const struct results *r, int dfd);
+
+/* rep_write_at into the file `path`, its folder opened by name. */
 int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/child.h"
+#include "lib/dirfile.h"
 #include "model/logname.h"
 
 /* DIR/hooks/<who>.<what>.log, created anew (a name made safe for a file name), or /dev/null
@@ -26,18 +27,15 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 	}
 	logname_hook(name, sizeof(name), who, what);
 	snprintf(path, len, "%s/hooks", h->dir);
-	/* hooks/ and its logs are never followed as symlinks (one planted in a resumed run's
-	 * folder would have the log written somewhere else), and a FIFO there never blocks. */
-	int dfd;
-	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
-	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return -errno;
+	/* hooks/ and its logs by the held folder, never followed as symlinks (one planted in a
+	 * resumed run's folder would have the log written somewhere else); a FIFO never blocks. */
+	int dfd = dirfile_subdir(h->dir_fd, "hooks");
+	if (dfd < 0)
+		return dfd;
 	snprintf(path, len, "%s/hooks/%s", h->dir, name);
-	int fd = openat(dfd, strrchr(path, '/') + 1,
-			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	int err = fd < 0 ? -errno : 0;
+	int fd = dirfile_open(dfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	close(dfd);
-	return fd < 0 ? err : fd;
+	return fd;
 }
 
 /* child_wait's question for a prepare hook: has the user interrupted the run? */

@@ -12,7 +12,8 @@
 #include "lib/diag.h"
 
 struct hook_ctx {
-	const char *dir;	/* the result folder; NULL: output to /dev/null */
+	const char *dir;	/* the result folder, for messages; NULL: output to /dev/null */
+	int dir_fd;		/* the result folder, held open: hooks/ is made and written by it */
 	const atomic_int *stop; /* an interrupt: a prepare hook is stopped */
 	struct diag *d;
 };

@@ -25,6 +25,7 @@
 #include "engine/io/reclog.h"
 #include "engine/stats/series.h"
 #include "engine/run/trial.h"
+#include "lib/dirfile.h"
 #include "lib/stats.h"
 #include "engine/io/worker.h"
 #include "model/logname.h"
@@ -147,58 +148,51 @@ size_t run_more_round(struct plan *p, struct results *r, uint32_t *more, size_t 
 	return total;
 }
 
-/* Rank 0's log of kind `k` (0 records, 1 intervals) for instance `ir` in DIR/records/,
- * created with its header; a resumed run's cut back to the trials it keeps (logcut.h).
- * Returns the fd, or -errno after a message in rn->d. */
-static int open_log(struct runner *rn, const char *dir, const struct instance_result *ir, int k)
+/* Rank 0's log of kind `k` (0 records, 1 intervals) for instance `ir` in records/ of the
+ * result folder, created with its header; a resumed run's cut back to the trials it keeps
+ * (logcut.h). Returns the fd, or -errno after a message in rn->d. */
+static int open_log(struct runner *rn, const struct instance_result *ir, int k)
 {
 	static const char *const header[2] = {RECLOG_HEADER, INTLOG_HEADER};
+	const char *dir = rn->o->dir;
 	size_t hlen = strlen(header[k]);
 	int mode = rn->o->resumed ? O_RDWR : O_RDWR | O_TRUNC; /* read by logcut_partial */
-	char *path = NULL, *file;
+	char *file = NULL;
 	int fd = -1, dfd, err, cut = 1;
 
-	if (asprintf(&path, "%s/records", dir) < 0)
-		return -ENOMEM;
-	/* records/ and the logs in it are never followed as symlinks: one planted there (a
-	 * resumed run's folder) would have the log written, and cut, somewhere else. And a
-	 * FIFO planted there must not block the open or the cut (O_NONBLOCK). */
-	if ((mkdir(path, 0755) < 0 && errno != EEXIST) ||
-	    (dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		err = errno;
-		diag_add(rn->d, NULL, "cannot create '%s': %s%s", path, strerror(err),
-			 err == ELOOP || err == ENOTDIR
+	/* records/ and the logs in it by the held folder, never followed as symlinks: one
+	 * planted there (a resumed run's folder) would have the log written, and cut,
+	 * somewhere else. And a FIFO planted there must not block the open or the cut. */
+	if ((dfd = dirfile_subdir(rn->o->dir_fd, "records")) < 0) {
+		diag_add(rn->d, NULL, "cannot create '%s/records': %s%s", dir, strerror(-dfd),
+			 dfd == -ELOOP || dfd == -ENOTDIR
 			     ? " (a symbolic link or a file is in its place)"
 			     : "");
-		free(path);
-		return -err;
+		return dfd;
 	}
-	free(path);
-	if (!(file = logname_records(ir->name, k)) ||
-	    asprintf(&path, "%s/records/%s", dir, file) < 0) {
-		free(file);
+	if (!(file = logname_records(ir->name, k))) {
 		close(dfd);
 		return -ENOMEM;
 	}
-	free(file);
-	file = path + strlen(dir) + strlen("/records/");
 	errno = 0;
-	fd = openat(dfd, file, mode | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		    0644);
+	fd = dirfile_open(dfd, file, mode | O_CREAT | O_APPEND, 0644);
 	close(dfd);
+	if (fd < 0)
+		errno = -fd;
 	if (fd >= 0 && rn->o->resumed && (cut = logcut_keep(fd, ir)) < 0)
 		errno = -cut;
 	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;
-		diag_add(rn->d, NULL, "cannot write the record log '%s': %s%s", path, strerror(err),
+		diag_add(rn->d, NULL, "cannot write the record log '%s/records/%s': %s%s", dir,
+			 file, strerror(err),
 			 err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)"
 				      : "");
 		if (fd >= 0)
 			close(fd);
-		free(path);
+		free(file);
 		return -err;
 	}
-	free(path);
+	free(file);
 	return fd;
 }
 
@@ -219,8 +213,9 @@ static int open_spool(void)
 
 /* The record and interval logs of every instance that asks, each with its header; on the
  * other ranks of a distributed run, a spool for each. 0 or -errno. */
-static int open_logs(struct runner *rn, const char *dir)
+static int open_logs(struct runner *rn)
 {
+	const char *dir = rn->o->dir;
 	bool spool = dist_rank() != 0;
 
 	for (size_t i = 0; i < rn->p->ninst; i++) {
@@ -231,7 +226,7 @@ static int open_logs(struct runner *rn, const char *dir)
 		for (int k = 0; k < 2; k++) {
 			if (!want[k] || (!spool && !dir))
 				continue;
-			*fds[k] = spool ? open_spool() : open_log(rn, dir, &rn->r->inst[i], k);
+			*fds[k] = spool ? open_spool() : open_log(rn, &rn->r->inst[i], k);
 			if (*fds[k] < 0)
 				return *fds[k];
 			if (k == 0 && !spool)
@@ -258,7 +253,7 @@ static int run_open(struct runner *rn)
 		rn->rec_fd[i] = rn->int_fd[i] = -1;
 	if ((ret = ledger_init(&rn->ledger, rn->p->scratch)) < 0)
 		return ret;
-	return open_logs(rn, rn->o->dir);
+	return open_logs(rn);
 }
 
 /* Trial k failed: one line per measured instance that failed. */
@@ -394,8 +389,15 @@ static void run_trials(struct runner *rn)
 	}
 }
 
-/* Close the logs, release what run_open took, remove what the run created. */
+/* Release what run_open took but the logs, remove what the run created. */
 static void run_close(struct runner *rn)
+{
+	free(rn->more);
+	ledger_finish(&rn->ledger, rn->d);
+}
+
+/* Close the logs, once run_conclude has read them. */
+static void run_close_logs(struct runner *rn)
 {
 	for (size_t i = 0; rn->rec_fd && rn->int_fd && i < rn->p->ninst; i++) {
 		if (rn->rec_fd[i] >= 0)
@@ -405,8 +407,6 @@ static void run_close(struct runner *rn)
 	}
 	free(rn->rec_fd);
 	free(rn->int_fd);
-	free(rn->more);
-	ledger_finish(&rn->ledger, rn->d);
 }
 
 /* The results' last word: end time, peak memory, complete or not, series and change
@@ -422,10 +422,12 @@ static int run_conclude(struct runner *rn)
 		r->max_rss_bytes = (uint64_t)ru.ru_maxrss * 1024;
 	r->complete =
 	    rn->k == p->ntrials && !*rn->o->stop && !(rn->env.agreed & DIST_STOP) && !rn->stopped;
-	/* The logs are complete and closed: their series and change points, once. */
-	for (size_t i = 0; rn->o->dir && dist_rank() == 0 && i < p->ninst; i++)
-		series_build(&r->inst[i], rn->o->dir, p->inst[i].job.log_records,
-			     p->inst[i].job.log_interval_ns > 0, rn->d);
+	/* The logs are complete: their series and change points, once, read through the
+	 * descriptors the run wrote them by (a name swapped meanwhile is not read). */
+	for (size_t i = 0; rn->o->dir && rn->rec_fd && dist_rank() == 0 && i < p->ninst; i++)
+		series_build(&r->inst[i],
+			     (struct series_logs){rn->o->dir, rn->rec_fd[i], rn->int_fd[i]},
+			     p->inst[i].job.log_records, p->inst[i].job.log_interval_ns > 0, rn->d);
 	results_summarize(r);
 	for (size_t i = 0; i < r->ninst; i++)
 		if (p->inst[i].job.rep->target && !r->inst[i].summary.stopped_by)
@@ -440,7 +442,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 	int ret;
 
 	rn.last_checkpoint = rn.t0;
-	rn.hk = (struct hook_ctx){o->dir, o->stop, d};
+	rn.hk = (struct hook_ctx){o->dir, o->dir ? o->dir_fd : -1, o->stop, d};
 	rn.open_stage = SIZE_MAX;
 	/* Resumed: trials go on from the last one's end, whatever the time it was down; the
 	 * subtraction wraps after a reboot (a smaller clock), and so does every "now - t0". */
@@ -501,6 +503,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		diag_add(d, NULL, "cannot compare the jobs: out of memory");
 		ret = -ENOMEM;
 	}
+	run_close_logs(&rn);
 	if (ret == 0 && (rn.failed || rn.stopped || rn.hooks_failed || rn.env.logs_cut))
 		ret = -EIO;
 	if (ret == 0 && !r->complete)

@@ -18,7 +18,10 @@ struct run_opts {
 	 * (engine/run/run_events.h; run_observe adds one). */
 	struct run_observers observers;
 	const atomic_int *stop; /* set by a signal handler: finish what is measured */
-	const char *dir;	/* the result folder: record logs go to DIR/records/; NULL: none */
+	const char *dir;	/* the result folder, for messages; NULL: none */
+	int dir_fd; /* the result folder, held open (when `dir` is set): records/ and hooks/ go
+		     * there by it, so a folder renamed or swapped for a symlink redirects nothing
+		     */
 	/* Called every few seconds with the results so far (complete false), so a killed run
 	 * leaves them behind; may be NULL. The engine never formats them itself. */
 	void (*checkpoint)(const struct results *r, void *arg);

@@ -62,20 +62,26 @@ static bool num(const char *s, uint64_t *v)
 	return !errno && !*end;
 }
 
-static FILE *open_log(const char *dir, const char *name, enum series_kind kind, char **path)
+/* The log of `kind` as a stream read from its start (a descriptor of its own: the run's is
+ * left open), its name in the result folder into *path for messages. */
+static FILE *open_log(const struct series_logs *logs, const char *name, enum series_kind kind,
+		      char **path)
 {
+	int fd = kind == SERIES_RECORDS ? logs->rec_fd : logs->int_fd;
 	char *file = logname_records(name, kind != SERIES_RECORDS);
 	FILE *f = NULL;
-	int fd;
 
-	if (!file || asprintf(path, "%s/records/%s", dir, file) < 0)
+	*path = NULL;
+	if (!file || asprintf(path, "%s/records/%s", logs->dir, file) < 0) {
+		free(file);
 		*path = NULL;
-	free(file);
-	if (!*path)
 		return NULL;
-	/* The run's own file: never follow a link someone put in its place. */
-	fd = open(*path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && !(f = fdopen(fd, "r")))
+	}
+	free(file);
+	errno = EBADF;
+	if (fd < 0 || (fd = dup(fd)) < 0)
+		return NULL;
+	if (lseek(fd, 0, SEEK_SET) < 0 || !(f = fdopen(fd, "r")))
 		close(fd);
 	return f;
 }
@@ -243,8 +249,8 @@ static int add_series(struct instance_result *ir, enum series_kind kind, struct 
 	return 0;
 }
 
-static int build_kind(struct instance_result *ir, const char *dir, enum series_kind kind,
-		      struct diag *d)
+static int build_kind(struct instance_result *ir, const struct series_logs *logs,
+		      enum series_kind kind, struct diag *d)
 {
 	struct trial_bins *tb = calloc(ir->ntrials ? ir->ntrials : 1, sizeof(*tb));
 	size_t measured = 0, nbins;
@@ -278,11 +284,11 @@ static int build_kind(struct instance_result *ir, const char *dir, enum series_k
 	}
 	if (!measured)
 		goto out;
-	if (!(f = open_log(dir, ir->name, kind, &path)) ||
+	if (!(f = open_log(logs, ir->name, kind, &path)) ||
 	    (ret = bin_log(f, kind, tb, ir->ntrials))) {
 		int err = ret ? ret : -errno;
 		diag_add(d, NULL, "job '%s': no %s series or change points: cannot read '%s': %s",
-			 ir->name, names_get(series_kind_names, (int)kind), path ? path : dir,
+			 ir->name, names_get(series_kind_names, (int)kind), path ? path : logs->dir,
 			 err == -EBADMSG ? "not a log this iotrial wrote" : strerror(-err));
 		ret = path ? 0 : -ENOMEM;
 		goto out;
@@ -304,14 +310,14 @@ out:
 	return ret;
 }
 
-int series_build(struct instance_result *ir, const char *dir, bool records, bool intervals,
+int series_build(struct instance_result *ir, struct series_logs logs, bool records, bool intervals,
 		 struct diag *d)
 {
 	int ret = 0;
 
 	if (records)
-		ret = build_kind(ir, dir, SERIES_RECORDS, d);
+		ret = build_kind(ir, &logs, SERIES_RECORDS, d);
 	if (intervals && ret == 0)
-		ret = build_kind(ir, dir, SERIES_INTERVALS, d);
+		ret = build_kind(ir, &logs, SERIES_INTERVALS, d);
 	return ret;
 }

@@ -16,13 +16,22 @@
 #define SERIES_MIN_POINTS 64   /* per trial, at least, however many trials share ... */
 #define SERIES_BUDGET	  8192 /* ... this many points of one instance's kind */
 
+/* The logs of one instance, as the run holds them: `dir` (the result folder) only names
+ * them in messages; `rec_fd` and `int_fd` are the record and interval logs, open for
+ * reading (-1: not open). */
+struct series_logs {
+	const char *dir;
+	int rec_fd, int_fd;
+};
+
 /*
- * Fill ir->series and ir->cps from the logs in `dir`/records/ that the run wrote for `ir`:
- * `records` for <name>.csv, `intervals` for <name>.intervals.csv. Trials that did not run,
- * warm-ups and trials without a timed region get no series. A log that cannot be read
- * leaves that kind out, with a line in `d`. Returns 0 or -ENOMEM.
+ * Fill ir->series and ir->cps from the logs the run wrote for `ir`: `records` from
+ * logs.rec_fd (records/<name>.csv), `intervals` from logs.int_fd (<name>.intervals.csv),
+ * each read from its start, the descriptors left open. Trials that did not run, warm-ups
+ * and trials without a timed region get no series. A log that cannot be read leaves that
+ * kind out, with a line in `d`. Returns 0 or -ENOMEM.
  */
-int series_build(struct instance_result *ir, const char *dir, bool records, bool intervals,
+int series_build(struct instance_result *ir, struct series_logs logs, bool records, bool intervals,
 		 struct diag *d);
 
 #endif

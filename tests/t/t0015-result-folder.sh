@@ -584,6 +584,28 @@ test_expect_success 'a closed stdout: the summary goes nowhere, not into a file 
 	expect_eq "$(ls shut | tr "\n" " ")" "results.json summary.txt trials.csv "
 '
 
+# The experiment's prepare hook renames the result folder once the run holds it, and puts a
+# symlink to another folder in its place: the checkpoints, the logs, the hook logs, the
+# series read back and the result files must all go to the folder the run took.
+printf 'experiment: sw\nprepare: "mv held held.moved; ln -s victim held"\nreplication: {runs: 2}\njobs:\n  - {name: r, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, log_records: true, log_interval: 1ms, prepare: "echo hi", cleanup: "echo bye"}\n' >swap.yaml
+
+test_expect_success 'a result folder renamed mid-run, a symlink in its place: every file lands in the folder the run holds' '
+	rm -rf held held.moved victim
+	mkdir victim
+	echo precious >victim/results.json
+	echo precious >victim/summary.txt
+	sha256sum victim/* >victim.sum
+	"$IOTRIAL" run -q --checkpoint-interval 0 -o held swap.yaml 2>err
+	sha256sum -c victim.sum
+	expect_eq "$(ls -A victim | tr "\n" " ")" "results.json summary.txt "
+	test -L held
+	whole_run held.moved
+	expect_eq "$(ls held.moved/records | tr "\n" " ")" "r.csv r.intervals.csv "
+	expect_eq "$(cat held.moved/hooks/job.r.prepare.log)" hi
+	expect_eq "$(cat held.moved/hooks/job.r.cleanup.log)" bye
+	test "$(jq "[.jobs[0].series[]] | length" held.moved/results.json)" -ge 2
+'
+
 test_expect_success 'every test docs/safety.md names is a test of this script' '
 	tr "\n" " " <"$SRC/docs/safety.md" | sed "s/  */ /g" | grep -o "tests\? \"[^\"]*\"\( and \"[^\"]*\"\)\?" >named.txt
 	grep -o "\"[^\"]*\"" named.txt | tr -d "\"" >names.txt
