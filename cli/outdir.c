@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/dirfile.h"
 #include "reporters/reporter.h"
 
 #define PROBE_PREFIX ".iotrial-probe."
@@ -186,14 +187,16 @@ static long lock_holder(int fd)
 static int lock_take(struct outdir *o, long *holder)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		int fd =
-		    openat(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* A FIFO or a device in its place is looked at, never opened (dirfile_open). */
+		int fd = dirfile_open(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT, 0644);
 		struct stat a, b;
 		char pid[24];
 		int n;
 
+		if (fd == -ELOOP || fd == -EINVAL || fd == -EMLINK)
+			return -EEXIST; /* not a file iotrial made: never write into it */
 		if (fd < 0)
-			return -errno;
+			return fd;
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int err = errno;
 			*holder = lock_holder(fd);
@@ -379,7 +382,7 @@ int outdir_claim(struct outdir *o, const char *path, bool force)
 long outdir_holder(const char *path)
 {
 	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int fd = dfd < 0 ? -1 : openat(dfd, OUTDIR_LOCK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = dfd < 0 ? -1 : dirfile_open(dfd, OUTDIR_LOCK, O_RDONLY, 0);
 	long holder = 0;
 
 	/* A lock taken and let go at once, on the file as it is: nothing is written. */
@@ -390,6 +393,19 @@ long outdir_holder(const char *path)
 	if (dfd >= 0)
 		close(dfd);
 	return holder;
+}
+
+bool outdir_lock_foreign(const char *path)
+{
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	bool foreign = false;
+
+	if (dfd >= 0 && fstatat(dfd, OUTDIR_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		foreign = !S_ISREG(st.st_mode) || st.st_nlink != 1;
+	if (dfd >= 0)
+		close(dfd);
+	return foreign;
 }
 
 /* What a killed run leaves besides its files: a reporter's temporary file (a checkpoint cut

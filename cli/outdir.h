@@ -44,6 +44,10 @@ int outdir_mkdirs(const char *path);
  * (no lock file, or one nobody holds). Creates, changes and removes nothing. */
 long outdir_holder(const char *path);
 
+/* Does the folder PATH hold a .iotrial.lock that iotrial did not make (a symlink, a FIFO, a
+ * device, a hard link: anything but a regular file with one link)? Opens nothing in it. */
+bool outdir_lock_foreign(const char *path);
+
 /* The existing folder PATH of an interrupted run, taken to go on with it (iotrial run
  * --resume): locked as outdir_claim does, rid of the temporary files a killed run leaves (a
  * checkpoint cut short), and probed; its result files left in place. Prints one line

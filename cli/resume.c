@@ -3,13 +3,16 @@
 #include "cli/resume.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/outdir.h"
+#include "lib/dirfile.h"
 #include "lib/version.h"
 #include "model/results_json.h"
 
@@ -19,13 +22,25 @@ static int refuse(const char *dir, const char *why)
 	return EXIT_USAGE;
 }
 
+/* DIR/results.json opened for reading (dirfile_open's checks), or -errno. */
+static int open_checkpoint(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+
+	if (dfd < 0)
+		return -errno;
+	fd = dirfile_open(dfd, "results.json", O_RDONLY, 0);
+	close(dfd);
+	return fd;
+}
+
 int cli_resume_load(const char *dir, struct results *from)
 {
 	struct diag d = {0};
 	struct stat st;
 	char *path = NULL, why[160];
 	long holder;
-	int ret;
+	int ret, fd;
 
 	memset(from, 0, sizeof(*from));
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -34,15 +49,24 @@ int cli_resume_load(const char *dir, struct results *from)
 		snprintf(why, sizeof(why), "it is in use by another iotrial run (pid %ld)", holder);
 		return refuse(dir, why);
 	}
+	/* A .iotrial.lock or results.json that is not a file iotrial made is looked at, never
+	 * opened: a FIFO would hold the run, a device would run its driver's open. */
+	if (outdir_lock_foreign(dir))
+		return refuse(dir, "it holds a '" OUTDIR_LOCK "' that iotrial did not make");
+	if ((fd = open_checkpoint(dir)) < 0)
+		return fd == -ENOENT ? refuse(dir, "no checkpoint in it (results.json)")
+		       : fd == -ELOOP || fd == -EINVAL || fd == -EMLINK
+			   ? refuse(
+				 dir,
+				 "its results.json is not a regular file with one link (a symbolic link, a FIFO, a device or a hard link): not a checkpoint iotrial wrote")
+			   : refuse(dir, strerror(-fd));
 	if (asprintf(&path, "%s/results.json", dir) < 0) {
+		close(fd);
 		fputs("iotrial: out of memory\n", stderr);
 		return EXIT_RUN;
 	}
-	if (stat(path, &st) < 0) {
-		free(path);
-		return refuse(dir, "no checkpoint in it (results.json)");
-	}
-	ret = rj_load(path, from, &d);
+	ret = rj_load_fd(path, fd, from, &d);
+	close(fd);
 	free(path);
 	/* A file cut short is a syntax error: refused whole, never half read. One line: the
 	 * first problem. */

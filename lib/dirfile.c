@@ -14,11 +14,70 @@
 
 static const char tmp_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+/* Is the file `st` one iotrial may open again: a regular file with one link? */
+static int fit(const struct stat *st)
+{
+	if (S_ISLNK(st->st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st->st_mode))
+		return -EINVAL;
+	return st->st_nlink == 1 ? 0 : -EMLINK;
+}
+
+/* Open the file `look` (O_PATH) stands for, NAME in `dfd`, with `flags`. */
+static int reopen(int dfd, const char *name, int look, int flags)
+{
+	char proc[32];
+	struct stat a, b;
+	int fd, ret;
+
+	/* /proc/self/fd/N is a link to the inode itself: not opened with O_NOFOLLOW. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", look);
+	do
+		fd = open(proc, flags & ~O_NOFOLLOW);
+	while (fd < 0 && errno == EINTR);
+	/* No /proc: by the name, then checked to be the inode looked at. */
+	if (fd < 0 && errno == ENOENT)
+		fd = openat(dfd, name, flags);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &b) < 0 || fstat(look, &a) < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : fit(&b);
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 {
-	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+	int base = (flags & ~(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
-	return fd < 0 ? -errno : fd;
+	/* Created or found: a name made between the look and the create is looked at again. */
+	for (int tries = 0; tries < 8; tries++) {
+		int look = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd;
+		struct stat st;
+
+		if (look < 0 && errno == ENOENT && (flags & O_CREAT)) {
+			fd = openat(dfd, name, base | O_CREAT | O_EXCL, mode);
+			if (fd >= 0 || errno != EEXIST)
+				return fd >= 0 ? fd : -errno;
+			continue;
+		}
+		if (look < 0)
+			return -errno;
+		fd = fstat(look, &st) < 0 ? -errno : fit(&st);
+		if (fd == 0)
+			fd = reopen(dfd, name, look, base);
+		close(look);
+		return fd;
+	}
+	return -EEXIST;
 }
 
 int dirfile_subdir(int dfd, const char *name)

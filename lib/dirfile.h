@@ -1,6 +1,8 @@
 /* Files in a folder held open (a result folder): every name is taken relative to the folder's
- * descriptor, so renaming the folder, or a symlink put in its place, redirects nothing; and
- * a name is never followed as a symlink. */
+ * descriptor, so renaming the folder, or a symlink put in its place, redirects nothing; a
+ * name is never followed as a symlink; and a file iotrial opens again there must be a
+ * regular file with one link, so a FIFO, a device or a hard link to a file elsewhere put in
+ * its place is never opened, written or cut. */
 #ifndef IOTRIAL_DIRFILE_H
 #define IOTRIAL_DIRFILE_H
 
@@ -11,9 +13,12 @@
 /* The length of the random part of a temporary name: as mkstemp's XXXXXX. */
 #define DIRFILE_TMP_RAND 6
 
-/* Open NAME in the folder open as `dfd` with open(2) `flags` and `mode` (O_NOFOLLOW,
- * O_NONBLOCK and O_CLOEXEC are added: a symlink is not followed, a FIFO does not block).
- * Returns the descriptor or -errno (-ELOOP: a symlink). */
+/* Open NAME in the folder open as `dfd` with open(2) `flags` (O_CREAT, O_TRUNC, O_APPEND
+ * allowed; O_NOFOLLOW, O_NONBLOCK and O_CLOEXEC are added). A NAME that is there is looked at
+ * first (O_PATH: no driver's open runs, no FIFO waits) and only when it is a regular file
+ * with one link is that very inode opened; a missing one is created (O_CREAT) with O_EXCL,
+ * `mode`. Returns the descriptor or -errno: -ELOOP a symlink, -EINVAL not a regular file,
+ * -EMLINK more than one link, -ESTALE swapped between the look and the open. */
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode);
 
 /* The folder NAME in `dfd`, made (0755) when missing, opened without following a symlink.

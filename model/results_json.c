@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rj_from_json(struct rj *c, json_t *root)
 {
@@ -74,22 +75,16 @@ static int rj_finish(struct rj *c, json_t *root, const json_error_t *err, bool e
 	return ret;
 }
 
-int rj_load(const char *path, struct results *r, struct diag *d)
+/* rj_load from the stream `f`, read whole and closed. */
+static int load_stream(const char *path, FILE *f, struct results *r, struct diag *d)
 {
 	struct rj c = {path, d, r, 0, false};
 	struct src_loc loc = {path, 0, 0};
 	json_error_t err;
 	json_t *root;
 	bool empty;
-	FILE *f;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	if (!(f = fopen(path, "r"))) {
-		ret = -errno;
-		diag_add(d, &loc, "cannot open: %s", strerror(-ret));
-		return ret;
-	}
 	errno = 0;
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
 	ret = errno ? -errno : -EIO; /* the read's own errno: EISDIR, EIO, ... */
@@ -102,6 +97,39 @@ int rj_load(const char *path, struct results *r, struct diag *d)
 	}
 	fclose(f);
 	return rj_finish(&c, root, &err, empty);
+}
+
+int rj_load(const char *path, struct results *r, struct diag *d)
+{
+	struct src_loc loc = {path, 0, 0};
+	FILE *f;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!(f = fopen(path, "r"))) {
+		ret = -errno;
+		diag_add(d, &loc, "cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	return load_stream(path, f, r, d);
+}
+
+int rj_load_fd(const char *path, int fd, struct results *r, struct diag *d)
+{
+	struct src_loc loc = {path, 0, 0};
+	int own = dup(fd);
+	FILE *f = own < 0 ? NULL : fdopen(own, "r");
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!f) {
+		ret = -errno;
+		if (own >= 0)
+			close(own);
+		diag_add(d, &loc, "cannot open: %s", strerror(-ret));
+		return ret;
+	}
+	return load_stream(path, f, r, d);
 }
 
 int rj_load_string(const char *name, const char *text, size_t len, struct results *r,

@@ -23,6 +23,10 @@
  */
 int rj_load(const char *path, struct results *r, struct diag *d);
 
+/* The same from the file open as `fd` (read from where it stands, left open), `path` naming
+ * it in messages. */
+int rj_load_fd(const char *path, int fd, struct results *r, struct diag *d);
+
 /* The same from `len` bytes of memory; `name` stands for the file in messages. For tests
  * and fuzzing. */
 int rj_load_string(const char *name, const char *text, size_t len, struct results *r,

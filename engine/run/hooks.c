@@ -60,6 +60,8 @@ int hook_run(const struct hook_ctx *h, const char *who, const char *what, const 
 		    path, strerror(-fd),
 		    fd == -ELOOP || fd == -ENOTDIR
 			? " (a symbolic link or a file is in its place, which iotrial does not follow)"
+		    : fd == -EINVAL || fd == -EMLINK
+			? " (not a regular file with one link: a FIFO, a device or a hard link, which iotrial does not open)"
 			: "");
 		return -1;
 	}

@@ -159,6 +159,7 @@ static int open_log(struct runner *rn, const struct instance_result *ir, int k)
 	int mode = rn->o->resumed ? O_RDWR : O_RDWR | O_TRUNC; /* read by logcut_partial */
 	char *file = NULL;
 	int fd = -1, dfd, err, cut = 1;
+	bool kind;
 
 	/* records/ and the logs in it by the held folder, never followed as symlinks: one
 	 * planted there (a resumed run's folder) would have the log written, and cut,
@@ -177,16 +178,21 @@ static int open_log(struct runner *rn, const struct instance_result *ir, int k)
 	errno = 0;
 	fd = dirfile_open(dfd, file, mode | O_CREAT | O_APPEND, 0644);
 	close(dfd);
+	/* Why the open refused it, when it did: not what a cut or a write of the log says. */
+	kind = fd == -EINVAL || fd == -EMLINK;
 	if (fd < 0)
 		errno = -fd;
 	if (fd >= 0 && rn->o->resumed && (cut = logcut_keep(fd, ir)) < 0)
 		errno = -cut;
 	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;
-		diag_add(rn->d, NULL, "cannot write the record log '%s/records/%s': %s%s", dir,
-			 file, strerror(err),
-			 err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)"
-				      : "");
+		diag_add(
+		    rn->d, NULL, "cannot write the record log '%s/records/%s': %s%s", dir, file,
+		    strerror(err),
+		    err == ELOOP ? " (it is a symbolic link, which iotrial does not follow)"
+		    : kind
+			? " (not a regular file with one link: a FIFO, a device or a hard link, which iotrial does not open)"
+			: "");
 		if (fd >= 0)
 			close(fd);
 		free(file);

@@ -78,8 +78,7 @@ static FILE *open_log(const struct series_logs *logs, const char *name, enum ser
 		return NULL;
 	}
 	free(file);
-	errno = EBADF;
-	if (fd < 0 || (fd = dup(fd)) < 0)
+	if ((fd = dup(fd)) < 0)
 		return NULL;
 	if (lseek(fd, 0, SEEK_SET) < 0 || !(f = fdopen(fd, "r")))
 		close(fd);
@@ -315,9 +314,10 @@ int series_build(struct instance_result *ir, struct series_logs logs, bool recor
 {
 	int ret = 0;
 
-	if (records)
+	/* A log the run could not open was said then: no second line for it here. */
+	if (records && logs.rec_fd >= 0)
 		ret = build_kind(ir, &logs, SERIES_RECORDS, d);
-	if (intervals && ret == 0)
+	if (intervals && logs.int_fd >= 0 && ret == 0)
 		ret = build_kind(ir, &logs, SERIES_INTERVALS, d);
 	return ret;
 }

@@ -18,7 +18,7 @@
 
 /* The logs of one instance, as the run holds them: `dir` (the result folder) only names
  * them in messages; `rec_fd` and `int_fd` are the record and interval logs, open for
- * reading (-1: not open). */
+ * reading (-1: not open, as when its open failed: that kind is left out, without a line). */
 struct series_logs {
 	const char *dir;
 	int rec_fd, int_fd;

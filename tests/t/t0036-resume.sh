@@ -568,6 +568,73 @@ test_expect_success 'a symlink planted for hooks/ (or a hook log) is not followe
 	grep -F "hk2/hooks" err | grep "symbolic link"
 '
 
+test_expect_success 'a hard link or a FIFO planted for a record log, a hard link for a hook log: not opened by the resumption, one line, exit 1' '
+	cat >hl.yaml <<-JOB
+	replication: {runs: 8}
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, prepare: echo hi}
+	JOB
+	stopped_run hl.yaml hl --checkpoint-interval 0
+	cp -a hl hl.orig
+	seq 1000 >lvictim
+	cp lvictim lvictim.orig
+	rm hl/records/n.csv
+	ln lvictim hl/records/n.csv
+	expect_code 1 timeout 20 "$IOTRIAL" run -q hl.yaml --resume hl 2>err
+	cat err
+	cmp lvictim lvictim.orig
+	grep -Fx "cannot write the record log '"'"'hl/records/n.csv'"'"': Too many links (not a regular file with one link: a FIFO, a device or a hard link, which iotrial does not open)" err
+	rm -rf hl
+	cp -a hl.orig hl
+	rm hl/records/n.csv
+	mkfifo hl/records/n.csv
+	expect_code 1 timeout 20 "$IOTRIAL" run -q hl.yaml --resume hl 2>err
+	cat err
+	grep -F "hl/records/n.csv'"'"': Invalid argument (not a regular file with one link" err
+	test -p hl/records/n.csv
+	rm -rf hl
+	cp -a hl.orig hl
+	rm hl/hooks/job.n.prepare.log
+	ln lvictim hl/hooks/job.n.prepare.log
+	expect_code 1 timeout 20 "$IOTRIAL" run -q hl.yaml --resume hl 2>err
+	cat err
+	cmp lvictim lvictim.orig
+	grep -F "hl/hooks/job.n.prepare.log'"'"': Too many links (not a regular file with one link" err
+'
+
+test_expect_success 'refused: a .iotrial.lock or results.json that is a FIFO or a hard link, at once, exit 2' '
+	refused
+	mkfifo bad/.iotrial.lock
+	expect_refusal "it holds a '"'"'.iotrial.lock'"'"' that iotrial did not make" timeout 20 "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	ln bad/results.json bad/.iotrial.lock
+	expect_refusal "it holds a '"'"'.iotrial.lock'"'"' that iotrial did not make" timeout 20 "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	rm bad/results.json
+	mkfifo bad/results.json
+	expect_refusal "its results.json is not a regular file with one link" timeout 20 "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	ln bad/results.json bad.json
+	expect_refusal "its results.json is not a regular file with one link" timeout 20 "$IOTRIAL" run -q syn.yaml --resume bad
+'
+
+if [ "$(id -u)" = 0 ]; then
+	test_expect_success 'a device node planted for a record log or as .iotrial.lock: never opened by the resumption' '
+		stopped_run hl.yaml hd --checkpoint-interval 0
+		rm hd/records/n.csv
+		mknod hd/records/n.csv c 1 3
+		expect_code 1 timeout 20 "$IOTRIAL" run -q hl.yaml --resume hd 2>err
+		cat err
+		grep -F "hd/records/n.csv'"'"': Invalid argument (not a regular file with one link" err
+		test -c hd/records/n.csv
+		refused
+		mknod bad/.iotrial.lock c 1 3
+		expect_refusal "it holds a '"'"'.iotrial.lock'"'"' that iotrial did not make" timeout 20 "$IOTRIAL" run -q syn.yaml --resume bad
+	'
+else
+	test_skip 'a device node planted for a record log or as .iotrial.lock: never opened by the resumption' 'mknod needs root'
+fi
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
