@@ -49,33 +49,47 @@ int outdir_mkdirs(const char *path)
 	return ret;
 }
 
-/* Whether NAME is a file a reporter writes (report.html: the HTML report's name). */
+/* The name of the i-th file a reporter writes (report.html among them), or NULL past the last. */
+static const char *result_name(size_t i)
+{
+	return i == 0 ? "report.html" : rep_registry[i - 1] ? rep_registry[i - 1]->file : NULL;
+}
+
+/* Whether NAME (its first `len` bytes) is a file a reporter writes. */
 static bool result_file(const char *name, size_t len)
 {
-	if (len == strlen("report.html") && !strncmp(name, "report.html", len))
-		return true;
-	for (size_t i = 0; rep_registry[i]; i++)
-		if (len == strlen(rep_registry[i]->file) &&
-		    !strncmp(name, rep_registry[i]->file, len))
+	for (size_t i = 0; result_name(i); i++)
+		if (len == strlen(result_name(i)) && !strncmp(name, result_name(i), len))
 			return true;
 	return false;
 }
 
-/* What iotrial leaves in a result folder besides the results: .NAME.XXXXXX (a reporter's
- * temporary file, see rep_write_path), the probe, the lock file. */
-static bool own_dotfile(const char *name)
+/* Is NAME .iotrial-probe.<pid>? */
+static bool probe_name(const char *name)
 {
-	size_t len = strlen(name);
+	size_t n = strlen(PROBE_PREFIX);
 
-	if (!strcmp(name, OUTDIR_LOCK) || !strncmp(name, PROBE_PREFIX, strlen(PROBE_PREFIX)))
+	return !strncmp(name, PROBE_PREFIX, n) && name[n] &&
+	       strspn(name + n, "0123456789") == strlen(name + n);
+}
+
+/* What iotrial leaves in the result folder `dfd` besides the results: the lock file, the
+ * probe, and .NAME.XXXXXX (a reporter's temporary file, see rep_write_at) exactly as
+ * dirfile_tmp makes it: NAME a result file's, six of mkstemp's letters, and a file a killed
+ * run left (regular, one link, ours, 0600). A user's .results.json.backup, say, is not. */
+static bool own_dotfile(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (!strcmp(name, OUTDIR_LOCK))
 		return true;
-	if (len < 9 || name[0] != '.' || name[len - 7] != '.')
-		return false;
-	for (size_t i = len - 6; i < len; i++)
-		if (!(name[i] >= 'a' && name[i] <= 'z') && !(name[i] >= 'A' && name[i] <= 'Z') &&
-		    !(name[i] >= '0' && name[i] <= '9'))
-			return false;
-	return result_file(name + 1, len - 8);
+	if (probe_name(name))
+		return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		       st.st_nlink == 1;
+	for (size_t i = 0; result_name(i); i++)
+		if (dirfile_is_tmp(name, result_name(i), strlen(result_name(i))))
+			return dirfile_tmp_left(dfd, name);
+	return false;
 }
 
 /* The folders iotrial makes in a result folder, and what it writes in them. */
@@ -135,7 +149,7 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 			ours = true; /* if everything in it is: looked at below */
 		else
 			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 &&
-			       (result_file(name, strlen(name)) || own_dotfile(name));
+			       (result_file(name, strlen(name)) || own_dotfile(dfd, name));
 		if (!ours) {
 			snprintf(foreign, n, "%s%s%s", in, slash, name);
 			ret = -EEXIST;
@@ -424,7 +438,7 @@ static int remove_leftovers(const struct outdir *o)
 		return ret;
 	}
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, OUTDIR_LOCK) && own_dotfile(e->d_name) &&
+		if (strcmp(e->d_name, OUTDIR_LOCK) && own_dotfile(o->fd, e->d_name) &&
 		    unlinkat(o->fd, e->d_name, 0) < 0 && errno != ENOENT && ret == 0)
 			ret = -errno;
 	closedir(d);

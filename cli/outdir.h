@@ -50,7 +50,8 @@ bool outdir_lock_foreign(const char *path);
 
 /* The existing folder PATH of an interrupted run, taken to go on with it (iotrial run
  * --resume): locked as outdir_claim does, rid of the temporary files a killed run leaves (a
- * checkpoint cut short), and probed; its result files left in place. Prints one line
+ * checkpoint cut short: only files exactly as iotrial makes them, see own_dotfile), and
+ * probed; its result files left in place. Prints one line
  * on stderr when it fails. Returns 0, -EBUSY (another run holds it) or -errno. */
 int outdir_resume(struct outdir *o, const char *path);
 

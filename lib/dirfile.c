@@ -116,3 +116,24 @@ int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len)
 	}
 	return -EEXIST;
 }
+
+bool dirfile_is_tmp(const char *entry, const char *name, size_t len)
+{
+	size_t n = strlen(entry);
+
+	if (n != len + 2 + DIRFILE_TMP_RAND || entry[0] != '.' || strncmp(entry + 1, name, len) ||
+	    entry[len + 1] != '.')
+		return false;
+	for (size_t i = len + 2; i < n; i++)
+		if (!memchr(tmp_alphabet, entry[i], sizeof(tmp_alphabet) - 1))
+			return false;
+	return true;
+}
+
+bool dirfile_tmp_left(int dfd, const char *entry)
+{
+	struct stat st;
+
+	return fstatat(dfd, entry, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_nlink == 1 && st.st_uid == geteuid() && (st.st_mode & 07777) == 0600;
+}

@@ -30,4 +30,12 @@ int dirfile_subdir(int dfd, const char *name);
  * -errno. */
 int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len);
 
+/* Is `entry` a name dirfile_tmp gives for NAME (the first `len` bytes of `name`): exactly
+ * `.NAME.` and 6 of mkstemp's letters? */
+bool dirfile_is_tmp(const char *entry, const char *name, size_t len);
+
+/* Is `entry` in `dfd` as dirfile_tmp leaves a file it made: a regular file with one link,
+ * owned by this user, mode 0600 (the writers give a file its final mode once renamed)? */
+bool dirfile_tmp_left(int dfd, const char *entry);
+
 #endif

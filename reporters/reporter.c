@@ -140,16 +140,18 @@ int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, co
 	if (fd < 0)
 		return fd;
 	ret = rep_write_fd(rep, r, fd);
-	if (ret == 0 && fchmod(fd, 0644) < 0)
-		ret = -errno;
 	if (ret == 0 && fsync(fd) < 0)
-		ret = -errno;
-	if (close(fd) != 0 && ret == 0)
 		ret = -errno;
 	if (ret == 0 && renameat(dfd, tmp, dfd, name) < 0)
 		ret = -errno;
 	if (ret != 0)
 		unlinkat(dfd, tmp, 0);
+	/* Its mode once renamed: a temporary file keeps dirfile_tmp's 0600, which tells one a
+	 * killed run left (removed by --resume and --force) from a user's file of that name. */
+	if (ret == 0 && fchmod(fd, 0644) < 0)
+		ret = -errno;
+	if (close(fd) != 0 && ret == 0)
+		ret = -errno;
 	return ret;
 }
 

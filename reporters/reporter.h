@@ -60,7 +60,8 @@ int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd);
 /* Write `rep`'s report into NAME in the folder open as `dfd`, atomically: a temporary file
  * .NAME.XXXXXX there, fsync, then renameat, every step by the folder's descriptor (the
  * folder renamed meanwhile, or a symlink put in its place, redirects nothing). Returns 0 or
- * -errno; on failure NAME is untouched and no temporary file is left. */
+ * -errno; on failure NAME is untouched and no temporary file is left (but for a failed
+ * fchmod to 0644 or close after the rename, which leaves NAME written, mode 0600). */
 int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name);
 
 /* rep_write_at into rep->file of the folder open as `dfd` (a result folder). */

@@ -60,12 +60,42 @@ test_expect_success '--force empties an earlier run first: results, records/, te
 	mkdir forced/records
 	echo old >forced/records/b.csv
 	echo half >forced/.results.json.AbC123
+	# As a killed run leaves it: 0600 until it would have been renamed.
+	chmod 600 forced/.results.json.AbC123
 	echo 1 >forced/.iotrial.lock
 	"$IOTRIAL" run -q -o forced --force a.yaml 2>/dev/null
 	test ! -e forced/records
 	expect_eq "$(jq -r .experiment forced/results.json)" e1
 	whole_run forced
 	expect_eq "$(ls forced | tr "\n" " ")" "results.json summary.txt trials.csv "
+'
+
+test_expect_success '--resume and --force remove only the temporary files a killed run left, not look-alikes' '
+	rm -rf lk
+	"$IOTRIAL" run -q -o lk a.yaml 2>/dev/null
+	echo left >lk/.results.json.AbC123
+	chmod 600 lk/.results.json.AbC123
+	echo left >lk/.iotrial-probe.4242
+	# A user backup (mode 0644), a hard link, and names off the pattern.
+	cp lk/results.json lk/.results.json.backup
+	echo keep >outside
+	chmod 600 outside
+	ln outside lk/.summary.txt.Xy12Ab
+	echo keep >lk/.summary.txt.Xy12Abc
+	chmod 600 lk/.summary.txt.Xy12Abc
+	echo keep >lk/.summary.txt.Xy-2Ab
+	chmod 600 lk/.summary.txt.Xy-2Ab
+	echo keep >lk/.iotrial-probe.x1
+	"$IOTRIAL" run -q a.yaml --resume lk 2>err
+	ls -A lk >got.ls
+	printf ".iotrial-probe.x1\n.results.json.backup\n.summary.txt.Xy-2Ab\n.summary.txt.Xy12Ab\n.summary.txt.Xy12Abc\nresults.json\nsummary.txt\ntrials.csv\n" >want.ls
+	diff want.ls got.ls
+	rm lk/.iotrial-probe.x1 lk/.summary.txt.Xy-2Ab lk/.summary.txt.Xy12Ab lk/.summary.txt.Xy12Abc
+	ls -A lk >before.ls
+	expect_code 1 "$IOTRIAL" run -q -o lk --force a.yaml 2>err
+	grep -F "holds '"'"'.results.json.backup'"'"', which iotrial did not write" err
+	ls -A lk >after.ls
+	diff before.ls after.ls
 '
 
 test_expect_success 'a folder with anything else is refused even with --force, nothing removed' '
