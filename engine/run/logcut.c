@@ -12,18 +12,23 @@
 
 #define CHUNK 65536
 
-/* Is `line` (its first field the trial's index) a line of a trial `ir` keeps? */
-static bool kept_line(const char *line, size_t len, const struct instance_result *ir)
+/* Is `line` (its first field the trial's index) a line of a trial `ir` keeps? Its index
+ * marked in `seen`, when given. */
+static bool kept_line(const char *line, size_t len, const struct instance_result *ir, bool *seen)
 {
 	uint64_t t = 0;
 	size_t i;
 
 	for (i = 0; i < len && line[i] >= '0' && line[i] <= '9' && t < UINT32_MAX; i++)
 		t = t * 10 + (uint64_t)(line[i] - '0');
-	return i > 0 && i < len && line[i] == ',' && t < ir->ntrials && ir->trials[t].seq;
+	if (!(i > 0 && i < len && line[i] == ',' && t < ir->ntrials && ir->trials[t].seq))
+		return false;
+	if (seen)
+		seen[t] = true;
+	return true;
 }
 
-int logcut_keep(int fd, const struct instance_result *ir)
+int logcut_keep(int fd, const struct instance_result *ir, bool *seen)
 {
 	char *buf = malloc(CHUNK), *nl;
 	off_t base = 0, cut = 0; /* the file offsets of buf[0] and of the cut */
@@ -53,7 +58,7 @@ int logcut_keep(int fd, const struct instance_result *ir)
 			have += (size_t)n;
 			continue;
 		}
-		if (!header && !kept_line(buf + start, (size_t)(nl - buf) - start, ir))
+		if (!header && !kept_line(buf + start, (size_t)(nl - buf) - start, ir, seen))
 			break;
 		header = false;
 		start = (size_t)(nl - buf) + 1;
@@ -63,6 +68,23 @@ int logcut_keep(int fd, const struct instance_result *ir)
 	if (err == 0 && ftruncate(fd, cut) < 0)
 		err = -errno;
 	return err ? err : cut == 0;
+}
+
+int logcut_missing(struct instance_result *ir, const bool *seen)
+{
+	int n = 0;
+
+	for (size_t t = 0; t < ir->ntrials; t++) {
+		struct trial_result *tr = &ir->trials[t];
+		/* A trial that moved data wrote a line of each log (its last interval, however
+		 * short); one whose log was already cut short says so already. */
+		if (!tr->seq || !tr->ios || seen[t] || tr->log_error)
+			continue;
+		if (!(tr->log_error = strdup(LOGCUT_LOST)))
+			return -ENOMEM;
+		n++;
+	}
+	return n;
 }
 
 int logcut_partial(int fd)

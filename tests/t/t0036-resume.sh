@@ -637,6 +637,31 @@ else
 	test_skip 'a device node planted for a record log or as .iotrial.lock: never opened by the resumption' 'mknod needs root'
 fi
 
+test_expect_success 'a record log removed or cut before the resumption: the kept trials it lacks get log_error, exit 1' '
+	stopped_run rec.yaml rl --checkpoint-interval 0
+	cp -a rl rl.orig
+	jq -c "[.jobs[0].trials[] | select(.seq != null) | .index]" rl/results.json >kept
+	test "$(jq length kept)" -ge 1
+	rm rl/records/n.csv
+	expect_code 1 "$IOTRIAL" run -q rec.yaml --resume rl 2>err
+	cat err
+	grep -F "job '"'"'n'"'"': the log '"'"'rl/records/n.csv'"'"' lacks the lines of $(jq length kept) kept trial(s)" err
+	jq -c "[.jobs[0].trials[] | select(.log_error != null) | .index]" rl/results.json >lost
+	cmp kept lost
+	jq -e ".complete" rl/results.json
+	rm -rf rl
+	cp -a rl.orig rl
+	head -1 rl/records/n.csv >h.csv
+	cat h.csv >rl/records/n.csv
+	expect_code 1 "$IOTRIAL" run -q rec.yaml --resume rl 2>err
+	jq -c "[.jobs[0].trials[] | select(.log_error != null) | .index]" rl/results.json >lost
+	cmp kept lost
+	rm -rf rl
+	cp -a rl.orig rl
+	expect_code 0 "$IOTRIAL" run -q rec.yaml --resume rl
+	expect_eq "$(jq "[.jobs[0].trials[] | select(.log_error != null)] | length" rl/results.json)" 0
+'
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
