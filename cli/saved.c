@@ -37,6 +37,23 @@ static bool same_file(const char *in, const char *out)
 	       a.st_ino == b.st_ino;
 }
 
+/* What `out` is when it is there and not a regular file (a device node, a symbolic link, a
+ * FIFO, a socket, a folder): the report is renamed into place, which would replace it (as
+ * root, `-o /dev/null` would leave a regular file where the device was). NULL: missing, or
+ * a regular file. */
+static const char *not_a_file(const char *out)
+{
+	struct stat st;
+
+	if (lstat(out, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISLNK(st.st_mode)			    ? "a symbolic link"
+	       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device node"
+	       : S_ISFIFO(st.st_mode)			    ? "a FIFO"
+	       : S_ISDIR(st.st_mode)			    ? "a folder"
+							    : "a socket";
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -44,7 +61,7 @@ int cmd_report(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	const struct rep_ops *rep = rep_find("text");
-	const char *outfile = NULL;
+	const char *outfile = NULL, *what;
 	char names[128];
 	struct results r;
 	int opt, ret;
@@ -89,6 +106,13 @@ int cmd_report(int argc, char **argv)
 		    stderr,
 		    "iotrial: -o '%s' is the results file '%s' itself; write the report to another file\n",
 		    outfile, argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (outfile && (what = not_a_file(outfile))) {
+		fprintf(
+		    stderr,
+		    "iotrial: -o '%s' is %s, not a file: the report would replace it; name a new or regular file\n",
+		    outfile, what);
 		return EXIT_USAGE;
 	}
 	if (load_results(argv[optind], &r))

@@ -129,7 +129,10 @@ int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd)
 	return ret;
 }
 
-int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name)
+/* rep_write_at, the file given the permission bits and (as root) the owner of `was`, the
+ * file it replaces, or 0644 when NULL. */
+static int write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name,
+		    const struct stat *was)
 {
 	char tmp[NAME_MAX + 1];
 	int fd, ret;
@@ -147,27 +150,41 @@ int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, co
 	if (ret != 0)
 		unlinkat(dfd, tmp, 0);
 	/* Its mode once renamed: a temporary file keeps dirfile_tmp's 0600, which tells one a
-	 * killed run left (removed by --resume and --force) from a user's file of that name. */
-	if (ret == 0 && fchmod(fd, 0644) < 0)
+	 * killed run left (removed by --resume and --force) from a user's file of that name,
+	 * and a private file replaced is never readable by others meanwhile. The owner before
+	 * the mode: chown clears the set-id bits. */
+	if (ret == 0 && was && geteuid() == 0 && fchown(fd, was->st_uid, was->st_gid) < 0)
+		ret = -errno;
+	if (ret == 0 && fchmod(fd, was ? was->st_mode & 0777 : 0644) < 0)
 		ret = -errno;
 	if (close(fd) != 0 && ret == 0)
 		ret = -errno;
 	return ret;
 }
 
+int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name)
+{
+	return write_at(rep, r, dfd, name, NULL);
+}
+
 int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = path_dirname(path);
+	char *dir;
+	struct stat st;
+	bool there = lstat(path, &st) == 0;
 	int dfd, ret;
 
-	if (!dir)
+	/* Renamed over only a regular file (or nothing): never a device, a link, a FIFO. */
+	if (there && !S_ISREG(st.st_mode))
+		return -EEXIST;
+	if (!(dir = path_dirname(path)))
 		return -ENOMEM;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (dfd < 0)
 		return -errno;
-	ret = rep_write_at(rep, r, dfd, slash ? slash + 1 : path);
+	ret = write_at(rep, r, dfd, slash ? slash + 1 : path, there ? &st : NULL);
 	close(dfd);
 	return ret;
 }

@@ -67,7 +67,9 @@ int rep_write_at(const struct rep_ops *rep, const struct results *r, int dfd, co
 /* rep_write_at into rep->file of the folder open as `dfd` (a result folder). */
 int rep_write_file(const struct rep_ops *rep, const struct results *r, int dfd);
 
-/* rep_write_at into the file `path`, its folder opened by name. */
+/* rep_write_at into the file `path`, its folder opened by name. An existing `path` must be a
+ * regular file (else -EEXIST, nothing written), and the report keeps its permission bits
+ * and, written as root, its owner and group. */
 int rep_write_path(const struct rep_ops *rep, const struct results *r, const char *path);
 
 #endif

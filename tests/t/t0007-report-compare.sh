@@ -181,4 +181,56 @@ test_expect_success 'report -o the results file itself, by any name: refused, ex
 	cmp same/R.txt a/summary.txt
 '
 
+# -o naming a device node, a symlink or a FIFO had the report renamed over it (as root,
+# -o /dev/null left a regular file in place of the device).
+test_expect_success 'report -o a device node, a symlink, a FIFO or a folder: refused, exit 2, left as it was' '
+	mkdir nodes
+	echo keep >nodes/target.txt
+	ln -s target.txt nodes/sym.txt
+	mkfifo nodes/fifo
+	mkdir nodes/dir
+	set -- sym.txt "a symbolic link" fifo "a FIFO" dir "a folder"
+	while [ $# -gt 0 ]; do
+		expect_code 2 timeout 20 "$IOTRIAL" report a/results.json -o "nodes/$1" >out.txt 2>err
+		expect_eq "$(cat err)" "iotrial: -o '"'"'nodes/$1'"'"' is $2, not a file: the report would replace it; name a new or regular file"
+		test ! -s out.txt
+		shift 2
+	done
+	test -L nodes/sym.txt
+	test -p nodes/fifo
+	test -d nodes/dir
+	expect_eq "$(cat nodes/target.txt)" keep
+	expect_eq "$(ls -A nodes | tr "\n" " ")" "dir fifo sym.txt target.txt "
+'
+
+if [ "$(id -u)" = 0 ]; then
+	test_expect_success 'report -o a device node (as root): refused, the node left as it was' '
+		mknod -m 666 nodes/null c 1 3
+		expect_code 2 "$IOTRIAL" report a/results.json -o nodes/null 2>err
+		grep -F "is a device node, not a file" err
+		test -c nodes/null
+	'
+	test_expect_success 'report -o an existing file keeps its mode, owner and group (as root)' '
+		echo old >nodes/perm.txt
+		chmod 640 nodes/perm.txt
+		chown 65534:65534 nodes/perm.txt
+		"$IOTRIAL" report a/results.json -o nodes/perm.txt
+		cmp nodes/perm.txt a/summary.txt
+		expect_eq "$(stat -c "%a %u %g" nodes/perm.txt)" "640 65534 65534"
+	'
+else
+	test_skip 'report -o a device node (as root): refused, the node left as it was' 'mknod needs root'
+	test_skip 'report -o an existing file keeps its mode, owner and group (as root)' 'chown needs root'
+fi
+
+test_expect_success 'report -o an existing file keeps its mode' '
+	echo old >private.txt
+	chmod 600 private.txt
+	"$IOTRIAL" report a/results.json -o private.txt
+	cmp private.txt a/summary.txt
+	expect_eq "$(stat -c %a private.txt)" 600
+	"$IOTRIAL" report a/results.json -o new.txt
+	expect_eq "$(stat -c %a new.txt)" 644
+'
+
 test_done
