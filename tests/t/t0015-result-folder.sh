@@ -636,6 +636,17 @@ test_expect_success 'a result folder renamed mid-run, a symlink in its place: ev
 	test "$(jq "[.jobs[0].series[]] | length" held.moved/results.json)" -ge 2
 '
 
+# The experiment's prepare hook swaps the record log, open already, for a FIFO: the series
+# at the end are read from the log the run wrote, and nothing waits on the FIFO.
+printf 'experiment: ff\nprepare: "rm fl/records/r.csv; mkfifo fl/records/r.csv"\nreplication: {runs: 2}\njobs:\n  - {name: r, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, log_records: true}\n' >fifolog.yaml
+
+test_expect_success 'a record log swapped for a FIFO mid-run: the series read from the log written, no hang' '
+	rm -rf fl
+	expect_code 0 timeout 20 "$IOTRIAL" run -q -o fl fifolog.yaml
+	test -p fl/records/r.csv
+	test "$(jq "[.jobs[0].series[]] | length" fl/results.json)" -ge 2
+'
+
 test_expect_success 'every test docs/safety.md names is a test of this script' '
 	tr "\n" " " <"$SRC/docs/safety.md" | sed "s/  */ /g" | grep -o "tests\? \"[^\"]*\"\( and \"[^\"]*\"\)\?" >named.txt
 	grep -o "\"[^\"]*\"" named.txt | tr -d "\"" >names.txt
