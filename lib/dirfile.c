@@ -87,7 +87,9 @@ int dirfile_subdir(int dfd, const char *name)
 	if (mkdirat(dfd, name, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	return fd;
 }
 
 int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len)

@@ -27,7 +27,9 @@ void logname_hook(char *buf, size_t len, const char *who, const char *what)
 		char c = who[i];
 		bool safe = strchr("_-.", c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (c >= '0' && c <= '9');
-		name[i] = safe ? c : '_';
+		name[i] = c;
+		if (!safe)
+			name[i] = '_';
 	}
 	name[i] = 0;
 	/* job.NAME: a job named "experiment" has a log of its own. */
