@@ -300,7 +300,7 @@ test_expect_success 'fio names in a job file get the iotrial name' '
 # A value out of the key's bounds, or past 64 bits, is not mapped (exit 3), with the key's
 # own reason: the job file written must be one validate takes.
 test_expect_success 'a value the key refuses (0, out of bounds, past 64 bits) is not mapped, exit 3' '
-	printf "[a]\nrw=randread\nbs=0\niodepth=0\nnumjobs=0\nsize=99999999999999999999\nioengine=libaio\n" >range.fio
+	printf "[a]\nrw=randread\nbs=0\niodepth=0\nnumjobs=0\nsize=99999999999999999999\n" >range.fio
 	expect_code 3 "$IOTRIAL" import-fio range.fio >range.yaml 2>range.err
 	cat range.yaml
 	grep "^iotrial: range.fio: 4 fio option(s) not mapped" range.err
