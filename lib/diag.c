@@ -6,9 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `s` with each control character written out (\n, \r, \t, \xHH): a value quoted in a
- * message (a job file's string, a path) must keep it one line, and must not reach the
- * terminal as an escape sequence. A new string, or NULL. */
+/* The bytes of the control character at `p`: 1 for C0 and DEL, 2 for a C1 control in
+ * UTF-8 (U+0080 to U+009F: U+009B is the terminal's CSI, as ESC [ is), 0 for none. */
+static size_t control_len(const unsigned char *p)
+{
+	if (*p < 0x20 || *p == 0x7f)
+		return 1;
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+/* `s` with each control character written out (\n, \r, \t, \xHH for each byte): a value
+ * quoted in a message (a job file's string, a path) must keep it one line, and must not
+ * reach the terminal as an escape sequence. A new string, or NULL. */
 static char *controls_escaped(const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -17,19 +26,24 @@ static char *controls_escaped(const char *s)
 	if (!out)
 		return NULL;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x20 && *p != 0x7f) {
+		size_t n = control_len(p);
+		if (n == 0) {
 			*o++ = (char)*p;
 			continue;
 		}
-		*o++ = '\\';
 		if (*p == '\n' || *p == '\r' || *p == '\t') {
-			const char *named = *p == '\n' ? "n" : *p == '\r' ? "r" : "t";
+			const char *named = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t";
 			*o++ = named[0];
+			*o++ = named[1];
 			continue;
 		}
-		*o++ = 'x';
-		*o++ = hex[*p >> 4];
-		*o++ = hex[*p & 15];
+		for (size_t i = 0; i < n; i++) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = hex[p[i] >> 4];
+			*o++ = hex[p[i] & 15];
+		}
+		p += n - 1;
 	}
 	*o = '\0';
 	return out;
@@ -38,7 +52,7 @@ static char *controls_escaped(const char *s)
 static bool has_controls(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
+		if (control_len(p))
 			return true;
 	return false;
 }

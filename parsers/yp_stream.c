@@ -7,6 +7,19 @@
 
 #include "parsers/yp.h"
 
+/* Does a line break end at `p` (before `end`), as libyaml counts them: LF, CR alone, NEL,
+ * LS, PS (CR LF is one, at its LF)? */
+static bool line_break(const unsigned char *p, const unsigned char *end)
+{
+	if (*p == '\n')
+		return true;
+	if (*p == '\r')
+		return p + 1 >= end || p[1] != '\n';
+	if (p + 1 < end && p[0] == 0xc2 && p[1] == 0x85)
+		return true;
+	return p + 2 < end && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9);
+}
+
 /* Where a reader error is: libyaml gives a byte offset for those (a NUL, bytes that are not
  * UTF-8), not a mark. Line and column (in characters, as the marks count) from the input. */
 static struct src_loc reader_loc(const char *name, const yaml_parser_t *parser)
@@ -17,10 +30,10 @@ static struct src_loc reader_loc(const char *name, const yaml_parser_t *parser)
 	if (end > parser->input.string.end)
 		end = parser->input.string.end;
 	for (; p < end; p++) {
-		if (*p == '\n') {
+		if (line_break(p, parser->input.string.end)) {
 			l.line++;
 			l.col = 1;
-		} else if ((*p & 0xc0) != 0x80) {
+		} else if ((*p & 0xc0) != 0x80 && !(p[0] == '\r' && p + 1 < end && p[1] == '\n')) {
 			l.col++;
 		}
 	}

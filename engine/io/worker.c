@@ -98,7 +98,7 @@ static uint64_t draw_size(struct loop *l, uint16_t *idx)
 /* The random map's next offset for an I/O of *len bytes. With a mix of sizes it starts at the
  * first block the pass has not covered from the one drawn on, and is cut short at the next
  * covered one or at the region's end (as fio's random map does, covermap.h), so that no
- * byte is visited twice in a pass. */
+ * byte is visited twice in a pass, and none left out. */
 static uint64_t map_offset(struct loop *l, uint64_t *len)
 {
 	uint64_t b;
@@ -110,10 +110,11 @@ static uint64_t map_offset(struct loop *l, uint64_t *len)
 		randmap_pass(&l->map, l->map.pass + 1);
 	}
 	b = covermap_next_free(&l->cover, randmap_next(&l->map));
-	uint64_t want = (*len + l->unit - 1) / l->unit;
-	uint64_t k = covermap_take(&l->cover, b, want);
-	if (k < want)
-		*len = k * l->unit;
+	/* Whole blocks only: a size that is not a multiple of the smallest is cut down to one,
+	 * as fio does (without bs_unaligned), else the rest of its last block would be covered
+	 * and never read. */
+	uint64_t want = *len / l->unit;
+	*len = covermap_take(&l->cover, b, want ? want : 1) * l->unit;
 	return b * l->unit;
 }
 

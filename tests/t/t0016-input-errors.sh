@@ -555,6 +555,11 @@ test_expect_success 'control characters in a quoted value are written out: one l
 	expect_code 2 "$IOTRIAL" validate ctl.yaml --set "a.block_size=$(printf "4\tK\033")" 2>err2
 	cat err2
 	not grep "$(printf "\033")" err2
+	# a C1 control in UTF-8: U+009B is the terminal.s CSI, as ESC [ is
+	expect_code 2 "$IOTRIAL" validate ctl.yaml --set "a.block_size=$(printf "4\302\23331mK")" 2>err3
+	cat err3
+	not grep "$(printf "\302\233")" err3
+	grep -F "got '"'"'4\xc2\x9b31mK'"'"'" err3
 '
 
 # libyaml gives a byte offset, not a line, for a raw NUL or bytes that are not UTF-8: the
@@ -566,6 +571,10 @@ test_expect_success 'a raw NUL, or a byte that is not UTF-8: at its line and col
 	printf "experiment: \303\251\njobs:\n  - name: \303\251a\n    workload: r\377ad\n" >utf.yaml
 	expect_code 2 "$IOTRIAL" validate utf.yaml 2>err
 	expect_eq "$(cat err)" "utf.yaml:4:16: yaml: invalid leading UTF-8 octet"
+	# lines ended by CR alone, as libyaml counts them (and as every other message of the file)
+	printf "experiment: x\rjobs:\r  - {name: a, descr: \"h\377i\"}\r" >cr.yaml
+	expect_code 2 "$IOTRIAL" validate cr.yaml 2>err
+	expect_eq "$(cat err)" "cr.yaml:3:24: yaml: invalid leading UTF-8 octet"
 '
 
 test_done

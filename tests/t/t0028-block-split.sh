@@ -58,6 +58,14 @@ test_expect_success 'the bytes are the sizes times their counts where none was c
 test_expect_success 'with the random map, a mix visits each block of the smallest size once a pass' '
 	awk -F, "NR > 1 {for (o = \$4; o < \$4 + \$5; o += 4096) v[o / 4096]++}
 		END {for (b = 0; b < 16384; b++) if (v[b] != 16) {print b, v[b]; exit 1}}" out/records/mix.csv
+	# A size that is not a multiple of the smallest is cut down to one, as fio does: else a
+	# 6 KiB I/O covers two 4 KiB blocks and reads a block and a half (106 KiB of 1 MiB
+	# was never read, 108 KiB twice). Counted in 2 KiB pieces: each once.
+	printf "experiment: odd\nseed: 3\njobs:\n  - {name: odd, workload: randread, backend: null, file_size: 1MiB, block_size: {4KiB: 50, 6KiB: 50}, log: {records: true}}\n" >odd.yaml
+	"$IOTRIAL" run -q odd.yaml -o odd
+	awk -F, "NR > 1 {for (o = \$4; o < \$4 + \$5; o += 2048) v[o / 2048]++}
+		END {for (b = 0; b < 512; b++) if (v[b] != 1) {print b, v[b]; exit 1}}" odd/records/odd.csv
+	jq -e ".jobs[0].trials[0] | .bytes == 1048576 and .block_sizes[1].cut == .block_sizes[1].ios" odd/results.json
 '
 
 # The ramp's end: the first measured I/O is drawn again, from a pass of its own, and must
