@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "engine/dist/dist.h"
+#include "lib/dirfile.h"
 #include "lib/version.h"
 #include "model/rfield.h"
 
@@ -122,12 +123,12 @@ static int make_dir(struct batch *b, const char *dir)
 	return (b->dir = strdup(b->own.path)) ? 0 : -ENOMEM;
 }
 
-/* Is DIR/batch.json one iotrial wrote: a regular file of one link (opened without following
- * a symlink or waiting for a FIFO) that reads as iotrial's batch.json? Only that one may
+/* Is DIR/batch.json one iotrial wrote: a regular file of one link (dirfile_open: looked at
+ * before it is opened) that reads as iotrial's batch.json? Only that one may
  * --force replace: a user's file of that name is not iotrial's to remove. */
 static bool batch_file_ours(const struct batch *b)
 {
-	int fd = openat(b->dir_fd, BATCH_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = dirfile_open(b->dir_fd, BATCH_FILE, O_RDONLY, 0);
 	const char *schema;
 	struct stat st;
 	json_t *doc;
@@ -137,8 +138,7 @@ static bool batch_file_ours(const struct batch *b)
 	if (fd < 0)
 		return false;
 	/* 64 MiB: far more than a queue of 100000 files writes; no reading a huge file. */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-	    st.st_size > (64 << 20) || !(f = fdopen(fd, "r"))) {
+	if (fstat(fd, &st) < 0 || st.st_size > (64 << 20) || !(f = fdopen(fd, "r"))) {
 		close(fd);
 		return false;
 	}
