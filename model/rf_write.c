@@ -100,18 +100,28 @@ static json_t *write_string(const char *s)
 	return rf_json_str(s);
 }
 
+static size_t array_len(const struct rfield *f, const void *base)
+{
+	return f->count_size == sizeof(uint32_t) ? *(const uint32_t *)AT(base, f->count_off)
+						 : *(const size_t *)AT(base, f->count_off);
+}
+
+/* Entry i of array field f, or NULL when its table leaves it out. */
+static const void *array_entry(const struct rfield *f, const void *base, size_t i)
+{
+	const void *entry = *(const char *const *)AT(base, f->off) + i * f->size;
+
+	return f->sub->include && !f->sub->include(entry) ? NULL : entry;
+}
+
 static json_t *write_array(const struct rfield *f, const void *base)
 {
-	const char *arr = *(const char *const *)AT(base, f->off);
-	size_t n = f->count_size == sizeof(uint32_t) ? *(const uint32_t *)AT(base, f->count_off)
-						     : *(const size_t *)AT(base, f->count_off);
+	size_t n = array_len(f, base);
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < n; i++) {
-		const void *entry = arr + i * f->size;
-		if (f->sub->include && !f->sub->include(entry))
-			continue;
-		if (rf_append(a, write_object(f->sub, entry, base)) < 0) {
+		const void *entry = array_entry(f, base, i);
+		if (entry && rf_append(a, write_object(f->sub, entry, base)) < 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -203,8 +213,42 @@ json_t *rf_write_object(const struct rf_table *t, const void *base, const void *
 	return write_object(t, base, owner);
 }
 
-int rf_write(const struct results *r, json_t **out)
+/* A member of the top level: an array of objects goes to the sink an entry at a time. */
+static int stream_field(const struct rfield *f, const struct results *r, bool on,
+			const struct rf_sink *s, void *ctx)
 {
-	*out = write_object(&rf_results, r, NULL);
-	return *out ? 0 : -ENOMEM;
+	int ret;
+
+	if (!on || f->type != RF_ARR || f->put)
+		return s->member(ctx, f->key, on ? write_value(f, r, NULL) : json_null());
+	if ((ret = s->open(ctx, f->key)) < 0)
+		return ret;
+	for (size_t i = 0, n = array_len(f, r); i < n; i++) {
+		const void *entry = array_entry(f, r, i);
+		if (entry && (ret = s->entry(ctx, write_object(f->sub, entry, r))) < 0)
+			return ret;
+	}
+	return s->close(ctx);
+}
+
+int rf_write_stream(const struct results *r, const struct rf_sink *s, void *ctx)
+{
+	const struct rf_table *t = &rf_results;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct rfield *f = &t->f[i];
+		bool on = !f->when || f->when(r, NULL);
+		int ret = 0;
+		if (!on && !(f->flags & RF_NULL_UNLESS))
+			continue;
+		for (size_t k = 0; f->type == RF_METRICS && !ret && k < METRIC_N; k++) {
+			const void *st = AT(r, f->off + k * sizeof(struct stat_summary));
+			ret = s->member(ctx, metrics[k].name, write_object(f->sub, st, NULL));
+		}
+		if (f->type != RF_METRICS)
+			ret = stream_field(f, r, on, s, ctx);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }

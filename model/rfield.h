@@ -93,10 +93,26 @@ json_t *rf_write_object(const struct rf_table *t, const void *base, const void *
 /* The schema this iotrial writes and reads. */
 #define RF_SCHEMA "iotrial.results/1"
 
-/* results.json as a JSON object (rf_write.c). Returns 0 and a new reference in *out, or
- * -ENOMEM (nothing is dropped silently: any failed jansson call fails the whole). */
 struct results;
-int rf_write(const struct results *r, json_t **out);
+
+/* Where rf_write_stream puts results.json, a piece at a time. Each function returns 0 or
+ * -errno (which ends the walk, returned); each json_t given is a new reference the sink owns,
+ * or NULL when making it ran out of memory (the sink returns -ENOMEM). */
+struct rf_sink {
+	/* A member of the top-level object, in the file's order. */
+	int (*member)(void *ctx, const char *key, json_t *v);
+	/* A top-level member that is an array of objects: opened, its entries one by one,
+	 * closed. */
+	int (*open)(void *ctx, const char *key);
+	int (*entry)(void *ctx, json_t *v);
+	int (*close)(void *ctx);
+};
+
+/* results.json (rf_write.c): its top-level members in order, each array of objects (jobs,
+ * comparisons) an entry at a time, so a writer that dumps each piece as it comes holds one
+ * job's tree, never the whole file's. Nothing is dropped silently: a jansson call that fails
+ * gives the sink NULL, and the sink's -ENOMEM ends the walk. */
+int rf_write_stream(const struct results *r, const struct rf_sink *s, void *ctx);
 
 /* A number, or null for NAN and the infinities (rf_write.c). NULL: out of memory. */
 json_t *rf_json_num(double v);

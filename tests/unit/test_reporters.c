@@ -149,6 +149,42 @@ static void test_json(void **state)
 	results_release(&r);
 }
 
+/* results.json is written a piece at a time (reporters/json.c): its bytes must be jansson's
+ * own dump of the whole tree, indentation and separators included, with two jobs, an empty
+ * array (comparisons) and nested objects and arrays. */
+static void test_json_layout(void **state)
+{
+	struct results r, r2;
+	json_error_t err;
+	json_t *root;
+	char *s, *whole;
+	size_t n;
+
+	build(&r);
+	build(&r2);
+	r.inst = realloc(r.inst, 2 * sizeof(*r.inst));
+	assert_non_null(r.inst);
+	r.inst[1] = r2.inst[0];
+	r.ninst = 2;
+	r2.ninst = 0;
+	results_release(&r2);
+	s = report("json", &r);
+	root = json_loads(s, 0, &err);
+	assert_non_null(root);
+	assert_int_equal(json_array_size(json_object_get(root, "jobs")), 2);
+	assert_int_equal(json_array_size(json_object_get(root, "comparisons")), 0);
+	whole = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	assert_non_null(whole);
+	n = strlen(whole);
+	assert_int_equal(strlen(s), n + 1);
+	assert_memory_equal(s, whole, n);
+	assert_int_equal(s[n], '\n');
+	free(whole);
+	json_decref(root);
+	free(s);
+	results_release(&r);
+}
+
 static void test_html(void **state)
 {
 	struct results r;
@@ -231,9 +267,9 @@ static void test_registry(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_text),     cmocka_unit_test(test_csv),
-	    cmocka_unit_test(test_json),     cmocka_unit_test(test_html),
-	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_text), cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_json), cmocka_unit_test(test_json_layout),
+	    cmocka_unit_test(test_html), cmocka_unit_test(test_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
