@@ -3,7 +3,8 @@
 # arguments, then each shell integration test tests/t/tNNNN-*.sh (under bash) with a timeout.
 # Prints one closing line, "tests: N passed, N failed, N skipped", and exits non-zero when
 # anything failed. Skips count: cmocka's "[  SKIPPED ] N test(s)" and each test of a shell
-# script skipped (test_skip, or the rest of a script after need_cmd).
+# script skipped (test_skip, or the rest of a script after need_cmd). Each shell script's
+# time follows its output ("# tests/t/tNNNN-topic.sh took N s"): make test has 10 minutes.
 cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0 skipped=0
 log=$(mktemp)
@@ -43,8 +44,10 @@ done
 for t in tests/t/t[0-9]*.sh; do
 	[ -e "$t" ] || continue
 	echo "== $t"
+	t0=$(date +%s)
 	if timeout 600 bash "$t" >"$log" 2>&1; then rc=0; else rc=$?; fi
 	cat "$log"
+	echo "# $t took $(($(date +%s) - t0)) s"
 	count "$log"
 	if ! grep -q '^# passed [0-9]* failed [0-9]* skipped [0-9]*$' "$log"; then
 		echo "$t: ended with status $rc before test_done (timeout, crash or an early exit)"

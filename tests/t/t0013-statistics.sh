@@ -192,12 +192,25 @@ cat >outcome.jq <<'JQ'
 .jobs[] | .job as $kind | (.params.sim_mean / 1e9) as $m | .summary.seconds |
 	"\($kind) \(if .ci_high < $m then "above" elif .ci_low > $m then "below" else "in" end)"
 JQ
-for seed in $COV_SEEDS; do
-	test_expect_success "coverage experiments, seed $seed: 1500 of 3 runs, 2500 of 5, 1250 lognormal of 5" '
-		"$IOTRIAL" run -q -f json cov.yaml -o cov'"$seed"' --set seed='"$seed"'
-		jq -r -f outcome.jq cov'"$seed"'/results.json | sort | uniq -c | awk -v s='"$seed"' "{ print s, \$2, \$3, \$1 }" >cov.'"$seed"'.txt
-		rm -r cov'"$seed"'
+cov_seed() { # SEED: its outcomes into cov.SEED.txt
+	"$IOTRIAL" run -q -f json cov.yaml -o "cov$1" --set seed="$1"
+	jq -r -f outcome.jq "cov$1/results.json" | sort | uniq -c | awk -v s="$1" '{ print s, $2, $3, $1 }' >"cov.$1.txt"
+	rm -r "cov$1"
+}
+# Two seeds at a time, one a core (each run is one thread at a time): make test has 10 minutes.
+set -- $COV_SEEDS
+while [ $# -ge 2 ]; do
+	test_expect_success "coverage experiments, seeds $1 and $2: each 1500 of 3 runs, 2500 of 5, 1250 lognormal of 5" '
+		cov_seed '"$1"' &
+		first=$!
+		cov_seed '"$2"' &
+		second=$!
+		rc=0
+		wait $first || rc=$?
+		wait $second || rc=$?
+		test $rc = 0
 	'
+	shift 2
 done
 
 # check_coverage KIND N EXPECTED MC_SE: pool the seeds' outcomes of KIND, write the coverage,
