@@ -251,7 +251,7 @@ int units_parse_uint(const char *s, uint64_t *out, const char **why)
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		return units_fail(why, "hexadecimal is not accepted", -EINVAL);
 	if (!isdigit((unsigned char)*s))
-		return units_fail_quoted(why, "expected a whole number, got ", s, strlen(s), "");
+		return units_fail(why, "it does not start with a digit", -EINVAL);
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 

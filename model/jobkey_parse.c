@@ -66,6 +66,16 @@ static int parse_double(const struct job_key *k, const char *text, struct key_va
 	return 0;
 }
 
+/* A duration's bounds as durations ("3600 s"), not as the nanoseconds they are kept in. */
+static void range_duration(const struct job_key *k, const char *text, char *err, size_t errlen)
+{
+	char lo[32], hi[32];
+
+	units_format_duration(lo, sizeof(lo), (double)k->min);
+	units_format_duration(hi, sizeof(hi), (double)k->max);
+	snprintf(err, errlen, "must be between %s and %s, got '%s'", lo, hi, text);
+}
+
 /* A size, duration or count, then its bounds. */
 static int parse_number(const struct job_key *k, const char *text, struct key_value *v, char *err,
 			size_t errlen)
@@ -96,6 +106,8 @@ static int parse_number(const struct job_key *k, const char *text, struct key_va
 		else if (k->type == KT_SIZE)
 			snprintf(err, errlen, "must be at most %llu bytes, got '%s'",
 				 (unsigned long long)k->max, text);
+		else if (k->type == KT_DURATION)
+			range_duration(k, text, err, errlen);
 		else
 			snprintf(err, errlen, "must be between %llu and %llu, got '%s'",
 				 (unsigned long long)k->min, (unsigned long long)k->max, text);

@@ -55,6 +55,18 @@ static int add_value(struct matrix_dim *d, const struct key_value *v, struct src
 	return 0;
 }
 
+/* Is a range's step (of a size, duration or count key) 0, in any unit? */
+static bool zero_step(const struct job_key *row, const char *text)
+{
+	const char *why;
+	uint64_t u = 1;
+	int ret = row->type == KT_SIZE	     ? units_parse_size(text, &u, &why)
+		  : row->type == KT_DURATION ? units_parse_duration(text, &u, &why)
+					     : units_parse_uint(text, &u, &why);
+
+	return ret == 0 && u == 0;
+}
+
 /* {from: A, to: B, step: x2 | STEP}: a geometric or linear run of sizes, durations or counts. */
 static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_dim *d,
 			const yaml_node_t *m)
@@ -93,14 +105,16 @@ static void parse_range(struct yp *p, struct job_spec *scratch, struct matrix_di
 					    text);
 				else
 					have[2] = true;
+			} else if (zero_step(row, text[0] == '+' ? text + 1 : text)) {
+				/* Before the key's own check, which would name the key, not the
+				 * step. */
+				yp_err(p, vn, "step", "a step of 0 never ends");
 			} else {
 				struct key_value sv;
 				if (typed_value(p, scratch, k, text[0] == '+' ? text + 1 : text, vn,
 						&sv) == 0) {
 					step = sv.u;
-					have[2] = step > 0;
-					if (!step)
-						yp_err(p, vn, "step", "a step of 0 never ends");
+					have[2] = true;
 				}
 			}
 		} else if (typed_value(p, scratch, k, text, vn, i == 0 ? &from : &to) == 0) {

@@ -54,7 +54,8 @@ char *yp_text_flat(struct yp *p, const yaml_node_t *n, const char *key)
 					 it == n->data.sequence.items.start ? "" : ",");
 	}
 	if (ok && !out)
-		yp_err(p, n, key, "expected a value, got an empty %s", yp_node_kind(n));
+		yp_err(p, n, key, "expected a value, got an empty %s",
+		       n->type == YAML_MAPPING_NODE ? "mapping" : "list");
 	if (!ok || !out) {
 		free(out);
 		return NULL;

@@ -577,4 +577,20 @@ test_expect_success 'a raw NUL, or a byte that is not UTF-8: at its line and col
 	expect_eq "$(cat err)" "cr.yaml:3:24: yaml: invalid leading UTF-8 octet"
 '
 
+# Messages that said a thing twice or in the wrong words (review-parse #11).
+test_expect_success 'an empty list, a word for a count, a step of 0, a duration out of range: said plainly' '
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB, percentiles: []}\n" >cos1.yaml
+	expect_code 2 "$IOTRIAL" validate cos1.yaml 2>err
+	expect_eq "$(cat err)" "cos1.yaml:2:76: key '"'"'percentiles'"'"': expected a value, got an empty list"
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB, matrix: {iodepth: [1, x]}}\n" >cos2.yaml
+	expect_code 2 "$IOTRIAL" validate cos2.yaml 2>err
+	expect_eq "$(cat err)" "cos2.yaml:2:85: key '"'"'iodepth'"'"': expected a whole number, got '"'"'x'"'"' (it does not start with a digit)"
+	printf "jobs:\n  - {name: a, workload: read, backend: null, file_size: 1MiB, matrix: {block_size: {from: 1, to: 1GiB, step: 0KiB}}}\n" >cos3.yaml
+	expect_code 2 "$IOTRIAL" validate cos3.yaml 2>err
+	expect_eq "$(cat err)" "cos3.yaml:2:110: key '"'"'step'"'"': a step of 0 never ends"
+	printf "jobs:\n  - {name: a, workload: read, backend: synthetic, file_size: 1MiB, sim_mean: 2h}\n" >cos4.yaml
+	expect_code 2 "$IOTRIAL" validate cos4.yaml 2>err
+	expect_eq "$(cat err)" "cos4.yaml:2:78: key '"'"'sim_mean'"'"': must be between 1 ns and 3600 s, got '"'"'2h'"'"'"
+'
+
 test_done

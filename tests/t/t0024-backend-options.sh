@@ -54,7 +54,7 @@ test_expect_success 'a misspelt option is an unknown key with a suggestion; a ba
 	grep "typo.yaml:2:46: key .null_dely.: unknown key (did you mean .null_delay.?)" err
 	printf "jobs:\n  - {name: a, workload: read, backend: null, null_delay: 2m}\n" >big.yaml
 	expect_code 2 "$IOTRIAL" validate big.yaml 2>err
-	grep "big.yaml:2:58: key .null_delay.: must be between 0 and 60000000000, got .2m." err
+	grep "big.yaml:2:58: key .null_delay.: must be between 0 ns and 60.0 s, got .2m." err
 	printf "jobs:\n  - {name: a, workload: read, backend: fault, fault_backend: synthetic}\n" >wrap.yaml
 	expect_code 2 "$IOTRIAL" validate wrap.yaml 2>err
 	grep "wrap.yaml:2:62: key .fault_backend.: unknown value .synthetic. (expected one of: " err
