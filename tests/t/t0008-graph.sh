@@ -186,6 +186,17 @@ test_expect_success 'threads 0 or absurd, and a shared file too small, are refus
 	grep -q "less than one 4096-byte I/O each" err
 '
 
+test_expect_success 'workers that do not slice a shared file may each need all of it' '
+	# offset_increment gives each worker file_size bytes of its own; random workers
+	# each cover the whole file.
+	printf "jobs:\n  - {name: a, workload: read, threads: 4, file_per_thread: false, file_size: 4KiB, block_size: 4KiB, offset_increment: 8KiB}\n" >oi.yaml
+	"$IOTRIAL" run oi.yaml -o oi >/dev/null 2>err
+	tr -d " \n" <oi/results.json >oi.txt
+	grep -q "\"bytes\":16384" oi.txt
+	printf "jobs:\n  - {name: a, workload: randread, threads: 4, file_per_thread: false, file_size: 4KiB, block_size: 4KiB}\n" >rr.yaml
+	"$IOTRIAL" validate rr.yaml >/dev/null
+'
+
 # sqlio-vpc at a small scale: t0026-seeds.sh.
 test_expect_success 'discwr2 runs at a small scale' '
 	TOTAL_SIZE=40MB LOAD_SIZE=8MB "$IOTRIAL" run "$SRC/jobs/discwr2.yaml" -o dw >dw.txt 2>&1
