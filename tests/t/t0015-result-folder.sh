@@ -547,8 +547,11 @@ test_expect_success 'a double Ctrl-C while results are written: every file whole
 	until test -e big/summary.txt; do :; done
 	until compgen -G "big/.results.json.*" >/dev/null; do :; done
 	kill -INT $pid
-	# Two signals still pending merge into one: send the second once the first is taken.
+	# Two signals still pending merge into one: send the second once the first is taken,
+	# and later than 0.1 s (one Ctrl-C delivered twice, as timeout(1) sends it).
 	while (( 0x$(sed -n "s/^ShdPnd:\t*//p" /proc/$pid/status) & 2 )); do :; done
+	sleep 0.2
+	compgen -G "big/.results.json.*" >/dev/null # still being written
 	kill -INT $pid
 	rc=0
 	wait $pid || rc=$?
@@ -556,6 +559,29 @@ test_expect_success 'a double Ctrl-C while results are written: every file whole
 	expect_eq "$(jq "[.jobs[0].trials[]] | length" big/results.json)" 20000
 	expect_eq "$(wc -l <big/trials.csv)" 20001
 	whole_run big
+'
+
+# A command that outlives the stop by 1 s (iotrial's SIGKILL after its SIGTERM): time for
+# the second delivery.
+cat >dup.yaml <<'EOF'
+experiment: dup
+jobs:
+  - {name: a, workload: command, command: "trap '' TERM INT; sleep 5"}
+EOF
+
+test_expect_success 'one Ctrl-C delivered twice within 0.1 s (timeout -s INT): the results written, 130' '
+	"$IOTRIAL" run -q -o dup dup.yaml 2>err &
+	pid=$!
+	until test -e dup/.iotrial.lock; do :; done
+	sleep 0.3
+	kill -INT $pid
+	while (( 0x$(sed -n "s/^ShdPnd:\t*//p" /proc/$pid/status) & 2 )); do :; done
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	expect_eq "$rc" 130
+	expect_eq "$(jq .complete dup/results.json)" false
+	grep -x "job .a. trial 0: interrupted" err
 '
 
 # 20000 trials: a run that keeps about 80 MB for its results. Stopped in its first trial,
