@@ -260,18 +260,14 @@ static json_t *batch_json(const struct batch *b)
  * old whole file or the new one. Returns 0 or -errno. */
 static int write_atomic(const struct batch *b, json_t *doc)
 {
-	char tmp[] = "." BATCH_FILE ".XXXXXX";
-	char *path = NULL;
+	char tmp[sizeof(BATCH_FILE) + 16];
 	int fd, ret = 0;
 	FILE *f;
 
-	if (asprintf(&path, "%s/%s", b->dir, tmp) < 0)
-		return -ENOMEM;
-	if ((fd = mkostemp(path, O_CLOEXEC)) < 0) {
-		ret = -errno;
-		free(path);
-		return ret;
-	}
+	/* In the folder held open, not by its path: a folder renamed or replaced by a symlink
+	 * mid-batch gets no file, and the unlink below removes only the file made here. */
+	if ((fd = dirfile_tmp(b->dir_fd, BATCH_FILE, tmp, sizeof(tmp))) < 0)
+		return fd;
 	if (!(f = fdopen(fd, "w"))) {
 		ret = -errno;
 		close(fd);
@@ -283,12 +279,11 @@ static int write_atomic(const struct batch *b, json_t *doc)
 		ret = -errno;
 	if (fclose(f) != 0 && !ret)
 		ret = -errno;
-	if (!ret && renameat(AT_FDCWD, path, b->dir_fd, BATCH_FILE) < 0)
+	if (!ret && renameat(b->dir_fd, tmp, b->dir_fd, BATCH_FILE) < 0)
 		ret = -errno;
 out:
 	if (ret)
-		unlink(path);
-	free(path);
+		unlinkat(b->dir_fd, tmp, 0);
 	return ret;
 }
 

@@ -223,6 +223,18 @@ test_expect_success 'two queues in one folder at once: the second is refused, ex
 	test ! -e two/b
 '
 
+# The first file's prepare hook moves the batch folder away and leaves a symlink to a folder
+# on another file system (/dev/shm) in its place.
+victim=$(mktemp -d /dev/shm/iotrial-t0037.XXXXXX)
+trap 'rm -rf "$victim"' EXIT
+printf 'experiment: sw\nprepare: "mv bq bq.moved; ln -s %s bq"\njobs:\n  - {name: r, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB}\n' "$victim" >sw.yaml
+
+test_expect_success 'a batch folder renamed mid-batch, a symlink in its place: batch.json kept in the folder held' '
+	"$IOTRIAL" run -q -o bq sw.yaml b.yaml 2>err
+	expect_eq "$(statuses bq.moved/batch.json)" "[[\"sw\",\"ok\",0],[\"b\",\"ok\",0]]"
+	expect_eq "$(ls -A "$victim")" ""
+'
+
 test_expect_success 'a result folder refused at the start stops the queue before any file runs' '
 	mkdir -p pre/b
 	echo mine >pre/b/notes.txt
