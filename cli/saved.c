@@ -85,7 +85,8 @@ int cmd_report(int argc, char **argv)
 				cli_usage_hint("report");
 				return EXIT_USAGE;
 			}
-			outfile = optarg;
+			/* "-": stdout, as without -o (not a file named '-'). */
+			outfile = strcmp(optarg, "-") ? optarg : NULL;
 			break;
 		case 'h':
 			fputs(iotrial_usage, stdout);

@@ -41,6 +41,15 @@ test_expect_success 'report -f json -o FILE round-trips, leaving no temporary fi
 	cmp out/again.json a/results.json
 '
 
+test_expect_success 'report -o -: stdout, as without -o, no file named -' '
+	mkdir dash
+	cd dash
+	"$IOTRIAL" report -f csv -o - ../a/results.json >../dash.csv
+	cd ..
+	cmp dash.csv a/trials.csv
+	expect_eq "$(ls -A dash)" ""
+'
+
 need_cmd jq
 
 test_expect_success 'the two runs: 20 kept trials each, figures that follow from them' '
