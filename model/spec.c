@@ -95,6 +95,12 @@ bool spec_workload_mixed(enum job_workload w)
 	return w == WL_READWRITE || w == WL_RANDRW;
 }
 
+bool spec_job_sliced(const struct job_spec *j)
+{
+	return j->threads > 1 && !j->file_per_thread && !spec_workload_random(j->workload) &&
+	       !j->offset && !j->offset_increment;
+}
+
 uint64_t spec_job_extent(const struct job_spec *j)
 {
 	uint64_t workers = j->threads > 1 ? j->threads - 1 : 0;

@@ -351,5 +351,9 @@ bool spec_workload_mixed(enum job_workload w);
 /* The bytes of its file a job's workers span: file_size past offset, plus the
  * offset_increment of each worker after the first. */
 uint64_t spec_job_extent(const struct job_spec *j);
+/* Do the workers cut one shared file into slices, one a worker? Only a sequential workload
+ * without offset or offset_increment: random workers each cover the whole file, and an
+ * offset places each worker's own file_size bytes. */
+bool spec_job_sliced(const struct job_spec *j);
 
 #endif

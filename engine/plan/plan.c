@@ -372,9 +372,7 @@ static void plan_key_rules(struct planner *pl, struct instance *in, bool copies)
 		plan_fail(pl, PLAN_ESPEC, plan_where(in, JK_VERIFY),
 			  "key 'verify': block_size%s and file_size must be multiples of %u bytes",
 			  j->workload == WL_COPY ? " (buffer_size)" : "", VERIFY_UNIT);
-	/* Only a sequential shared file without offsets is sliced, a slice a worker (region()). */
-	if (j->threads > 1 && !j->file_per_thread && !spec_workload_random(j->workload) &&
-	    !j->offset && !j->offset_increment && j->file_size < (uint64_t)j->threads * in->chunk)
+	if (spec_job_sliced(j) && j->file_size < (uint64_t)j->threads * in->chunk)
 		plan_fail(
 		    pl, PLAN_ESPEC, plan_where(in, JK_THREADS),
 		    "key 'threads': %u workers share a file of %llu bytes, less than one %llu-byte I/O each",

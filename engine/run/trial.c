@@ -67,7 +67,7 @@ static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_
 		*off = j->offset + w * j->offset_increment;
 		return;
 	}
-	if (j->threads <= 1 || j->file_per_thread || spec_workload_random(j->workload))
+	if (!spec_job_sliced(j) || j->threads == 0) /* 0: never, for the division below */
 		return;
 
 	slice = j->file_size / j->threads / chunk * chunk;
