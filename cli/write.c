@@ -95,6 +95,12 @@ void cli_signals_install(void)
 	struct sigaction sa = {0};
 
 	sa.sa_handler = on_signal;
+	/* One stop signal at a time, in the order sent: a SIGINT that came while a SIGTERM's
+	 * handler ran was taken first. Worker threads block them (trial_slot.c). */
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* A terminal or ssh session that closes: a stop like SIGTERM's (exit 129), the files

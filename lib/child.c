@@ -23,6 +23,10 @@ pid_t child_start(const char *cmd, int out)
 	if (pid != 0)
 		return pid;
 	setpgid(0, 0);
+	/* A worker thread blocks the stop signals (trial_slot.c): its command does not. */
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* Not past iotrial's end (a SIGKILL of it, or a second Ctrl-C). */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(127);

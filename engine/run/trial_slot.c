@@ -191,6 +191,26 @@ fail:
 	return NULL;
 }
 
+/* A worker thread takes none of the stop signals sent to iotrial; they all go to the thread
+ * that started it, whose handler takes them one at a time and in the order sent (a SIGTERM
+ * and then a SIGINT were taken in the other order when two threads ran the handler at once).
+ * The threads a worker starts (the record log's writer) inherit this; a command it starts
+ * gets every signal back (child_start). */
+static int slot_thread_start(struct slot *s)
+{
+	sigset_t stops, old;
+	int err;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
+	err = pthread_create(&s->thread, NULL, slot_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 int trial_slot_start(struct slot *s)
 {
 	if (s->run->in->job.worker_mode == WORKER_PROCESS) {
@@ -206,7 +226,7 @@ int trial_slot_start(struct slot *s)
 			slot_main(s);
 			_exit(0);
 		}
-	} else if ((errno = pthread_create(&s->thread, NULL, slot_main, s)) != 0) {
+	} else if ((errno = slot_thread_start(s)) != 0) {
 		return -errno;
 	}
 	s->started = true;
