@@ -84,8 +84,7 @@ static bool own_dotfile(int dfd, const char *name)
 	if (!strcmp(name, OUTDIR_LOCK))
 		return true;
 	if (probe_name(name))
-		return fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-		       st.st_nlink == 1;
+		return dirfile_stat(dfd, name, &st) == 0;
 	for (size_t i = 0; result_name(i); i++)
 		if (dirfile_is_tmp(name, result_name(i), strlen(result_name(i))))
 			return dirfile_tmp_left(dfd, name);
@@ -148,7 +147,7 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 		else if (own_sub(name) >= 0 && S_ISDIR(st.st_mode))
 			ours = true; /* if everything in it is: looked at below */
 		else
-			ours = S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+			ours = dirfile_fit(&st) == 0 &&
 			       (result_file(name, strlen(name)) || own_dotfile(dfd, name));
 		if (!ours) {
 			snprintf(foreign, n, "%s%s%s", in, slash, name);
@@ -207,7 +206,7 @@ static int lock_take(struct outdir *o, long *holder)
 		char pid[24];
 		int n;
 
-		if (fd == -ELOOP || fd == -EINVAL || fd == -EMLINK)
+		if (dirfile_refused(fd))
 			return -EEXIST; /* not a file iotrial made: never write into it */
 		if (fd < 0)
 			return fd;
@@ -217,7 +216,7 @@ static int lock_take(struct outdir *o, long *holder)
 			close(fd);
 			return err == EWOULDBLOCK ? -EBUSY : -err;
 		}
-		if (fstat(fd, &a) < 0 || !S_ISREG(a.st_mode) || a.st_nlink != 1) {
+		if (fstat(fd, &a) < 0 || dirfile_fit(&a) < 0) {
 			close(fd);
 			return -EEXIST; /* not a file iotrial made: never write into it */
 		}
@@ -415,8 +414,8 @@ bool outdir_lock_foreign(const char *path)
 	struct stat st;
 	bool foreign = false;
 
-	if (dfd >= 0 && fstatat(dfd, OUTDIR_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		foreign = !S_ISREG(st.st_mode) || st.st_nlink != 1;
+	if (dfd >= 0)
+		foreign = dirfile_refused(dirfile_stat(dfd, OUTDIR_LOCK, &st));
 	if (dfd >= 0)
 		close(dfd);
 	return foreign;
@@ -522,8 +521,7 @@ uint64_t outdir_held(const char *path)
 	uint64_t held = 0;
 	struct stat st;
 
-	if (dfd >= 0 && fstatat(dfd, OUTDIR_LOCK, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISREG(st.st_mode) && st.st_nlink == 1)
+	if (dfd >= 0 && dirfile_stat(dfd, OUTDIR_LOCK, &st) == 0)
 		held = (uint64_t)st.st_blocks * 512;
 	if (dfd >= 0)
 		close(dfd);

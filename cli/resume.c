@@ -55,7 +55,7 @@ int cli_resume_load(const char *dir, struct results *from)
 		return refuse(dir, "it holds a '" OUTDIR_LOCK "' that iotrial did not make");
 	if ((fd = open_checkpoint(dir)) < 0)
 		return fd == -ENOENT ? refuse(dir, "no checkpoint in it (results.json)")
-		       : fd == -ELOOP || fd == -EINVAL || fd == -EMLINK
+		       : dirfile_refused(fd)
 			   ? refuse(
 				 dir,
 				 "its results.json is not a regular file with one link (a symbolic link, a FIFO, a device or a hard link): not a checkpoint iotrial wrote")

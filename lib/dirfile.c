@@ -14,8 +14,7 @@
 
 static const char tmp_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/* Is the file `st` one iotrial may open again: a regular file with one link? */
-static int fit(const struct stat *st)
+int dirfile_fit(const struct stat *st)
 {
 	if (S_ISLNK(st->st_mode))
 		return -ELOOP;
@@ -46,12 +45,24 @@ static int reopen(int dfd, const char *name, int look, int flags)
 		close(fd);
 		return ret;
 	}
-	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : fit(&b);
+	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : dirfile_fit(&b);
 	if (ret < 0) {
 		close(fd);
 		return ret;
 	}
 	return fd;
+}
+
+int dirfile_stat(int dfd, const char *name, struct stat *st)
+{
+	if (fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	return dirfile_fit(st);
+}
+
+bool dirfile_refused(int err)
+{
+	return err == -ELOOP || err == -EINVAL || err == -EMLINK;
 }
 
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
@@ -71,7 +82,7 @@ int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 		}
 		if (look < 0)
 			return -errno;
-		fd = fstat(look, &st) < 0 ? -errno : fit(&st);
+		fd = fstat(look, &st) < 0 ? -errno : dirfile_fit(&st);
 		if (fd == 0)
 			fd = reopen(dfd, name, look, base);
 		close(look);
@@ -136,6 +147,6 @@ bool dirfile_tmp_left(int dfd, const char *entry)
 {
 	struct stat st;
 
-	return fstatat(dfd, entry, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-	       st.st_nlink == 1 && st.st_uid == geteuid() && (st.st_mode & 07777) == 0600;
+	return dirfile_stat(dfd, entry, &st) == 0 && st.st_uid == geteuid() &&
+	       (st.st_mode & 07777) == 0600;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The length of the random part of a temporary name: as mkstemp's XXXXXX. */
@@ -20,6 +21,19 @@
  * `mode`. Returns the descriptor or -errno: -ELOOP a symlink, -EINVAL not a regular file,
  * -EMLINK more than one link, -ESTALE swapped between the look and the open. */
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode);
+
+/* Is `st` (an lstat's, or an fstat's of an open file) a file dirfile_open opens: 0 when it is
+ * a regular file with one link, else dirfile_open's refusal: -ELOOP a symlink, -EINVAL not a
+ * regular file, -EMLINK more than one link. */
+int dirfile_fit(const struct stat *st);
+
+/* Look at NAME in `dfd` without following a symlink, into `st`: dirfile_fit's verdict, or
+ * fstatat's -errno (-ENOENT: not there). Nothing is opened. */
+int dirfile_stat(int dfd, const char *name, struct stat *st);
+
+/* Is `err` (from dirfile_open or dirfile_stat) a refusal: a file there, but not one iotrial
+ * may open again (-ELOOP, -EINVAL, -EMLINK)? */
+bool dirfile_refused(int err);
 
 /* The folder NAME in `dfd`, made (0755) when missing, opened without following a symlink.
  * Returns the descriptor or -errno (-ELOOP or -ENOTDIR: a symlink or a file in its place). */

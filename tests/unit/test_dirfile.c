@@ -1,0 +1,142 @@
+/* Unit tests for lib/dirfile.c: the one check of "a regular file with one link" that the
+ * result folder's code asks (dirfile_stat, dirfile_fit, dirfile_refused) gives, for each kind
+ * of file planted in a folder, what dirfile_open gives, and a temporary file is one
+ * dirfile_tmp_left takes for a killed run's. Table-driven, in a fresh folder under $TMPDIR. */
+#include "lib/dirfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[4096];
+static int dfd = -1;
+
+/* A folder holding one of each kind: a file, a hard link pair, a symlink, a FIFO, a folder. */
+static int setup(void **state)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/iotrial-dirfile.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir) || (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if ((fd = openat(dfd, "file", O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0)
+		return -1;
+	close(fd);
+	if ((fd = openat(dfd, "linked", O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0)
+		return -1;
+	close(fd);
+	if (linkat(dfd, "linked", dfd, "linked2", 0) < 0 || symlinkat("file", dfd, "symlink") < 0 ||
+	    mkfifoat(dfd, "fifo", 0644) < 0 || mkdirat(dfd, "sub", 0755) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	static const char *const names[] = {"file", "linked", "linked2", "symlink", "fifo"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unlinkat(dfd, names[i], 0);
+	unlinkat(dfd, "sub", AT_REMOVEDIR);
+	close(dfd);
+	rmdir(dir);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int want; /* dirfile_stat's and dirfile_open's answer */
+} kinds[] = {
+    {"file", 0},       {"linked", -EMLINK}, {"linked2", -EMLINK}, {"symlink", -ELOOP},
+    {"fifo", -EINVAL}, {"sub", -EINVAL},    {"missing", -ENOENT},
+};
+
+static void test_stat(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct stat st;
+		int got = dirfile_stat(dfd, kinds[i].name, &st);
+		if (got != kinds[i].want)
+			fail_msg("dirfile_stat(\"%s\") is %d, want %d", kinds[i].name, got,
+				 kinds[i].want);
+		if (dirfile_refused(got) != (got != 0 && got != -ENOENT))
+			fail_msg("dirfile_refused(%d) for \"%s\" is %d", got, kinds[i].name,
+				 dirfile_refused(got));
+	}
+}
+
+/* The look and the open agree: what dirfile_stat passes, dirfile_open opens, and no more. */
+static void test_open_agrees(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		int fd = dirfile_open(dfd, kinds[i].name, O_RDONLY, 0), got = fd < 0 ? fd : 0;
+		if (fd >= 0)
+			close(fd);
+		if (got != kinds[i].want)
+			fail_msg("dirfile_open(\"%s\") is %d, want %d", kinds[i].name, got,
+				 kinds[i].want);
+	}
+}
+
+/* An open file that gains a link after it was opened: the fstat says so. */
+static void test_fit_open(void **state)
+{
+	struct stat st;
+	int fd = dirfile_open(dfd, "file", O_RDONLY, 0);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(dirfile_fit(&st), 0);
+	assert_int_equal(linkat(dfd, "file", dfd, "file2", 0), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(dirfile_fit(&st), -EMLINK);
+	unlinkat(dfd, "file2", 0);
+	close(fd);
+}
+
+/* dirfile_tmp's file is a killed run's leftover as made (0600), not once given a mode. */
+static void test_tmp_left(void **state)
+{
+	char tmp[64];
+	int fd = dirfile_tmp(dfd, "results.json", tmp, sizeof(tmp));
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_true(dirfile_is_tmp(tmp, "results.json", strlen("results.json")));
+	assert_true(dirfile_tmp_left(dfd, tmp));
+	assert_int_equal(fchmod(fd, 0644), 0);
+	assert_false(dirfile_tmp_left(dfd, tmp));
+	assert_int_equal(fchmod(fd, 0600), 0);
+	assert_int_equal(linkat(dfd, tmp, dfd, "tmp2", 0), 0);
+	assert_false(dirfile_tmp_left(dfd, tmp));
+	unlinkat(dfd, "tmp2", 0);
+	unlinkat(dfd, tmp, 0);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_stat),
+	    cmocka_unit_test(test_open_agrees),
+	    cmocka_unit_test(test_fit_open),
+	    cmocka_unit_test(test_tmp_left),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
