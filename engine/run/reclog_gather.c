@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/dist/dist.h"
+#include "lib/dirfile.h"
 
 /* Each message: this head, then up to RECLOG_CHUNK bytes of lines. */
 struct head {
@@ -23,30 +24,39 @@ struct head {
 	uint32_t last; /* no more messages from this rank for this log */
 };
 
+/* A spool by name in the folder `dfd` where O_TMPFILE is not supported: made and unlinked
+ * through the folder's descriptor, so a TMPDIR renamed or swapped for a symlink meanwhile
+ * neither receives the file nor loses one of its own to the unlink. */
+static int spool_named(int dfd)
+{
+	char tmp[sizeof(".iotrial-spool.") + DIRFILE_TMP_RAND];
+	int fd = dirfile_tmp(dfd, "iotrial-spool", tmp, sizeof(tmp)), err;
+
+	if (fd < 0)
+		return fd;
+	err = fcntl(fd, F_SETFL, O_APPEND) < 0 ? -errno : 0;
+	if (unlinkat(dfd, tmp, 0) < 0 && !err)
+		err = -errno;
+	if (!err)
+		return fd;
+	close(fd);
+	return err;
+}
+
 int reclog_spool_open(void)
 {
 	const char *dir = getenv("TMPDIR");
-	char *path = NULL;
-	int fd;
+	int dfd, fd;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
-	fd = open(dir, O_TMPFILE | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	/* A file system without O_TMPFILE: a fresh file of our own, unlinked at once. */
-	if (asprintf(&path, "%s/iotrial-spool.XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_APPEND | O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-	} else if (unlink(path) < 0) {
-		int err = -errno;
-
-		close(fd);
-		fd = err;
-	}
-	free(path);
+	/* O_PATH: the folder needs no read permission, only what creating a file in it needs. */
+	if ((dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	fd = openat(dfd, ".", O_TMPFILE | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = spool_named(dfd);
+	close(dfd);
 	return fd;
 }
 
