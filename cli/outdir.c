@@ -18,7 +18,8 @@
 #include "lib/dirfile.h"
 #include "reporters/reporter.h"
 
-#define PROBE_PREFIX ".iotrial-probe."
+/* The probe is dirfile_tmp's .iotrial-probe.XXXXXX, as a reporter's temporary file is. */
+#define PROBE_NAME "iotrial-probe"
 
 int outdir_mkdirs(const char *path)
 {
@@ -64,27 +65,17 @@ static bool result_file(const char *name, size_t len)
 	return false;
 }
 
-/* Is NAME .iotrial-probe.<pid>? */
-static bool probe_name(const char *name)
-{
-	size_t n = strlen(PROBE_PREFIX);
-
-	return !strncmp(name, PROBE_PREFIX, n) && name[n] &&
-	       strspn(name + n, "0123456789") == strlen(name + n);
-}
-
-/* What iotrial leaves in the result folder `dfd` besides the results: the lock file, the
- * probe, and .NAME.XXXXXX (a reporter's temporary file, see rep_write_at) exactly as
- * dirfile_tmp makes it: NAME a result file's, six of mkstemp's letters, and a file a killed
- * run left (regular, one link, ours, 0600). A user's .results.json.backup, say, is not. */
+/* What iotrial leaves in the result folder `dfd` besides the results: the lock file, and
+ * .NAME.XXXXXX (the probe, or a reporter's temporary file, see rep_write_at) exactly as
+ * dirfile_tmp makes it: NAME the probe's or a result file's, six of mkstemp's letters, and a
+ * file a killed run left (regular, one link, ours, 0600). A user's .results.json.backup,
+ * say, is not. */
 static bool own_dotfile(int dfd, const char *name)
 {
-	struct stat st;
-
 	if (!strcmp(name, OUTDIR_LOCK))
 		return true;
-	if (probe_name(name))
-		return dirfile_stat(dfd, name, &st) == 0;
+	if (dirfile_is_tmp(name, PROBE_NAME, strlen(PROBE_NAME)))
+		return dirfile_tmp_left(dfd, name);
 	for (size_t i = 0; result_name(i); i++)
 		if (dirfile_is_tmp(name, result_name(i), strlen(result_name(i))))
 			return dirfile_tmp_left(dfd, name);
@@ -241,13 +232,11 @@ static int lock_take(struct outdir *o, long *holder)
 /* Create, write and remove a file: the folder takes new files (not read-only, not full). */
 static int probe(const struct outdir *o)
 {
-	char name[48];
-	int fd, ret = 0;
+	char name[sizeof(PROBE_NAME) + DIRFILE_TMP_RAND + 2];
+	int fd = dirfile_tmp(o->fd, PROBE_NAME, name, sizeof(name)), ret = 0;
 
-	snprintf(name, sizeof(name), PROBE_PREFIX "%ld", (long)getpid());
-	fd = openat(o->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (write(fd, "\n", 1) != 1)
 		ret = errno ? -errno : -EIO;
 	if (close(fd) < 0 && ret == 0)

@@ -75,8 +75,11 @@ test_expect_success '--resume and --force remove only the temporary files a kill
 	"$IOTRIAL" run -q -o lk a.yaml 2>/dev/null
 	echo left >lk/.results.json.AbC123
 	chmod 600 lk/.results.json.AbC123
-	echo left >lk/.iotrial-probe.4242
-	# A user backup (mode 0644), a hard link, and names off the pattern.
+	echo left >lk/.iotrial-probe.AbC123
+	chmod 600 lk/.iotrial-probe.AbC123
+	# A user backup (mode 0644), a probe of that mode, a hard link, and names off the pattern.
+	echo keep >lk/.iotrial-probe.424242
+	chmod 644 lk/.iotrial-probe.424242
 	cp lk/results.json lk/.results.json.backup
 	echo keep >outside
 	chmod 600 outside
@@ -88,14 +91,29 @@ test_expect_success '--resume and --force remove only the temporary files a kill
 	echo keep >lk/.iotrial-probe.x1
 	"$IOTRIAL" run -q a.yaml --resume lk 2>err
 	ls -A lk >got.ls
-	printf ".iotrial-probe.x1\n.results.json.backup\n.summary.txt.Xy-2Ab\n.summary.txt.Xy12Ab\n.summary.txt.Xy12Abc\nresults.json\nsummary.txt\ntrials.csv\n" >want.ls
+	printf ".iotrial-probe.424242\n.iotrial-probe.x1\n.results.json.backup\n.summary.txt.Xy-2Ab\n.summary.txt.Xy12Ab\n.summary.txt.Xy12Abc\nresults.json\nsummary.txt\ntrials.csv\n" >want.ls
 	diff want.ls got.ls
-	rm lk/.iotrial-probe.x1 lk/.summary.txt.Xy-2Ab lk/.summary.txt.Xy12Ab lk/.summary.txt.Xy12Abc
+	rm lk/.iotrial-probe.x1 lk/.iotrial-probe.424242 lk/.summary.txt.Xy-2Ab lk/.summary.txt.Xy12Ab lk/.summary.txt.Xy12Abc
 	ls -A lk >before.ls
 	expect_code 1 "$IOTRIAL" run -q -o lk --force a.yaml 2>err
 	grep -F "holds '"'"'.results.json.backup'"'"', which iotrial did not write" err
 	ls -A lk >after.ls
 	diff before.ls after.ls
+'
+
+test_expect_success '--force takes a probe a killed run left (0600), not a look-alike of another mode' '
+	rm -rf pr
+	"$IOTRIAL" run -q -o pr a.yaml 2>/dev/null
+	echo keep >pr/.iotrial-probe.424242
+	chmod 640 pr/.iotrial-probe.424242
+	ls -A pr >before.ls
+	expect_code 1 "$IOTRIAL" run -q -o pr --force a.yaml 2>err
+	grep -F "holds '"'"'.iotrial-probe.424242'"'"', which iotrial did not write" err
+	ls -A pr >after.ls
+	diff before.ls after.ls
+	chmod 600 pr/.iotrial-probe.424242
+	"$IOTRIAL" run -q -o pr --force a.yaml 2>err
+	test ! -e pr/.iotrial-probe.424242
 '
 
 test_expect_success 'a folder with anything else is refused even with --force, nothing removed' '

@@ -279,7 +279,8 @@ test_expect_success 'a resumption records what changed in the environment, and k
 	: >env/.results.json.Xy12Ab
 	# As a killed run leaves it: 0600 until it would have been renamed.
 	chmod 600 env/.results.json.Xy12Ab
-	: >env/.iotrial-probe.999
+	: >env/.iotrial-probe.Ab1999
+	chmod 600 env/.iotrial-probe.Ab1999
 	"$IOTRIAL" run -q syn.yaml --resume env
 	jq -c ".resumptions[0].env_changes" env/results.json >changes
 	cat changes
