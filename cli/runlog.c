@@ -15,10 +15,16 @@
 
 int runlog_open(struct runlog *l, const char *path)
 {
-	l->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-	if (l->fd < 0) {
+	/* O_NONBLOCK: a FIFO no process reads is refused at once (ENXIO), where a blocking
+	 * open would wait for a reader before the run, for ever. Writes then block as usual. */
+	l->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (l->fd < 0 || fcntl(l->fd, F_SETFL, O_APPEND) < 0) {
 		int err = errno;
-		fprintf(stderr, "iotrial: cannot open the log '%s': %s\n", path, strerror(err));
+		fprintf(stderr, "iotrial: cannot open the log '%s': %s\n", path,
+			err == ENXIO ? "a FIFO that no process reads" : strerror(err));
+		if (l->fd >= 0)
+			close(l->fd);
+		l->fd = -1;
 		return -err;
 	}
 	l->path = path;

@@ -302,6 +302,21 @@ test_expect_success 'a log that cannot be opened: exit 1, nothing run; an empty 
 	test ! -e nl
 '
 
+test_expect_success 'a log that is a FIFO: refused at once when no process reads it (exit 1, nothing run), written to when one does' '
+	mkfifo logfifo
+	expect_code 1 timeout 10 "$IOTRIAL" run -q -o nf a.yaml --log logfifo 2>err
+	grep -x "iotrial: cannot open the log .logfifo.: a FIFO that no process reads" err
+	test ! -e nf
+	# A reader there before the run: one waiting in its open counts (it waits for a writer).
+	cat logfifo >fifo.got &
+	reader=$!
+	until test "$(cat /proc/$reader/wchan 2>/dev/null)" = wait_for_partner; do :; done
+	"$IOTRIAL" run -q -o nf a.yaml --log logfifo
+	wait $reader
+	grep -c "event=trial" fifo.got
+	log_lines_whole fifo.got
+'
+
 test_expect_success 'a log that cannot be written: said once, the run goes on, exit 1' '
 	expect_code 1 "$IOTRIAL" run -q -o full a.yaml b.yaml --log /dev/full 2>err
 	expect_eq "$(grep -c "iotrial: cannot write to the log ./dev/full.: No space left on device" err)" 1
