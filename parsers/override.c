@@ -70,6 +70,16 @@ static bool prefixed(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* A replication key's value refused, named as a job file's error names it (key 'runs');
+ * a name that is no replication key says so itself. */
+static void rep_error(struct yp *p, const char *where, const char *kname, int ret, const char *err)
+{
+	if (ret == -ENOENT)
+		override_error(p, where, "%s", err);
+	else
+		override_error(p, where, "key '%s': %s", kname, err);
+}
+
 /* An unknown key, with the spelling it most likely meant. */
 static void unknown_key(struct yp *p, const char *where, const char *key, const struct address *a)
 {
@@ -229,8 +239,8 @@ void yp_apply_override(struct yp *p, struct exp_spec *s, const struct spec_overr
 	}
 	rep = prefixed(a.kname, "replication.");
 	if (rep && !a.job &&
-	    yp_set_rep_path(&s->rep, a.kname + 12, o->value, err, sizeof(err)) < 0) {
-		override_error(p, where, "%s", err);
+	    (ret = yp_set_rep_path(&s->rep, a.kname + 12, o->value, err, sizeof(err))) < 0) {
+		rep_error(p, where, a.kname, ret, err);
 		return;
 	}
 	k = rep ? NULL : job_key_find(a.kname);
@@ -250,8 +260,9 @@ void yp_apply_override(struct yp *p, struct exp_spec *s, const struct spec_overr
 				return;
 			continue;
 		}
-		if (yp_set_rep_path(job->rep, a.kname + 12, o->value, err, sizeof(err)) < 0) {
-			override_error(p, where, "key '%s': %s", a.kname, err);
+		if ((ret = yp_set_rep_path(job->rep, a.kname + 12, o->value, err, sizeof(err))) <
+		    0) {
+			rep_error(p, where, a.kname, ret, err);
 			return;
 		}
 	}

@@ -171,7 +171,7 @@ int yp_set_rep_path(struct replication_spec *r, const char *path, const char *te
 		return set_positive(&r->outlier_k, text, err, errlen);
 	}
 	snprintf(err, errlen, "unknown replication key '%s'", path);
-	return -EINVAL;
+	return -ENOENT;
 }
 
 bool yp_rep_path_known(const char *path)

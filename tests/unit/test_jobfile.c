@@ -195,6 +195,17 @@ static void test_overrides(void **state)
 	assert_non_null(
 	    strstr(d.msgs[0], "--set 'block_size=big': key 'block_size': expected a size"));
 	diag_release(&d);
+	/* A replication value refused names its key, as for any key; an unknown one once. */
+	const struct spec_override bad_rep[] = {
+	    {"replication.runs", "0"}, {"a.replication.runs", "0"}, {"replication.runz", "1"}};
+	assert_int_equal(load(text, bad_rep, 3, &s, &d), -EINVAL);
+	assert_string_equal(d.msgs[0], "--set 'replication.runs=0': key 'replication.runs': "
+				       "must be between 1 and 1000000, got '0'");
+	assert_string_equal(d.msgs[1], "--set 'a.replication.runs=0': key 'replication.runs': "
+				       "must be between 1 and 1000000, got '0'");
+	assert_string_equal(d.msgs[2],
+			    "--set 'replication.runz=1': unknown replication key 'runz'");
+	diag_release(&d);
 }
 
 static void test_devices_and_builtins(void **state)
