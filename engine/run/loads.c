@@ -166,6 +166,7 @@ out:
 	if (ret == 0) {
 		struct timespec times[2] = {st->st_atim, st->st_mtim};
 		futimens(out, times);
+		fchmod(out, st->st_mode & 0777); /* the open's mode went through the umask */
 	}
 	close(out);
 	close(in);

@@ -91,6 +91,20 @@ test_expect_success 'copytree: a set-user-ID and set-group-ID source is copied w
 	expect_eq "$(stat -c %a "$copy/sub/b.dat")" 755
 '
 
+# The source's mode, as cp -p keeps it, not the mode cut by iotrial's umask (022: 0664
+# became 0644).
+test_expect_success 'copytree: a copy has the mode of its source file, whatever the umask' '
+	tree c7 "keep_files: true"
+	chmod 2775 c7/src/a.dat
+	chmod 666 c7/src/sub/b.dat
+	chmod 604 c7/src/sub/c.dat
+	(umask 077 && "$IOTRIAL" run -q c7.yaml -o c7.res)
+	copy=$(echo c7/dst/iotrial.ct.copy.*)
+	expect_eq "$(stat -c %a "$copy/a.dat")" 775
+	expect_eq "$(stat -c %a "$copy/sub/b.dat")" 666
+	expect_eq "$(stat -c %a "$copy/sub/c.dat")" 604
+'
+
 # p1: a write target swapped, just after the plan checked it, for a symlink to a file the
 # job file does not name.
 test_expect_success 'a target written (allow_overwrite) swapped after the plan checked it: refused, the new file untouched' '
