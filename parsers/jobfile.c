@@ -227,8 +227,11 @@ static bool parse_job(struct yp *p, struct exp_spec *s, const yaml_node_t *m,
 	/* Once per copy, naming the first (not once per earlier copy: n^2 lines). */
 	for (size_t k = 0; k + 1 < s->njobs; k++)
 		if (s->jobs[k].name && !strcmp(s->jobs[k].name, j->name)) {
-			yp_err(p, m, "name", "job name '%s' is used twice (also at line %u)",
-			       j->name, s->jobs[k].loc.line);
+			bool alias =
+			    s->jobs[k].loc.line == j->loc.line && s->jobs[k].loc.col == j->loc.col;
+			yp_err(p, m, "name", "job name '%s' is used twice (%s line %u)", j->name,
+			       alias ? "an alias repeats the job at" : "also at",
+			       s->jobs[k].loc.line);
 			break;
 		}
 	job_apply(p, j, m, true);

@@ -249,7 +249,9 @@ bool yp_mapping_ok(struct yp *p, const yaml_node_t *m, const char *key, const ch
 		size_t f = first ? first[i] : 0;
 
 		if (!name) {
-			yp_err(p, kn, key, "keys must be plain names, got %s", yp_node_kind(kn));
+			yp_err(p, kn, NULL, "a key%s%s%s must be a plain name, got %s",
+			       key ? " in '" : "", key ? key : "", key ? "'" : "",
+			       yp_node_kind(kn));
 			bad = true;
 			continue;
 		}

@@ -81,6 +81,15 @@ static const struct bad_case bad[] = {
     {"jobs:\n  - {name: a, workload: read, matrix: {iodepth: [1, 1, 1, 1]}}\n",
      "job.yaml:2:53: key 'iodepth': '1' is listed twice", 3},
     {"", "job.yaml:1:1: the job file is empty", 1},
+    /* A key that is no name: where it is, not as the parent key's own error. */
+    {"jobs:\n  - name: a\n    workload: read\n    [x]: 1\n",
+     "job.yaml:4:5: a key in 'jobs' must be a plain name, got a list", 1},
+    {"[x]: 1\njobs:\n  - {name: a, workload: read}\n",
+     "job.yaml:1:1: a key must be a plain name, got a list", 1},
+    /* A job repeated by an alias: its line is the anchor's, which the message says. */
+    {"jobs:\n  - &j {name: a, workload: read}\n  - *j\n",
+     "job.yaml:2:5: key 'name': job name 'a' is used twice (an alias repeats the job at line 2)",
+     1},
     {"- a\n- b\n", "job.yaml:1:1: expected a job file (a mapping), got a list", 1},
     {"replication: {runs: 0}\njobs:\n  - {name: a, workload: read}\n",
      "job.yaml:1:21: key 'runs': must be between 1 and 1000000, got '0'", 1},
