@@ -153,7 +153,7 @@ void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, boo
 	json_int_t v;
 
 	*out = 0;
-	if (rj_get_int(c, o, where, key, req, nullable, INT64_MIN, INT64_MAX, &v))
+	if (rj_get_int(c, o, where, key, req, nullable, 0, INT64_MAX, &v))
 		*out = (uint64_t)v;
 }
 

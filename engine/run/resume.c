@@ -183,7 +183,7 @@ static int take_place(struct plan *p, struct results *r, struct results *from, s
 		size_t in = u->inst[i], t = i < u->nmeasured ? pt->index : next[in]++;
 		struct instance_result *src = &from->inst[in], *dst = &r->inst[in];
 		struct trial_result tmp;
-		if (t >= src->ntrials || src->trials[t].seq != k + 1) {
+		if (t >= src->ntrials || src->trials[t].seq != k + 1 || src->trials[t].index != t) {
 			diag_add(
 			    d, NULL,
 			    "the checkpoint's order is not the plan's: trial %zu of job '%s' should be at place %zu",

@@ -484,6 +484,16 @@ test_expect_success 'refused: trials that are not at their place in the plan'"'"
 	jq ".jobs[0].trials += [.jobs[0].trials[5] | .index = 999 | .seq = 1]" bad/results.json >s.json
 	mv s.json bad/results.json
 	expect_refusal "1 of its trials are not at their place" "$IOTRIAL" run -q syn.yaml --resume bad
+	# A kept trial whose index is not its place, or whose count is below zero: not carried
+	# into the results.
+	refused
+	jq "(.jobs[0].trials[1].index) |= 999" bad/results.json >s.json
+	mv s.json bad/results.json
+	expect_refusal "the checkpoint'"'"'s order is not the plan'"'"'s" "$IOTRIAL" run -q syn.yaml --resume bad
+	refused
+	jq "(.jobs[0].trials[1].ios) |= -1" bad/results.json >s.json
+	mv s.json bad/results.json
+	expect_refusal "jobs[0].trials[1].ios: expected an integer from 0 to" "$IOTRIAL" run -q syn.yaml --resume bad
 '
 
 test_expect_success 'refused: a folder that a running iotrial holds' '

@@ -98,7 +98,10 @@ test_expect_success 'copytree: a copy has the mode of its source file, whatever 
 	chmod 2775 c7/src/a.dat
 	chmod 666 c7/src/sub/b.dat
 	chmod 604 c7/src/sub/c.dat
-	(umask 077 && "$IOTRIAL" run -q c7.yaml -o c7.res)
+	(
+		umask 077
+		"$IOTRIAL" run -q c7.yaml -o c7.res
+	)
 	copy=$(echo c7/dst/iotrial.ct.copy.*)
 	expect_eq "$(stat -c %a "$copy/a.dat")" 775
 	expect_eq "$(stat -c %a "$copy/sub/b.dat")" 666
