@@ -145,8 +145,9 @@ bool rj_get_int(struct rj *c, json_t *o, const char *where, const char *key, boo
 	return true;
 }
 
-/* Any integer: the writer casts uint64_t to json_int_t, so the cast back restores values
- * of 2^63 and above. null (when `nullable`) and missing leave 0. */
+/* A count, a size, a time or a seed: 0 to 2^63-1, none of them reaches 2^63 (a seed stays
+ * below 2^53), so a negative number is a damaged file, not a large value wrapped by the
+ * writer's cast to json_int_t. null (when `nullable`) and missing leave 0. */
 void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, uint64_t *out)
 {
