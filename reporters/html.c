@@ -17,6 +17,7 @@
 #define CELL	     64
 #define LATENCY_OPEN 12	 /* more instances than this: their latency plots start folded */
 #define PROBLEMS_MAX 100 /* trials listed with problems; results.json holds every one */
+#define SET_KEY_MAX  50	 /* bytes of a --set key shown; results.json holds the whole key */
 
 static const char css[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;color:#000;"
@@ -72,11 +73,29 @@ static void name_wrapping(FILE *out, const char *s)
 	}
 }
 
+/* Both key and value may come from results.json (a --set key): both escaped. */
 static void meta_row(FILE *out, const char *key, const char *val, bool mono)
 {
-	fprintf(out, "<tr><th>%s</th><td%s>", key, mono ? " class=\"mono\"" : "");
+	fputs("<tr><th>", out);
+	esc(out, key);
+	fprintf(out, "</th><td%s>", mono ? " class=\"mono\"" : "");
 	esc(out, val && *val ? val : "n/a");
 	fputs("</td></tr>\n", out);
+}
+
+/* A --set row, its key cut to SET_KEY_MAX bytes at a character's start (jansson read it as
+ * UTF-8, so backing over continuation bytes finds one) and the cut marked. */
+static void override_row(FILE *out, const struct spec_override *o)
+{
+	char buf[SET_KEY_MAX + 16];
+	size_t n = strlen(o->key);
+	bool cut = n > SET_KEY_MAX;
+
+	if (cut)
+		for (n = SET_KEY_MAX; n && ((unsigned char)o->key[n] & 0xc0) == 0x80;)
+			n--;
+	snprintf(buf, sizeof(buf), "--set %.*s%s", (int)n, o->key, cut ? "…" : "");
+	meta_row(out, buf, o->value, true);
 }
 
 static void header(const struct results *r, FILE *out)
@@ -94,10 +113,8 @@ static void header(const struct results *r, FILE *out)
 	fputs("<table class=\"meta\" id=\"meta\">\n", out);
 	meta_row(out, "job file", r->job_path, true);
 	meta_row(out, "job file SHA-256", r->job_sha256, true);
-	for (size_t i = 0; i < r->noverrides; i++) {
-		snprintf(buf, sizeof(buf), "--set %.50s", r->overrides[i].key);
-		meta_row(out, buf, r->overrides[i].value, true);
-	}
+	for (size_t i = 0; i < r->noverrides; i++)
+		override_row(out, &r->overrides[i]);
 	meta_row(out, "started", r->started_at, false);
 	meta_row(out, "finished", r->finished_at, false);
 	meta_row(out, "complete", r->complete ? "yes" : "no: figures cover the trials that ran",

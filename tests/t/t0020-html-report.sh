@@ -158,7 +158,27 @@ test_expect_success 'a results.json without the series a plot needs: the plot is
 	grep "</html>" noseries.html
 '
 
+test_expect_success 'a long --set key in report.html is cut where a character starts, and the cut marked' '
+	jq ".overrides = {(\"a\" + (\"é\" * 30)): \"v\"}" cliff/results.json >longkey.json
+	"$IOTRIAL" report longkey.json -f html -o longkey.html
+	grep -F "<th>--set aéééééééééééééééééééééééé…</th>" longkey.html
+'
+
 need_cmd chromium
+
+# plant.jq: results.json with $p after every string a person wrote or the run found (names,
+# paths, the host, errors, a --set key and value); the enumerations and a matrix's list of
+# keys as they were (the reader refuses others), and the strings of bounded length replaced
+# by a short tag; one trial failed, with an error and a log_error to show.
+cat >plant.jq <<'EOF'
+.jobs[0].trials[0] += {failed: true, error: "boom", log_error: "cut"}
+| reduce (paths(type == "string") | select((.[-2] == "matrix") or (.[-1] | IN("schema", "units", "state", "outliers", "order", "metric", "estimate", "series", "unit", "kind")) | not)) as $q
+	(.; setpath($q; getpath($q) + $p))
+| .job_file.sha256 = "<i class=planted>"
+| .started_at = "<i class=planted>"
+| .finished_at = "<i class=planted>"
+| .overrides = {($p): $p}
+EOF
 
 # loads HTML: no console message (an error, a failed fetch), and the script ran.
 loads() {
@@ -207,6 +227,19 @@ test_expect_success 'the console check catches a script error' '
 	sed "s/document.documentElement.setAttribute/notAFunction();&/" quickstart.html >broken.html
 	not loads broken.html
 	grep "Uncaught ReferenceError: notAFunction is not defined" broken.html.log
+'
+
+test_expect_success 'markup planted in every string of results.json makes no element in report.html' '
+	for exp in usb-vs-sata discwr2; do
+		jq --arg p "<img class=planted src=x onerror=console.error(document.domain)>" -f plant.jq "runs/$exp/results.json" >"planted-$exp.json"
+		"$IOTRIAL" report "planted-$exp.json" -f html -o "planted-$exp.html"
+		loads "planted-$exp.html"
+		not grep -E "<(img|i)[ >]" "planted-$exp.html.dom"
+		# Shown as text: the --set key (the one left unescaped before; cut at 50 bytes), the error.
+		grep -F "<th>--set &lt;img class=planted src=x onerror=console.error(doc…</th>" "planted-$exp.html.dom"
+		grep -F "boom&lt;img class=planted" "planted-$exp.html.dom"
+		grep -F "&lt;i class=planted&gt;" "planted-$exp.html.dom"
+	done
 '
 
 test_done
