@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/jobkeys.h"
+#include "parsers/yp.h"
 
 int imp_set(struct imp_job *j, const char *key, const char *value, bool global)
 {
@@ -125,13 +126,17 @@ static bool imp_value_ok(const char *key, const char *text, char *why, size_t le
 {
 	const struct job_key *k = job_key_find(key);
 	struct key_value v = {0};
+	double pct;
 	int r;
 
-	/* A variable is checked when the plan has its value; a percentage of the target
-	 * (file_size) when the plan has the target. */
-	if (!k || strstr(text, "${") || strchr(text, '%'))
+	/* A variable is checked when the plan has its value. */
+	if (!k || strstr(text, "${"))
 		return true;
-	r = job_key_parse(k, text, &v, why, len);
+	/* A percentage of the target: which size it is waits for the plan, its bounds not. */
+	if (k == job_key_row(JK_FILE_SIZE) && *text && text[strlen(text) - 1] == '%')
+		r = yp_file_size_percent(text, &pct, why, len);
+	else
+		r = job_key_parse(k, text, &v, why, len);
 	free(v.s);
 	return r != -EINVAL && r != -ERANGE;
 }

@@ -10,32 +10,41 @@
 #include "model/jobkeys.h"
 #include "parsers/yp.h"
 
-/* file_size: 50%: a part of the existing target, resolved when planning. The number is
- * itself the percentage: a second '%' (50%%, which units_parse_double reads as 0.5) is
- * refused, not taken as 0.5%. */
-static int file_size_percent(struct job_spec *j, const char *text, char *err, size_t errlen)
+int yp_file_size_percent(const char *text, double *pct, char *err, size_t errlen)
 {
 	char *num = strndup(text, strlen(text) - 1);
 	const char *why;
-	double pct;
 	int r;
 
 	if (!num) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	r = strchr(num, '%') ? -EINVAL : units_parse_double(num, &pct, &why);
+	/* The number is itself the percentage: a second '%' (50%%, which units_parse_double
+	 * reads as 0.5) is refused, not taken as 0.5%. */
+	r = strchr(num, '%') ? -EINVAL : units_parse_double(num, pct, &why);
 	free(num);
 	if (r == -EINVAL) {
 		snprintf(err, errlen, "expected a percentage like 50%%, got '%s'", text);
 		return -EINVAL;
 	}
-	if (r < 0 || !(pct > 0 && pct <= 100)) { /* r: -ERANGE, past a double */
+	if (r < 0 || !(*pct > 0 && *pct <= 100)) { /* r: -ERANGE, past a double */
 		snprintf(err, errlen,
 			 "a percentage of the target must be above 0%% and at most 100%%, got '%s'",
 			 text);
 		return -ERANGE;
 	}
+	return 0;
+}
+
+/* file_size: 50%: a part of the existing target, resolved when planning. */
+static int file_size_percent(struct job_spec *j, const char *text, char *err, size_t errlen)
+{
+	double pct;
+	int r = yp_file_size_percent(text, &pct, err, errlen);
+
+	if (r < 0)
+		return r;
 	j->file_size_pct = pct;
 	j->file_size = 0;
 	return 0;

@@ -90,6 +90,11 @@ bool yp_name_ok(const char *s);
  * Returns 0, or -EINVAL with a message (without position) in `err`. */
 int yp_experiment_ok(const char *text, char *err, size_t errlen);
 
+/* file_size: N% (text ends in '%'): is N a percentage above 0 and at most 100? 0 with the
+ * number in *pct, or -EINVAL (not a number), -ERANGE (out of bounds) or -ENOMEM, with a
+ * message (without position) in `err`. yp_set_job_key's check, for import-fio too. */
+int yp_file_size_percent(const char *text, double *pct, char *err, size_t errlen);
+
 /* Set one job key from its text form, checking type and bounds. Returns 0, or -EINVAL,
  * -ERANGE, -E2BIG or -ENOMEM, with a message (without position) in `err` for each. For a
  * job's mapping, --set and matrix values. */

@@ -311,6 +311,29 @@ test_expect_success 'a value the key refuses (0, out of bounds, past 64 bits) is
 	"$IOTRIAL" validate range.yaml
 '
 
+# size=N%: which size it is waits for the plan (the target), but N must be above 0 and at
+# most 100 (and one number) here, as validate checks it.
+test_expect_success 'size=N% out of 0% < N <= 100%, or not one number, is not mapped with the reason, exit 3' '
+	truncate -s 8M pct.dat
+	printf "[global]\nrw=randread\nfilename=pct.dat\n" >pct.fio
+	for v in 0%% 200%% -5%% 150%% 50%%%% " 50 %%" 1e2%%; do
+		printf "[j]\nsize=$v\n" >>pct.fio
+	done
+	expect_code 3 "$IOTRIAL" import-fio pct.fio >pct.yaml 2>pct.err
+	cat pct.yaml
+	grep "^iotrial: pct.fio: 6 fio option(s) not mapped" pct.err
+	bound="a percentage of the target must be above 0% and at most 100%"
+	grep -x "    # not mapped: size=0% (line 5): $bound, got .0%." pct.yaml
+	grep -x "    # not mapped: size=200% (line 7): $bound, got .200%." pct.yaml
+	grep -x "    # not mapped: size=-5% (line 9): $bound, got .-5%." pct.yaml
+	grep -x "    # not mapped: size=150% (line 11): $bound, got .150%." pct.yaml
+	grep -x "    # not mapped: size=50%% (line 13): expected a percentage like 50%, got .50%%." pct.yaml
+	grep -x "    # not mapped: size=50 % (line 15): expected a percentage like 50%, got .50 %." pct.yaml
+	expect_eq "$(grep -c "file_size" pct.yaml)" 1
+	grep -x "    file_size: 1e2%" pct.yaml
+	"$IOTRIAL" validate pct.yaml
+'
+
 test_expect_success 'docs/fio.md lists every fio option of the table, and no other' '
 	"$IOTRIAL" import-fio --options | cut -f1 | sort >table
 	sed -n "s/^| \`\([a-z_]*\)\` |.*/\1/p" "$SRC/docs/fio.md" | sort >doc
