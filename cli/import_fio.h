@@ -74,6 +74,9 @@ int imp_map_job(struct imp_job *j, const struct imp_opt *opts, size_t n, char **
  * last setting wins), else appends. 0 or -ENOMEM. */
 int imp_set(struct imp_job *j, const char *key, const char *value, bool global);
 
+/* Take `key` out of j; true if it was there. */
+bool imp_drop(struct imp_job *j, const char *key);
+
 /* Append a comment. 0 or -ENOMEM. */
 int imp_comment(struct imp_job *j, bool global, bool unmapped, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -85,6 +88,11 @@ const char *imp_opt_value(const struct imp_opt *o);
  * -ENOMEM. */
 int imp_not_mapped(struct imp_state *st, const struct imp_opt *o, const char *why);
 int imp_note(struct imp_state *st, const struct imp_opt *o, const char *why);
+
+/* Option `o` is 0, which is iotrial's default for `key` (no offset, no sync): the key left
+ * out, also where an earlier option or [global] set it (fio's last setting wins), and a note
+ * that says so: no option goes without a word. 0 or -ENOMEM. */
+int imp_default(struct imp_state *st, const struct imp_opt *o, const char *key);
 
 /* Set `key` to `text`, quoted as YAML needs, where `o` came from. 0 or -ENOMEM. */
 int imp_set_scalar(struct imp_state *st, const struct imp_opt *o, const char *key,

@@ -39,6 +39,20 @@ int imp_set(struct imp_job *j, const char *key, const char *value, bool global)
 	return 0;
 }
 
+bool imp_drop(struct imp_job *j, const char *key)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		if (!j->e[i].key || strcmp(j->e[i].key, key))
+			continue;
+		free(j->e[i].key);
+		free(j->e[i].value);
+		memmove(&j->e[i], &j->e[i + 1], (j->n - i - 1) * sizeof(j->e[0]));
+		j->n--;
+		return true;
+	}
+	return false;
+}
+
 int imp_comment(struct imp_job *j, bool global, bool unmapped, const char *fmt, ...)
 {
 	struct imp_entry *e;
@@ -117,6 +131,15 @@ int imp_note(struct imp_state *st, const struct imp_opt *o, const char *why)
 {
 	return imp_comment(st->j, o->global, false, "note: %s=%s (line %u): %s", o->o->key,
 			   imp_opt_value(o), o->o->line, why);
+}
+
+int imp_default(struct imp_state *st, const struct imp_opt *o, const char *key)
+{
+	char why[128];
+
+	imp_drop(st->j, key);
+	snprintf(why, sizeof(why), "the default of fio and of iotrial; %s left out", key);
+	return imp_note(st, o, why);
 }
 
 /* Does `text` pass key `key`'s own check (its type, units and bounds)? Else `why` says how

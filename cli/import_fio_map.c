@@ -64,7 +64,7 @@ static int map_placement(struct imp_state *st, const struct imp_opt *o, const ch
 			continue;
 		st->wl[placed[i].wl] = NULL;
 		if (strspn(v, "0") == strlen(v))
-			return 0;
+			return imp_default(st, o, key);
 		st->wl[placed[i].wl] = o;
 	}
 	return map_size(st, o, key, v);

@@ -252,7 +252,7 @@ int imp_map_sync_every(struct imp_state *st, const struct imp_opt *o, const char
 		return imp_not_mapped(st, o, "not a whole number");
 	st->wl[strcmp(key, "fsync_every") ? IMP_WL_FDATASYNC : IMP_WL_FSYNC] = n ? o : NULL;
 	if (!n)
-		return 0;
+		return imp_default(st, o, key);
 	return imp_set_scalar(st, o, key, imp_opt_value(o));
 }
 
@@ -289,21 +289,6 @@ static int resolve_ioprio(struct imp_state *st)
 	snprintf(text, sizeof(text), "{class: %s, level: %s}",
 		 classes[c ? atoi(imp_opt_value(c)) : 0], p ? imp_opt_value(p) : "0");
 	return imp_set(st->j, "ioprio", text, (!p || p->global) && (!c || c->global));
-}
-
-/* Take key `key` out of the job; true if it was there. */
-static bool imp_drop(struct imp_job *j, const char *key)
-{
-	for (size_t i = 0; i < j->n; i++) {
-		if (!j->e[i].key || strcmp(j->e[i].key, key))
-			continue;
-		free(j->e[i].key);
-		free(j->e[i].value);
-		memmove(&j->e[i], &j->e[i + 1], (j->n - i - 1) * sizeof(j->e[0]));
-		j->n--;
-		return true;
-	}
-	return false;
 }
 
 static const char *imp_get(const struct imp_job *j, const char *key)

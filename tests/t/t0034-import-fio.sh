@@ -334,6 +334,28 @@ test_expect_success 'size=N% out of 0% < N <= 100%, or not one number, is not ma
 	"$IOTRIAL" validate pct.yaml
 '
 
+# fio's 0 for these is iotrial's default: nothing to write, but a note, and a value set
+# before (in [global], or earlier in the job: fio's last setting wins) must not stay.
+test_expect_success 'offset, offset_increment, io_size, fsync or fdatasync of 0: a note, and an earlier value taken out' '
+	printf "[global]\nrw=randwrite\noffset=1m\nfsync=4\n[a]\noffset=0\nfsync=0\n" >zero.fio
+	printf "io_size=1m\nio_size=0\noffset_increment=0\nfdatasync=0\n[b]\n" >>zero.fio
+	"$IOTRIAL" import-fio zero.fio >zero.yaml
+	cat zero.yaml
+	sed -n "/- name: a/,/- name: b/p" zero.yaml >a.yaml
+	not grep -E "^ *(offset|fsync_every|io_limit|offset_increment|fdatasync_every):" a.yaml
+	for o in "offset=0 (line 6): the default of fio and of iotrial; offset left out" \
+		"fsync=0 (line 7): the default of fio and of iotrial; fsync_every left out" \
+		"io_size=0 (line 9): the default of fio and of iotrial; io_limit left out" \
+		"offset_increment=0 (line 10): the default of fio and of iotrial; offset_increment left out" \
+		"fdatasync=0 (line 11): the default of fio and of iotrial; fdatasync_every left out"; do
+		grep -x "    # note: $o" a.yaml
+	done
+	sed -n "/- name: b/,\$p" zero.yaml >b.yaml
+	grep -x "    offset: 1MiB" b.yaml
+	grep -x "    fsync_every: 4" b.yaml
+	"$IOTRIAL" validate zero.yaml
+'
+
 test_expect_success 'docs/fio.md lists every fio option of the table, and no other' '
 	"$IOTRIAL" import-fio --options | cut -f1 | sort >table
 	sed -n "s/^| \`\([a-z_]*\)\` |.*/\1/p" "$SRC/docs/fio.md" | sort >doc
