@@ -18,13 +18,18 @@ char *logname_records(const char *inst, bool intervals)
 	return name;
 }
 
-void logname_hook(char *buf, size_t len, const char *who, const char *what)
+void logname_hook(char *buf, size_t len, const char *inst, const char *what)
 {
 	char name[LOGNAME_HOOK_MAX + 1];
 	size_t i;
 
-	for (i = 0; i < LOGNAME_HOOK_MAX && who[i]; i++) {
-		char c = who[i];
+	/* The experiment's by what it is, not by a name: a job may be named "experiment". */
+	if (!inst) {
+		snprintf(buf, len, "experiment.%s.log", what);
+		return;
+	}
+	for (i = 0; i < LOGNAME_HOOK_MAX && inst[i]; i++) {
+		char c = inst[i];
 		bool safe = strchr("_-.", c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (c >= '0' && c <= '9');
 		name[i] = c;
@@ -32,6 +37,6 @@ void logname_hook(char *buf, size_t len, const char *who, const char *what)
 			name[i] = '_';
 	}
 	name[i] = 0;
-	/* job.NAME: a job named "experiment" has a log of its own. */
-	snprintf(buf, len, "%s%s.%s.log", strcmp(who, "experiment") ? "job." : "", name, what);
+	/* Every instance's under job., so none shares the experiment's. */
+	snprintf(buf, len, "job.%s.%s.log", name, what);
 }

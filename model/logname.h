@@ -16,10 +16,11 @@
  * value). Returns it malloc'd, or NULL when memory ran out. */
 char *logname_records(const char *inst, bool intervals);
 
-/* The name in hooks/ of the `what` hook ("prepare", "cleanup") of `who` ("experiment" or
- * an instance's name): "experiment.WHAT.log", or "job.NAME.WHAT.log" with NAME cut at
- * LOGNAME_HOOK_MAX bytes and every byte but a letter, a digit, '.', '-' and '_' made '_'.
- * Into `buf` of `len` bytes (cut short when it is too small). */
-void logname_hook(char *buf, size_t len, const char *who, const char *what);
+/* The name in hooks/ of the `what` hook ("prepare", "cleanup") of instance `inst`, or of the
+ * experiment (the top-level hooks) when `inst` is NULL: "job.NAME.WHAT.log" with NAME cut at
+ * LOGNAME_HOOK_MAX bytes and every byte but a letter, a digit, '.', '-' and '_' made '_', or
+ * "experiment.WHAT.log", whatever the instances are named. Into `buf` of `len` bytes (cut
+ * short when it is too small). */
+void logname_hook(char *buf, size_t len, const char *inst, const char *what);
 
 #endif

@@ -1,7 +1,8 @@
 /* Files named after an instance (record and interval logs, hook logs, a copy's destination)
  * must be its own: names are made safe for a file name ('/' or more made '_', a hook log's
  * cut at 200 bytes), so two instances can come out with one name, and would then share the
- * file, mixing their measurements or removing each other's copy. Refused when planning. */
+ * file, mixing their measurements or removing each other's copy. Refused when planning.
+ * The top-level hooks' logs need no place here: every instance's is under hooks/job. */
 #include "engine/plan/plan_internal.h"
 
 #include <stdio.h>

@@ -14,9 +14,10 @@
 #include "lib/dirfile.h"
 #include "model/logname.h"
 
-/* DIR/hooks/<who>.<what>.log, created anew (a name made safe for a file name), or /dev/null
- * without a result folder. Returns the descriptor or -errno, with the path in `path`. */
-static int hook_log_open(const struct hook_ctx *h, const char *who, const char *what, char *path,
+/* DIR/hooks/NAME, NAME as logname_hook gives it (the experiment's when `inst` is NULL),
+ * created anew, or /dev/null without a result folder. Returns the descriptor or -errno, with
+ * the path in `path`. */
+static int hook_log_open(const struct hook_ctx *h, const char *inst, const char *what, char *path,
 			 size_t len)
 {
 	char name[LOGNAME_HOOK_MAX + 64];
@@ -25,7 +26,7 @@ static int hook_log_open(const struct hook_ctx *h, const char *who, const char *
 		snprintf(path, len, "/dev/null");
 		return open(path, O_WRONLY | O_CLOEXEC);
 	}
-	logname_hook(name, sizeof(name), who, what);
+	logname_hook(name, sizeof(name), inst, what);
 	snprintf(path, len, "%s/hooks", h->dir);
 	/* hooks/ and its logs by the held folder, never followed as symlinks (one planted in a
 	 * resumed run's folder would have the log written somewhere else); a FIFO never blocks. */
@@ -46,14 +47,17 @@ static bool interrupted(const void *arg)
 	return h->stop && atomic_load(h->stop);
 }
 
-int hook_run(const struct hook_ctx *h, const char *who, const char *what, const char *cmd)
+int hook_run(const struct hook_ctx *h, const char *inst, const char *what, const char *cmd)
 {
 	bool prepare = !strcmp(what, "prepare"), stopped = false;
 	char path[4096], whom[256];
-	int fd = hook_log_open(h, who, what, path, sizeof(path)), st;
+	int fd = hook_log_open(h, inst, what, path, sizeof(path)), st;
 	pid_t pid;
 
-	snprintf(whom, sizeof(whom), strcmp(who, "experiment") ? "job '%s'" : "%s", who);
+	if (inst)
+		snprintf(whom, sizeof(whom), "job '%s'", inst);
+	else
+		snprintf(whom, sizeof(whom), "experiment");
 	if (fd < 0) {
 		diag_add(
 		    h->d, NULL, "%s: %s hook: cannot write its output to '%s': %s%s", whom, what,

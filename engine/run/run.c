@@ -508,7 +508,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		 * its first trial ends. */
 		checkpoint(&rn, o->resumed);
 		if (p->spec->prepare &&
-		    hooks_agree(hook_run(&rn.hk, "experiment", "prepare", p->spec->prepare))) {
+		    hooks_agree(hook_run(&rn.hk, NULL, "prepare", p->spec->prepare))) {
 			diag_add(
 			    d, NULL,
 			    "stopping the run: the experiment's prepare hook failed; no trial ran");
@@ -519,8 +519,7 @@ int run_plan(struct plan *p, struct results *r, const struct run_opts *o, struct
 		if (rn.open_stage != SIZE_MAX) /* stopped within the stage */
 			rn.hooks_failed += hook_stage(&rn.hk, p, rn.open_stage, false) < 0;
 		if (p->spec->cleanup)
-			rn.hooks_failed +=
-			    hook_run(&rn.hk, "experiment", "cleanup", p->spec->cleanup) < 0;
+			rn.hooks_failed += hook_run(&rn.hk, NULL, "cleanup", p->spec->cleanup) < 0;
 	}
 	run_close(&rn);
 	if (ret == 0)

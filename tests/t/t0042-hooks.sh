@@ -32,6 +32,33 @@ test_expect_success 'hooks run in order, around each stage, with their output ke
 	expect_eq "$(jq .complete r/results.json)" true
 '
 
+# The top-level hooks are the experiment's by where they are written, not by a name: a job
+# may be named "experiment" (or job.x), and keeps logs and messages of its own.
+test_expect_success 'a job named experiment has hook logs of its own, apart from the top-level ones' '
+	cat >named.yaml <<-\EOF
+	prepare: "echo top-prepare"
+	cleanup: "echo top-cleanup"
+	replication: {runs: 1}
+	defaults: {workload: read, backend: null, file_size: 64KiB}
+	jobs:
+	  - {name: experiment, prepare: "echo job-prepare", cleanup: "echo job-cleanup"}
+	  - {name: job.x, prepare: "echo x-prepare"}
+	EOF
+	"$IOTRIAL" run -q named.yaml -o n
+	ls n/hooks >got
+	printf "%s\n" experiment.cleanup.log experiment.prepare.log job.experiment.cleanup.log \
+		job.experiment.prepare.log job.job.x.prepare.log >want
+	diff -u want got
+	expect_eq "$(cat n/hooks/experiment.prepare.log)" top-prepare
+	expect_eq "$(cat n/hooks/experiment.cleanup.log)" top-cleanup
+	expect_eq "$(cat n/hooks/job.experiment.prepare.log)" job-prepare
+	expect_eq "$(cat n/hooks/job.experiment.cleanup.log)" job-cleanup
+	expect_eq "$(cat n/hooks/job.job.x.prepare.log)" x-prepare
+	sed "s/echo job-prepare/exit 3/" named.yaml >failing.yaml
+	expect_code 1 "$IOTRIAL" run -q failing.yaml -o f 2>err
+	grep -x "job .experiment.: prepare hook exited with status 3: exit 3 (its output is in f/hooks/job.experiment.prepare.log)" err
+'
+
 test_expect_success 'a hook runs outside the timed window of every trial' '
 	cat >timed.yaml <<-\EOF
 	jobs:
