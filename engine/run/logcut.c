@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,23 +13,49 @@
 
 #define CHUNK 65536
 
-/* Is `line` (its first field the trial's index) a line of a trial `ir` keeps? Its index
- * marked in `seen`, when given. */
-static bool kept_line(const char *line, size_t len, const struct instance_result *ir, bool *seen)
+/* The unsigned decimal at the front of `s` (`len` bytes) into *v, ended by a comma or the
+ * line's end. Returns the digits read, 0 when there is no number there. */
+static size_t number(const char *s, size_t len, uint64_t *v)
 {
-	uint64_t t = 0;
 	size_t i;
 
-	for (i = 0; i < len && line[i] >= '0' && line[i] <= '9' && t < UINT32_MAX; i++)
-		t = t * 10 + (uint64_t)(line[i] - '0');
-	if (!(i > 0 && i < len && line[i] == ',' && t < ir->ntrials && ir->trials[t].seq))
+	*v = 0;
+	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9' && *v < UINT32_MAX * 1000ull; i++)
+		*v = *v * 10 + (uint64_t)(s[i] - '0');
+	return i < len && s[i] != ',' ? 0 : i;
+}
+
+/* What an interval line (INTLOG_HEADER) counts of its trial's I/Os: its 6th field, ios. */
+static uint64_t interval_ios(const char *line, size_t len)
+{
+	uint64_t v = 0;
+
+	for (int f = 0; f < 5; f++) {
+		const char *c = memchr(line, ',', len);
+		if (!c)
+			return 0;
+		len -= (size_t)(c - line) + 1;
+		line = c + 1;
+	}
+	return number(line, len, &v) ? v : 0;
+}
+
+/* Is `line` (its first field the trial's index) a line of a trial `ir` keeps? What it counts
+ * of that trial's I/Os (`kind`) added to ios[index], when given. */
+static bool kept_line(const char *line, size_t len, const struct instance_result *ir,
+		      enum logcut_kind kind, uint64_t *ios)
+{
+	uint64_t t;
+	size_t i = number(line, len, &t);
+
+	if (!(i > 0 && i < len && t < ir->ntrials && ir->trials[t].seq))
 		return false;
-	if (seen)
-		seen[t] = true;
+	if (ios)
+		ios[t] += kind == LOGCUT_RECORDS ? 1 : interval_ios(line, len);
 	return true;
 }
 
-int logcut_keep(int fd, const struct instance_result *ir, bool *seen)
+int logcut_keep(int fd, const struct instance_result *ir, enum logcut_kind kind, uint64_t *ios)
 {
 	char *buf = malloc(CHUNK), *nl;
 	off_t base = 0, cut = 0; /* the file offsets of buf[0] and of the cut */
@@ -58,7 +85,7 @@ int logcut_keep(int fd, const struct instance_result *ir, bool *seen)
 			have += (size_t)n;
 			continue;
 		}
-		if (!header && !kept_line(buf + start, (size_t)(nl - buf) - start, ir, seen))
+		if (!header && !kept_line(buf + start, (size_t)(nl - buf) - start, ir, kind, ios))
 			break;
 		header = false;
 		start = (size_t)(nl - buf) + 1;
@@ -70,15 +97,17 @@ int logcut_keep(int fd, const struct instance_result *ir, bool *seen)
 	return err ? err : cut == 0;
 }
 
-int logcut_missing(struct instance_result *ir, const bool *seen)
+int logcut_missing(struct instance_result *ir, const uint64_t *ios)
 {
 	int n = 0;
 
 	for (size_t t = 0; t < ir->ntrials; t++) {
 		struct trial_result *tr = &ir->trials[t];
-		/* A trial that moved data wrote a line of each log (its last interval, however
-		 * short); one whose log was already cut short says so already. */
-		if (!tr->seq || !tr->ios || seen[t] || tr->log_error)
+		/* Every I/O a trial measured is a line of its record log and is counted in one
+		 * of its interval lines, so a log cut inside the trial's lines counts fewer. One
+		 * whose log was already cut short says so already. More (lines added by hand) is
+		 * no measurement lost. */
+		if (!tr->seq || ios[t] >= tr->ios || tr->log_error)
 			continue;
 		if (!(tr->log_error = strdup(LOGCUT_LOST)))
 			return -ENOMEM;

@@ -5,24 +5,32 @@
 #define IOTRIAL_LOGCUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "model/results.h"
 
-/* Cut the log open (read and write) as `fd` where its first line of a trial that `ir` does
- * not keep begins (a trial without a place in the order, seq 0: cut short or never saved),
- * or a last line without its end. The lines of a trial all come before the next trial's
- * (one trial runs at a time), so what is kept is the front of the file. With `seen` (ir->ntrials
- * entries, false), each trial with a line kept is marked true. Returns 1 when the file is
- * empty (no header yet), 0 when cut (or whole), or -errno. */
-int logcut_keep(int fd, const struct instance_result *ir, bool *seen);
+/* Which log logcut_keep reads, and so what a line counts of its trial's I/Os. */
+enum logcut_kind {
+	LOGCUT_RECORDS,	  /* one line an I/O (RECLOG_HEADER) */
+	LOGCUT_INTERVALS, /* its ios field (INTLOG_HEADER) */
+};
 
-/* A kept trial's log_error when its lines were not in a log a resumed run cut back. */
+/* Cut the log (of `kind`) open (read and write) as `fd` where its first line of a trial that
+ * `ir` does not keep begins (a trial without a place in the order, seq 0: cut short or never
+ * saved), or a last line without its end. The lines of a trial all come before the next
+ * trial's (one trial runs at a time), so what is kept is the front of the file. With `ios`
+ * (ir->ntrials entries, 0), what each kept line counts of its trial's I/Os is added to its
+ * trial's entry. Returns 1 when the file is empty (no header yet), 0 when cut (or whole), or
+ * -errno. */
+int logcut_keep(int fd, const struct instance_result *ir, enum logcut_kind kind, uint64_t *ios);
+
+/* A kept trial's log_error when lines of it were not in a log a resumed run cut back. */
 #define LOGCUT_LOST "lines lost before the run was resumed: the log was cut or removed"
 
-/* After logcut_keep(..., seen): each trial `ir` keeps (a seq) that moved data but has no
- * line in the log gets log_error LOGCUT_LOST (unless it has one). Returns how many, or
- * -ENOMEM. */
-int logcut_missing(struct instance_result *ir, const bool *seen);
+/* After logcut_keep(..., ios): each trial `ir` keeps (a seq) whose lines in the log count
+ * fewer I/Os than it did (its ios: the log lost lines of it, or all of them) gets log_error
+ * LOGCUT_LOST (unless it has one). Returns how many, or -ENOMEM. */
+int logcut_missing(struct instance_result *ir, const uint64_t *ios);
 
 /* Cut the log open as `fd` after its last end of line: a write cut short by a full disk
  * leaves part of a line at the end, which a CSV reader takes for a line of wrong fields.

@@ -151,20 +151,21 @@ size_t run_more_round(struct plan *p, struct results *r, uint32_t *more, size_t 
 /* A resumed run's log `fd` (records/FILE) cut back to the trials it keeps; the kept trials
  * that have no line left in it get their log_error, and one line says so: the run's exit
  * status is then 1 (docs/cli.md, Resuming). Returns as logcut_keep. */
-static int resume_cut(struct runner *rn, struct instance_result *ir, int fd, const char *file)
+static int resume_cut(struct runner *rn, struct instance_result *ir, int fd, int k,
+		      const char *file)
 {
-	bool *seen = calloc(ir->ntrials ? ir->ntrials : 1, sizeof(*seen));
+	uint64_t *ios = calloc(ir->ntrials ? ir->ntrials : 1, sizeof(*ios));
 	int cut, lost = 0;
 
-	if (!seen)
+	if (!ios)
 		return -ENOMEM;
-	cut = logcut_keep(fd, ir, seen);
-	if (cut >= 0 && (lost = logcut_missing(ir, seen)) > 0)
+	cut = logcut_keep(fd, ir, k ? LOGCUT_INTERVALS : LOGCUT_RECORDS, ios);
+	if (cut >= 0 && (lost = logcut_missing(ir, ios)) > 0)
 		diag_add(
 		    rn->d, NULL,
 		    "job '%s': the log '%s/records/%s' lacks the lines of %d kept trial(s): it was cut or removed before the resumption (their log_error says so)",
 		    ir->name, rn->o->dir, file, lost);
-	free(seen);
+	free(ios);
 	return lost < 0 ? lost : cut;
 }
 
@@ -202,7 +203,7 @@ static int open_log(struct runner *rn, struct instance_result *ir, int k)
 	kind = fd == -EINVAL || fd == -EMLINK;
 	if (fd < 0)
 		errno = -fd;
-	if (fd >= 0 && rn->o->resumed && (cut = resume_cut(rn, ir, fd, file)) < 0)
+	if (fd >= 0 && rn->o->resumed && (cut = resume_cut(rn, ir, fd, k, file)) < 0)
 		errno = -cut;
 	if (fd < 0 || cut < 0 || (cut == 1 && write(fd, header[k], hlen) != (ssize_t)hlen)) {
 		err = errno ? errno : EIO;

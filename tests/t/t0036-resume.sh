@@ -673,6 +673,54 @@ test_expect_success 'a record log removed or cut before the resumption: the kept
 	expect_eq "$(jq "[.jobs[0].trials[] | select(.log_error != null)] | length" rl/results.json)" 0
 '
 
+# The trial that ran first (seq 1) of folder $1's checkpoint: its index, and how many lines of
+# log $2 it has.
+first_trial() {
+	jq -r ".jobs[0].trials[] | select(.seq == 1) | .index" "$1/results.json"
+}
+lines_of() {
+	awk -F, -v t="$2" "NR > 1 && \$1 == t" "$1" | wc -l
+}
+
+test_expect_success 'a record or interval log cut inside a kept trial'"'"'s lines, emptied, or with lines added: log_error only where lines were lost' '
+	cat >cut.yaml <<-JOB
+	replication: {runs: 8}
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, log_interval: 10ms}
+	JOB
+	stopped_run cut.yaml lc --checkpoint-interval 0
+	cp -a lc lc.orig
+	t=$(first_trial lc)
+	jq -c "[.jobs[0].trials[] | select(.seq != null) | .index]" lc/results.json >kept
+	for log in n.csv n.intervals.csv; do
+		rm -rf lc
+		cp -a lc.orig lc
+		n=$(lines_of "lc/records/$log" "$t")
+		test "$n" -ge 2
+		head -n $((1 + n / 2)) "lc/records/$log" >h.csv
+		cat h.csv >"lc/records/$log"
+		expect_code 1 "$IOTRIAL" run -q cut.yaml --resume lc 2>err
+		cat err
+		grep -F "the log '"'"'lc/records/$log'"'"' lacks the lines of $(jq length kept) kept trial(s)" err
+		jq -c "[.jobs[0].trials[] | select(.log_error != null) | .index]" lc/results.json >lost
+		cmp kept lost
+		jq -e ".jobs[0].trials[$t].log_error | startswith(\"lines lost before the run was resumed\")" lc/results.json
+	done
+	rm -rf lc
+	cp -a lc.orig lc
+	: >lc/records/n.csv
+	expect_code 1 "$IOTRIAL" run -q cut.yaml --resume lc
+	jq -c "[.jobs[0].trials[] | select(.log_error != null) | .index]" lc/results.json >lost
+	cmp kept lost
+	rm -rf lc
+	cp -a lc.orig lc
+	sed -i 2p lc/records/n.csv
+	sed -i 2p lc/records/n.intervals.csv
+	expect_code 0 "$IOTRIAL" run -q cut.yaml --resume lc
+	expect_eq "$(jq "[.jobs[0].trials[] | select(.log_error != null)] | length" lc/results.json)" 0
+	expect_eq "$(lines_of lc/records/n.csv "$t")" $(($(jq ".jobs[0].trials[$t].ios" lc/results.json) + 1))
+'
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
