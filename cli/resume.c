@@ -34,7 +34,7 @@ static int open_checkpoint(const char *dir)
 	return fd;
 }
 
-int cli_resume_load(const char *dir, struct results *from)
+int cli_resume_load(const char *dir, struct results *from, int *fdp)
 {
 	struct diag d = {0};
 	struct stat st;
@@ -66,7 +66,6 @@ int cli_resume_load(const char *dir, struct results *from)
 		return EXIT_RUN;
 	}
 	ret = rj_load_fd(path, fd, from, &d);
-	close(fd);
 	free(path);
 	/* A file cut short is a syntax error: refused whole, never half read. One line: the
 	 * first problem. */
@@ -76,6 +75,8 @@ int cli_resume_load(const char *dir, struct results *from)
 		return ret;
 	}
 	diag_release(&d);
+	if (ret < 0)
+		close(fd);
 	if (strcmp(from->tool_version, IOTRIAL_VERSION)) {
 		snprintf(
 		    why, sizeof(why),
@@ -83,9 +84,56 @@ int cli_resume_load(const char *dir, struct results *from)
 		    from->tool_version, IOTRIAL_VERSION);
 		ret = refuse(dir, why);
 	}
-	if (ret)
+	if (ret) {
 		results_release(from);
+		close(fd);
+	} else {
+		*fdp = fd;
+	}
 	return ret;
+}
+
+bool cli_resume_same(const struct outdir *od, int fd)
+{
+	struct stat now, read;
+
+	return dirfile_stat(od->fd, "results.json", &now) == 0 && fstat(fd, &read) == 0 &&
+	       now.st_dev == read.st_dev && now.st_ino == read.st_ino;
+}
+
+int cli_resume_complete(const struct cli_args *args, const struct results *from, int fd)
+{
+	struct outdir od;
+	size_t failed = 0;
+	int ret;
+
+	for (size_t i = 0; i < from->ninst; i++)
+		for (size_t t = 0; !from->inst[i].background && t < from->inst[i].ntrials; t++)
+			failed += from->inst[i].trials[t].seq && from->inst[i].trials[t].failed;
+	if ((ret = outdir_resume(&od, args->resume)) < 0) {
+		outdir_release(&od);
+		return ret == -EBUSY ? EXIT_USAGE : EXIT_RUN;
+	}
+	if (!cli_resume_same(&od, fd)) {
+		outdir_release(&od);
+		return CLI_RESUME_AGAIN;
+	}
+	fprintf(
+	    stderr,
+	    "iotrial: the run in '%s' is complete: no trial runs again; result files it lacks are written\n",
+	    args->resume);
+	ret = cli_write_missing(from, &od, &args->formats, args->quiet);
+	outdir_release(&od);
+	return ret > 0 ? ret : failed || cli_logs_cut(from) ? EXIT_RUN : 0;
+}
+
+bool cli_logs_cut(const struct results *r)
+{
+	for (size_t i = 0; i < r->ninst; i++)
+		for (size_t t = 0; t < r->inst[i].ntrials; t++)
+			if (r->inst[i].trials[t].log_error)
+				return true;
+	return false;
 }
 
 static const struct spec_override *find(const struct spec_override *ov, size_t n, const char *key)

@@ -85,66 +85,30 @@ static int resume_into(const struct cli_args *args, struct plan *p, struct resul
 	return 0;
 }
 
-/* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`,
- * plan with its seed, and check that the job file and the overrides are its. Returns 0 or an
- * exit status (then nothing is left to release). */
+/* Load job file `file` into `s` and `p`; with --resume, first read the checkpoint into `from`
+ * (held open as *ckpt_fd), plan with its seed, and check that the job file and the overrides
+ * are its. Returns 0 or an exit status (then nothing is left to release). */
 static int load_one(const char *file, const struct cli_args *args, const char *scratch,
-		    struct results *from, struct exp_spec *s, struct plan *p)
+		    struct results *from, int *ckpt_fd, struct exp_spec *s, struct plan *p)
 {
 	int ret;
 
 	memset(from, 0, sizeof(*from));
 	if (!args->resume)
 		return load_job(file, args->ov, args->nov, scratch, s, p);
-	if ((ret = cli_resume_load(args->resume, from)))
+	if ((ret = cli_resume_load(args->resume, from, ckpt_fd)))
 		return ret;
-	if ((ret = load_job_seeded(file, args->ov, args->nov, scratch, from->seed, s, p))) {
-		results_release(from);
-		return ret;
-	}
-	if ((ret = cli_resume_match(args->resume, from, s))) {
-		results_release(from);
+	if ((ret = load_job_seeded(file, args->ov, args->nov, scratch, from->seed, s, p)) == 0 &&
+	    (ret = cli_resume_match(args->resume, from, s))) {
 		plan_release(p);
 		spec_release(s);
 	}
-	return ret;
-}
-
-/* Whether a trial of `r` lacks lines of its record or interval log (log_error): the run's exit
- * status is then 1, a resumed run's too for the trials its checkpoint gave it. */
-static bool logs_cut(const struct results *r)
-{
-	for (size_t i = 0; i < r->ninst; i++)
-		for (size_t t = 0; t < r->inst[i].ntrials; t++)
-			if (r->inst[i].trials[t].log_error)
-				return true;
-	return false;
-}
-
-/* --resume on a run that is complete (all its trials ran; a result file may be missing:
- * killed while writing them, a disk that was full, a file removed): nothing runs, and the
- * files DIR lacks are written from its results.json. The exit status is the run's: 1 when a
- * trial of a measured job failed, or a log lacks lines. */
-static int finish_complete(const struct cli_args *args, const struct results *from)
-{
-	struct outdir od;
-	size_t failed = 0;
-	int ret;
-
-	for (size_t i = 0; i < from->ninst; i++)
-		for (size_t t = 0; !from->inst[i].background && t < from->inst[i].ntrials; t++)
-			failed += from->inst[i].trials[t].seq && from->inst[i].trials[t].failed;
-	if ((ret = outdir_resume(&od, args->resume)) < 0) {
-		outdir_release(&od);
-		return ret == -EBUSY ? EXIT_USAGE : EXIT_RUN;
+	if (ret) {
+		results_release(from);
+		close(*ckpt_fd);
+		*ckpt_fd = -1;
 	}
-	fprintf(
-	    stderr,
-	    "iotrial: the run in '%s' is complete: no trial runs again; result files it lacks are written\n",
-	    args->resume);
-	ret = cli_write_missing(from, &od, &args->formats, args->quiet);
-	outdir_release(&od);
-	return ret > 0 ? ret : failed || logs_cut(from) ? EXIT_RUN : 0;
+	return ret;
 }
 
 /* One job file's run, from its plan to its results: what the steps of run_one share. */
@@ -162,6 +126,7 @@ struct file_run {
 	struct cli_checkpoints ckpt;
 	struct est_hint *hints; /* --estimate-from: what each instance's trials take */
 	size_t failed;		/* --resume: the kept trials that failed */
+	int ckpt_fd;		/* --resume: the checkpoint read (cli_resume_load) */
 };
 
 /* Before anything is taken: the hints of --estimate-from, the machine's checks of the plan,
@@ -296,6 +261,10 @@ static int take_folder(struct file_run *fr, struct outdir *claimed)
 	ret = !fr->lead || claimed ? 0
 	      : args->resume	   ? outdir_resume(&fr->own, args->resume)
 				   : result_folder(args, &fr->s, &fr->own);
+	/* Another run that took the folder between the read of its checkpoint and this lock
+	 * went on with it: what was read is no longer the run (--resume: one rank). */
+	if (ret == 0 && args->resume && !cli_resume_same(&fr->own, fr->ckpt_fd))
+		return CLI_RESUME_AGAIN;
 	if (ret == 0 && fr->lead && fr->od->path)
 		keep_room(fr);
 	return load_agree_max(ret == -EBUSY && args->resume ? EXIT_USAGE : ret < 0 ? EXIT_RUN : 0);
@@ -361,7 +330,7 @@ static int write_out(struct file_run *fr, int st)
 	cli_progress_end(&fr->pg);
 	if (fr->lead)
 		diag_print(&fr->d, stderr);
-	ret = st < 0 || fr->failed || (fr->lead && logs_cut(&fr->r)) ? EXIT_RUN : 0;
+	ret = st < 0 || fr->failed || (fr->lead && cli_logs_cut(&fr->r)) ? EXIT_RUN : 0;
 	if (fr->lead) {
 		outdir_unreserve(fr->od);
 		st = fr->od->path ? cli_write_results(&fr->r, fr->od, &args->formats,
@@ -376,31 +345,32 @@ static int write_out(struct file_run *fr, int st)
 	return ret;
 }
 
-/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
- * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
- * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
-static int run_one(const char *file, struct cli_args *args, const char *scratch,
-		   struct outdir *claimed, struct runlog *log, char **where)
+/* run_one's work, once: CLI_RESUME_AGAIN when a --resume must read its checkpoint again. */
+static int run_once(const char *file, struct cli_args *args, const char *scratch,
+		    struct outdir *claimed, struct runlog *log, char **where)
 {
 	struct file_run fr = {
 	    .args = args,
 	    .lead = dist_rank() == 0,
 	    .ro = {.stop = &cli_stop_signal, .checkpoint_ns = args->checkpoint_ns},
-	    .own = OUTDIR_INIT};
+	    .own = OUTDIR_INIT,
+	    .ckpt_fd = -1};
 	int ret;
 
-	if ((ret = load_one(file, args, scratch, &fr.from, &fr.s, &fr.p)))
+	if ((ret = load_one(file, args, scratch, &fr.from, &fr.ckpt_fd, &fr.s, &fr.p)))
 		return ret;
 	fr.od = claimed ? claimed : &fr.own;
 	if (args->resume && fr.from.complete) {
-		*where = strdup(args->resume);
-		ret = finish_complete(args, &fr.from);
+		if ((ret = cli_resume_complete(args, &fr.from, fr.ckpt_fd)) != CLI_RESUME_AGAIN)
+			*where = strdup(args->resume);
 	} else if (!(ret = check_plan(&fr)) && !(ret = take_folder(&fr, claimed)) &&
 		   !(ret = set_run_opts(&fr, log))) {
 		if (fr.lead)
 			*where = strdup(fr.od->path ? fr.od->path : "-");
 		ret = write_out(&fr, run_plan(&fr.p, &fr.r, &fr.ro, &fr.d));
 	}
+	if (fr.ckpt_fd >= 0)
+		close(fr.ckpt_fd);
 	free(fr.hints);
 	results_release(&fr.from);
 	results_release(&fr.r);
@@ -408,6 +378,29 @@ static int run_one(const char *file, struct cli_args *args, const char *scratch,
 	outdir_release(&fr.own);
 	plan_release(&fr.p);
 	spec_release(&fr.s);
+	return ret;
+}
+
+/* Run job file `file` into the result folder `claimed` (a batch's, taken before the first
+ * file ran; on rank 0 only) or one of its own (NULL), logging each trial into `log`; the
+ * folder's name into `*where` (malloc'd) once it has one. Returns its exit status. */
+static int run_one(const char *file, struct cli_args *args, const char *scratch,
+		   struct outdir *claimed, struct runlog *log, char **where)
+{
+	int ret;
+
+	/* --resume: each time again, another run went on with the folder in between and moved
+	 * it on; one that keeps doing so is not waited for. */
+	for (int tries = 0;
+	     (ret = run_once(file, args, scratch, claimed, log, where)) == CLI_RESUME_AGAIN;
+	     tries++)
+		if (tries == 4) {
+			fprintf(
+			    stderr,
+			    "iotrial: cannot resume from '%s': its checkpoint changed each time it was read: another iotrial run goes on with it\n",
+			    args->resume);
+			return EXIT_USAGE;
+		}
 	return ret;
 }
 

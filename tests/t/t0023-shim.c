@@ -7,7 +7,9 @@
  * first of those calls through. SHIM_NO_PROC hides /proc/self/fd. What takes
  * its place: a symlink to SHIM_SWAP_LINK, or to the original (moved aside to NAME.aside),
  * or, as SHIM_SWAP_TO says, a FIFO ("fifo"), an empty folder ("dir") or a new file of mode
- * 0600 holding "secret" ("file"). */
+ * 0600 holding "secret" ("file"). SHIM_HOLD_OPEN names a path whose first open(2) waits
+ * until the file SHIM_HOLD_GO exists, having created SHIM_HOLD_GO.waiting: a test runs
+ * another iotrial in between, certain where this one stands (t0036-resume.sh). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -101,6 +103,21 @@ static int no_proc(const char *path)
 	return 1;
 }
 
+/* SHIM_HOLD_OPEN: wait at the first open of that path until SHIM_HOLD_GO exists. */
+static void hold(const char *path)
+{
+	const char *on = getenv("SHIM_HOLD_OPEN"), *go = getenv("SHIM_HOLD_GO");
+	static atomic_int held;
+	char waiting[4096];
+
+	if (!on || !go || strcmp(path, on) || atomic_exchange(&held, 1))
+		return;
+	snprintf(waiting, sizeof(waiting), "%s.waiting", go);
+	close(real_openat()(AT_FDCWD, waiting, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	while (access(go, F_OK) != 0)
+		usleep(10000);
+}
+
 int openat(int dirfd, const char *path, int flags, ...)
 {
 	mode_t mode = 0;
@@ -113,6 +130,8 @@ int openat(int dirfd, const char *path, int flags, ...)
 	}
 	if (no_proc(path))
 		return -1;
+	if (dirfd == AT_FDCWD)
+		hold(path);
 	if (((flags & O_NOFOLLOW) && first("SHIM_SWAP", path)) ||
 	    (dirfd == AT_FDCWD && first("SHIM_SWAP_OPEN", path)))
 		swap_now(dirfd, path);
@@ -134,6 +153,7 @@ int open(const char *path, int flags, ...)
 	}
 	if (no_proc(path))
 		return -1;
+	hold(path);
 	if (first("SHIM_SWAP_OPEN", path))
 		swap_now(AT_FDCWD, path);
 	int fd = real_openat()(AT_FDCWD, path, flags, mode);

@@ -721,6 +721,85 @@ test_expect_success 'a record or interval log cut inside a kept trial'"'"'s line
 	expect_eq "$(lines_of lc/records/n.csv "$t")" $(($(jq ".jobs[0].trials[$t].ios" lc/results.json) + 1))
 '
 
+# Two --resume of one folder, B reading its checkpoint before A takes the folder and taking it
+# after A let go: B is held between the two, at its open of the job file (tests/t/t0023-shim.c,
+# SHIM_HOLD_OPEN), until A ends.
+# Folder $1 (a checkpoint of race.yaml), A's command after it; B's stderr in $1.b.err, and
+# its exit status in $1.b.rc.
+race_resume() {
+	local dir=$1 pid rc=0 n=0
+	shift
+	rm -f "$dir.go" "$dir.go.waiting"
+	SHIM_HOLD_OPEN=race.yaml SHIM_HOLD_GO=$TRASH/$dir.go LD_PRELOAD=$TRASH/shim.so \
+		"$IOTRIAL" run -q race.yaml --resume "$dir" 2>"$dir.b.err" &
+	pid=$!
+	while [ ! -e "$dir.go.waiting" ]; do
+		n=$((n + 1))
+		test "$n" -lt 2000
+		sleep 0.01
+	done
+	"$@"
+	touch "$dir.go"
+	wait "$pid" || rc=$?
+	echo "$rc" >"$dir.b.rc"
+	cat "$dir.b.err"
+}
+
+# A --resume of folder $1 (of race.yaml), interrupted (SIGINT) 0.35 s after its start; the
+# checkpoint it leaves copied to $1.a.json.
+stopped_resume() {
+	local pid rc=0
+	"$IOTRIAL" run -q race.yaml --resume "$1" 2>"$1.a.err" &
+	pid=$!
+	sleep 0.35
+	kill -INT "$pid"
+	wait "$pid" || rc=$?
+	expect_eq "$rc" 130
+	cp "$1/results.json" "$1.a.json"
+}
+
+# Each trial of folder $1's checkpoint has as many lines in its record log as it did I/Os.
+records_once() {
+	jq -r ".jobs[0].trials[] | \"\(.index) \(.ios)\"" "$1/results.json" >ios
+	while read -r i n; do
+		expect_eq "$(lines_of "$1/records/n.csv" "$i")" "$n" "record lines of trial $i"
+	done <ios
+}
+
+if command -v cc >/dev/null; then
+	cc -shared -fPIC -o "$TRASH/shim.so" "$SRC/tests/t/t0023-shim.c" -ldl
+	cat >race.yaml <<-JOB
+	replication: {runs: 10}
+	jobs:
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true}
+	JOB
+
+	test_expect_success 'two --resume of one folder: the second reads the checkpoint again once it holds the folder, and finds the run complete' '
+		stopped_run race.yaml rc --checkpoint-interval 0
+		race_resume rc "$IOTRIAL" run -q race.yaml --resume rc
+		jq -e .complete rc/results.json
+		sha256sum rc/results.json rc/trials.csv rc/records/n.csv >a.sum
+		expect_eq "$(cat rc.b.rc)" 0
+		grep -F "the run in '"'"'rc'"'"' is complete: no trial runs again" rc.b.err
+		sha256sum -c a.sum
+		expect_eq "$(jq ".resumptions | length" rc/results.json)" 1
+		records_once rc
+	'
+
+	test_expect_success 'two --resume of one folder, the first interrupted: the second goes on from its checkpoint, not the one it read first' '
+		stopped_run race.yaml ri --checkpoint-interval 0
+		race_resume ri stopped_resume ri
+		jq -e ".complete | not" ri.a.json
+		expect_eq "$(cat ri.b.rc)" 0
+		every_trial_once ri
+		expect_eq "$(jq ".resumptions | length" ri/results.json)" 2
+		records_once ri
+		expect_eq "$(jq "[.jobs[0].trials[] | select(.log_error != null)] | length" ri/results.json)" 0
+	'
+else
+	test_skip 'two --resume of one folder: the second reads the checkpoint again once it holds the folder' 'no C compiler for the shim'
+fi
+
 test_expect_success 'usage: --resume takes one job file, no -o, json among the formats' '
 	refused
 	expect_code 2 "$IOTRIAL" run -q syn.yaml syn.yaml --resume bad 2>err
