@@ -134,7 +134,7 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 			break;
 		}
 		if (sub >= 0)
-			ours = S_ISREG(st.st_mode) && has_ext(name, own_subs[sub][1]);
+			ours = dirfile_fit(&st) == 0 && has_ext(name, own_subs[sub][1]);
 		else if (own_sub(name) >= 0 && S_ISDIR(st.st_mode))
 			ours = true; /* if everything in it is: looked at below */
 		else

@@ -141,6 +141,26 @@ keep"
 	test ! -e /results.json
 '
 
+test_expect_success '--force refuses a hard link in records/ or hooks/, nothing removed' '
+	echo mine >outside.csv
+	echo mine >outside.log
+	for sub in records hooks; do
+		rm -rf hl
+		"$IOTRIAL" run -q -o hl a.yaml 2>/dev/null
+		mkdir hl/$sub
+		ext=csv
+		if [ $sub = hooks ]; then ext=log; fi
+		ln outside.$ext hl/$sub/x.$ext
+		ls -AR hl >before.txt
+		expect_code 1 "$IOTRIAL" run -q -o hl --force a.yaml 2>err
+		grep -F "holds '"'"'$sub/x.$ext'"'"', which iotrial did not write" err
+		ls -AR hl >after.txt
+		diff before.txt after.txt
+		expect_eq "$(stat -c %h outside.$ext)" 2
+		whole_run hl
+	done
+'
+
 test_expect_success 'an empty existing folder is used without --force' '
 	mkdir empty
 	"$IOTRIAL" run -q -o empty a.yaml 2>/dev/null
