@@ -185,9 +185,11 @@ static long lock_holder(int fd)
 }
 
 /* Take OUTDIR_LOCK with flock. A run that lets go removes the file while it still holds the
- * lock; one that opened it just before then locks a file that is no longer there, so the
- * lock counts only when the name still leads to the locked file. Returns 0, -EBUSY (with
- * the holder's pid in *holder) or -errno. */
+ * lock; one that opened it just before then locks a file that is no longer there (no link
+ * left), so the lock counts only when the name still leads to the locked file, and that is
+ * asked first: a file gone, or another in its place, is tried again, never called foreign
+ * (dirfile_open does the same between its look and its open). Returns 0, -EBUSY (with the
+ * holder's pid in *holder) or -errno. */
 static int lock_take(struct outdir *o, long *holder)
 {
 	for (int tries = 0; tries < 100; tries++) {
@@ -207,14 +209,14 @@ static int lock_take(struct outdir *o, long *holder)
 			close(fd);
 			return err == EWOULDBLOCK ? -EBUSY : -err;
 		}
-		if (fstat(fd, &a) < 0 || dirfile_fit(&a) < 0) {
-			close(fd);
-			return -EEXIST; /* not a file iotrial made: never write into it */
-		}
-		if (fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 ||
+		if (fstat(fd, &a) < 0 || fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
 			close(fd);
 			continue;
+		}
+		if (dirfile_fit(&a) < 0) {
+			close(fd);
+			return -EEXIST; /* not a file iotrial made: never write into it */
 		}
 		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 		if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {

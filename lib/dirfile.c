@@ -23,6 +23,13 @@ int dirfile_fit(const struct stat *st)
 	return st->st_nlink == 1 ? 0 : -EMLINK;
 }
 
+/* dirfile_fit, and -ESTALE for a file removed since its name was looked up (no link left):
+ * gone, not refused. */
+static int fit_linked(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_nlink == 0 ? -ESTALE : dirfile_fit(st);
+}
+
 /* Open the file `look` (O_PATH) stands for, NAME in `dfd`, with `flags`. */
 static int reopen(int dfd, const char *name, int look, int flags)
 {
@@ -45,7 +52,7 @@ static int reopen(int dfd, const char *name, int look, int flags)
 		close(fd);
 		return ret;
 	}
-	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : dirfile_fit(&b);
+	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : fit_linked(&b);
 	if (ret < 0) {
 		close(fd);
 		return ret;
@@ -69,7 +76,9 @@ int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 {
 	int base = (flags & ~(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 
-	/* Created or found: a name made between the look and the create is looked at again. */
+	/* Created or found: a name made between the look and the create, or removed or replaced
+	 * between the look and the open (a run letting go of its lock file), is looked at
+	 * again. */
 	for (int tries = 0; tries < 8; tries++) {
 		int look = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd;
 		struct stat st;
@@ -82,11 +91,13 @@ int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 		}
 		if (look < 0)
 			return -errno;
-		fd = fstat(look, &st) < 0 ? -errno : dirfile_fit(&st);
+		fd = fstat(look, &st) < 0 ? -errno : fit_linked(&st);
 		if (fd == 0)
 			fd = reopen(dfd, name, look, base);
 		close(look);
-		return fd;
+		/* -ENOENT here is reopen's by name: removed since the look. */
+		if (fd != -ESTALE && fd != -ENOENT)
+			return fd;
 	}
 	return -EEXIST;
 }

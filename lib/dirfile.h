@@ -18,8 +18,9 @@
  * allowed; O_NOFOLLOW, O_NONBLOCK and O_CLOEXEC are added). A NAME that is there is looked at
  * first (O_PATH: no driver's open runs, no FIFO waits) and only when it is a regular file
  * with one link is that very inode opened; a missing one is created (O_CREAT) with O_EXCL,
- * `mode`. Returns the descriptor or -errno: -ELOOP a symlink, -EINVAL not a regular file,
- * -EMLINK more than one link, -ESTALE swapped between the look and the open. */
+ * `mode`. A file removed or swapped between the look and the open is looked at again (up to
+ * 8 times: then -EEXIST). Returns the descriptor or -errno: -ELOOP a symlink, -EINVAL not a
+ * regular file, -EMLINK more than one link, -ENOENT not there (without O_CREAT). */
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode);
 
 /* Is `st` (an lstat's, or an fstat's of an open file) a file dirfile_open opens: 0 when it is

@@ -564,6 +564,33 @@ else
 	test_skip 'a signal that cuts the keeping of the room short' 'needs strace'
 fi
 
+# A run that looks at or opens the lock file just before the run holding it lets go (and
+# removes it), then opens or locks it after: strace holds back its look (the second openat in
+# the folder, after the walk's) or each of its flock calls 2 s while the first run ends.
+if command -v strace >/dev/null 2>&1; then
+	test_expect_success 'a run that locks the lock file the run before it just removed: it takes the folder, nothing called foreign' '
+		printf "experiment: first\njobs:\n  - {name: f, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 1s, replication: {runs: 1, warmup: 0}}\n" >first.yaml
+		for delay in "-e trace=flock -e inject=flock:delay_enter=2000000" "-P $PWD/cc -e trace=openat -e inject=openat:delay_exit=2000000:when=2"; do
+			rm -rf cc
+			"$IOTRIAL" run -q -o cc first.yaml 2>err1 &
+			pid=$!
+			for n in $(seq 500); do
+				if [ -e cc/.iotrial.lock ]; then break; fi
+				sleep 0.01
+			done
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o trace.txt $delay "$IOTRIAL" run -q -o cc --force a.yaml 2>err
+			wait $pid
+			cat err trace.txt
+			# The race was run: the first run removed the lock file held back, then ended.
+			grep "DELAYED" trace.txt
+			expect_eq "$(jq -r .experiment cc/results.json)" e1
+			whole_run cc
+		done
+	'
+else
+	test_skip 'a run that locks the lock file the run before it just removed' 'needs strace'
+fi
+
 test_expect_success 'read and write errors name their errno, not EIO' '
 	mkdir adir
 	expect_code 2 "$IOTRIAL" report adir 2>err
