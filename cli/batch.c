@@ -177,11 +177,16 @@ int batch_open(struct batch *b, const char *dir, bool force)
 		char *path = NULL;
 		if (asprintf(&path, "%s/%s", b->dir, b->e[i].name) < 0)
 			return -ENOMEM;
-		ret = outdir_claim(&b->e[i].od, path, force);
+		ret = outdir_take(&b->e[i].od, path, force);
 		free(path);
 		if (ret < 0)
 			return ret;
 	}
+	/* Every folder looked at and locked before any is emptied: a batch refused at its tenth
+	 * folder leaves the earlier runs in the first nine as they were. */
+	for (size_t i = 0; i < b->n; i++)
+		if ((ret = outdir_empty(&b->e[i].od)) < 0)
+			return ret;
 	return batch_write(b);
 }
 

@@ -50,8 +50,9 @@ int batch_init(struct batch *b, char **files, size_t n);
 
 /* Take the batch folder: `dir` (made with its parents when missing), or a new
  * results/batch-<UTC time> when NULL; lock it against another batch; refuse a batch.json of
- * an earlier batch unless `force`; claim each job file's result folder (outdir_claim, with
- * `force`). Prints one line on stderr when it fails. Returns 0 or -errno. */
+ * an earlier batch unless `force`; take each job file's result folder (outdir_take, with
+ * `force`), and only when every one is taken empty them (outdir_empty). Prints one line on
+ * stderr when it fails. Returns 0 or -errno. */
 int batch_open(struct batch *b, const char *dir, bool force);
 
 /* Job file `i` begins, or has ended with exit status `status`; then batch.json is written. */

@@ -361,7 +361,7 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 	return ret < 0 ? ret : (int)(own > 0);
 }
 
-int outdir_claim(struct outdir *o, const char *path, bool force)
+int outdir_take(struct outdir *o, const char *path, bool force)
 {
 	int ret;
 
@@ -373,14 +373,26 @@ int outdir_claim(struct outdir *o, const char *path, bool force)
 	}
 	/* Look for what is not iotrial's before writing anything (-o ~ must not get even a
 	 * lock file); once locked, when no other run can add to the folder, look again, for an
-	 * earlier run too (a run under way is "in use", not "an earlier run"); remove only
-	 * after a look found nothing foreign, so a refused folder loses nothing. */
+	 * earlier run too (a run under way is "in use", not "an earlier run"). */
 	if ((ret = check_contents(o, true, false)) < 0 || (ret = lock(o)) < 0 ||
 	    (ret = check_contents(o, force, false)) < 0)
 		return ret;
-	if (ret > 0 && (ret = check_contents(o, force, true)) < 0)
-		return ret;
-	return writable(o);
+	return 0;
+}
+
+int outdir_empty(struct outdir *o)
+{
+	int ret = check_contents(o, true, true);
+
+	return ret < 0 ? ret : writable(o);
+}
+
+int outdir_claim(struct outdir *o, const char *path, bool force)
+{
+	int ret = outdir_take(o, path, force);
+
+	/* Removed only after a look found nothing foreign: a refused folder loses nothing. */
+	return ret < 0 ? ret : outdir_empty(o);
 }
 
 long outdir_holder(const char *path)

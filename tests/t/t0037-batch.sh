@@ -244,6 +244,19 @@ test_expect_success 'a result folder refused at the start stops the queue before
 	test ! -e pre/batch.json
 '
 
+test_expect_success '--force empties no folder of a batch until every one is accepted: one refused, nothing removed' '
+	"$IOTRIAL" run -q -o fb a.yaml b.yaml 2>err
+	echo note >fb/b/notes.txt
+	ls -AR fb >before.ls
+	sha256sum fb/batch.json fb/a/* fb/b/* >before.sum
+	expect_code 1 "$IOTRIAL" run -q -o fb --force a.yaml b.yaml 2>err
+	grep "result folder .fb/b. holds .notes.txt., which iotrial did not write" err
+	ls -AR fb >after.ls
+	diff before.ls after.ls
+	sha256sum -c --quiet before.sum
+	whole_run fb/a a
+'
+
 # --log
 
 # Every line of log $1 is whole: a timestamp, pid=, event=, and for a trial each field.
