@@ -177,7 +177,7 @@ int batch_open(struct batch *b, const char *dir, bool force)
 		char *path = NULL;
 		if (asprintf(&path, "%s/%s", b->dir, b->e[i].name) < 0)
 			return -ENOMEM;
-		ret = outdir_take(&b->e[i].od, path, force);
+		ret = outdir_take_at(&b->e[i].od, b->dir_fd, b->e[i].name, path, force);
 		free(path);
 		if (ret < 0)
 			return ret;

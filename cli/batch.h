@@ -50,7 +50,7 @@ int batch_init(struct batch *b, char **files, size_t n);
 
 /* Take the batch folder: `dir` (made with its parents when missing), or a new
  * results/batch-<UTC time> when NULL; lock it against another batch; refuse a batch.json of
- * an earlier batch unless `force`; take each job file's result folder (outdir_take, with
+ * an earlier batch unless `force`; take each job file's result folder (outdir_take_at, with
  * `force`), and only when every one is taken empty them (outdir_empty). Prints one line on
  * stderr when it fails. Returns 0 or -errno. */
 int batch_open(struct batch *b, const char *dir, bool force);

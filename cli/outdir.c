@@ -361,16 +361,11 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 	return ret < 0 ? ret : (int)(own > 0);
 }
 
-int outdir_take(struct outdir *o, const char *path, bool force)
+/* Look at the folder, lock it, look again: refused as outdir_claim says, nothing removed. */
+static int take(struct outdir *o, bool force)
 {
 	int ret;
 
-	*o = (struct outdir){NULL, -1, -1};
-	if ((ret = outdir_mkdirs(path)) < 0 || (ret = open_folder(o, path)) < 0) {
-		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", path,
-			strerror(-ret));
-		return ret;
-	}
 	/* Look for what is not iotrial's before writing anything (-o ~ must not get even a
 	 * lock file); once locked, when no other run can add to the folder, look again, for an
 	 * earlier run too (a run under way is "in use", not "an earlier run"). */
@@ -378,6 +373,34 @@ int outdir_take(struct outdir *o, const char *path, bool force)
 	    (ret = check_contents(o, force, false)) < 0)
 		return ret;
 	return 0;
+}
+
+int outdir_take_at(struct outdir *o, int dfd, const char *name, const char *path, bool force)
+{
+	struct stat st;
+	int ret;
+
+	*o = (struct outdir){NULL, -1, -1};
+	if (!(o->path = strdup(path)))
+		return -ENOMEM;
+	/* Made here and opened without following a symlink: one in its place would lead the
+	 * batch, and --force, into a folder outside it. */
+	ret = dirfile_subdir(dfd, name);
+	if ((ret == -ENOTDIR || ret == -ELOOP) &&
+	    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		fprintf(
+		    stderr,
+		    "iotrial: result folder '%s' is %s: iotrial makes the folders in a batch folder itself and follows no symbolic link there, even with --force; move it away, or name another batch folder\n",
+		    path, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+		return -EEXIST;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	o->fd = ret;
+	return take(o, force);
 }
 
 int outdir_empty(struct outdir *o)
@@ -389,10 +412,18 @@ int outdir_empty(struct outdir *o)
 
 int outdir_claim(struct outdir *o, const char *path, bool force)
 {
-	int ret = outdir_take(o, path, force);
+	int ret;
 
+	*o = (struct outdir){NULL, -1, -1};
+	if ((ret = outdir_mkdirs(path)) < 0 || (ret = open_folder(o, path)) < 0) {
+		fprintf(stderr, "iotrial: cannot create result folder '%s': %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
 	/* Removed only after a look found nothing foreign: a refused folder loses nothing. */
-	return ret < 0 ? ret : outdir_empty(o);
+	if ((ret = take(o, force)) < 0)
+		return ret;
+	return outdir_empty(o);
 }
 
 long outdir_holder(const char *path)

@@ -37,12 +37,15 @@ int outdir_new(struct outdir *o, const char *parent, const char *base);
  * -errno. */
 int outdir_claim(struct outdir *o, const char *path, bool force);
 
-/* outdir_claim in two steps, for a batch: outdir_take makes, opens, looks at and locks the
- * folder, refusing it as outdir_claim does, and removes nothing; outdir_empty then removes
- * the earlier run in it (after outdir_take said yes: only iotrial's files) and probes it.
- * So a batch takes every folder before it empties any. Each prints one line on stderr when it
+/* outdir_claim in two steps, for a job file's folder NAME in a batch folder open as `dfd`
+ * (PATH names it in messages): outdir_take_at makes it when missing and opens it without
+ * following a symlink (a symlink or a file in its place is refused, -EEXIST, whatever
+ * `force` says: the batch folder's folders are iotrial's to make), looks at it and locks it,
+ * refusing it as outdir_claim does, and removes nothing; outdir_empty then removes the
+ * earlier run in it (after outdir_take_at said yes: only iotrial's files) and probes it. So a
+ * batch takes every folder before it empties any. Each prints one line on stderr when it
  * fails. Return 0 or -errno. */
-int outdir_take(struct outdir *o, const char *path, bool force);
+int outdir_take_at(struct outdir *o, int dfd, const char *name, const char *path, bool force);
 int outdir_empty(struct outdir *o);
 
 /* Make folder PATH and its missing parents (an existing folder is fine). Returns 0 or

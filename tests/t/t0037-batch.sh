@@ -257,6 +257,35 @@ test_expect_success '--force empties no folder of a batch until every one is acc
 	whole_run fb/a a
 '
 
+# A symlink, or a file, where a job file's folder goes: the batch folder's folders are iotrial's
+# to make, and what a symlink there leads to (an earlier run, an empty folder) is not touched.
+test_expect_success 'a symlink or a file in place of a job file folder: refused (exit 1), with or without --force, nothing touched' '
+	"$IOTRIAL" run -q -o victim a.yaml 2>err
+	mkdir empty
+	sha256sum victim/* >victim.sum
+	mkdir sl sl2
+	ln -s ../victim sl/a
+	ln -s ../empty sl2/b
+	touch -d @978307200 victim empty
+	for force in --force ""; do
+		for d in sl sl2; do
+			expect_code 1 "$IOTRIAL" run -q -o $d $force a.yaml b.yaml 2>err
+			grep -x "iotrial: result folder .$d/[ab]. is a symbolic link: iotrial makes the folders in a batch folder itself and follows no symbolic link there, even with --force; move it away, or name another batch folder" err
+		done
+	done
+	sha256sum -c --quiet victim.sum
+	expect_eq "$(ls -A empty)" ""
+	expect_eq "$(stat -c %Y victim empty | tr "\n" " ")" "978307200 978307200 "
+	test -L sl/a
+	test -L sl2/b
+	expect_eq "$(ls -A sl sl2 | tr "\n" " ")" "sl: a  sl2: a b "
+	mkdir fl
+	echo mine >fl/a
+	expect_code 1 "$IOTRIAL" run -q -o fl --force a.yaml b.yaml 2>err
+	grep "iotrial: result folder .fl/a. is a file: iotrial makes the folders in a batch folder itself" err
+	expect_eq "$(cat fl/a)" mine
+'
+
 # --log
 
 # Every line of log $1 is whole: a timestamp, pid=, event=, and for a trial each field.
