@@ -18,7 +18,8 @@
 #include "lib/dirfile.h"
 #include "reporters/reporter.h"
 
-/* The probe is dirfile_tmp's .iotrial-probe.XXXXXX, as a reporter's temporary file is. */
+/* The probe is dirfile_tmp's .iotrial-probe.iotrial~XXXXXX, as a reporter's temporary file
+ * is. */
 #define PROBE_NAME "iotrial-probe"
 
 int outdir_mkdirs(const char *path)
@@ -65,20 +66,16 @@ static bool result_file(const char *name, size_t len)
 	return false;
 }
 
-/* What iotrial leaves in the result folder `dfd` besides the results: the lock file, and
- * .NAME.XXXXXX (the probe, or a reporter's temporary file, see rep_write_at) exactly as
- * dirfile_tmp makes it: NAME the probe's or a result file's, six of mkstemp's letters, and a
- * file a killed run left (regular, one link, ours, 0600). A user's .results.json.backup,
- * say, is not. */
+/* What iotrial leaves in the result folder `dfd` besides the results: the lock file, and a
+ * temporary file of the probe's or a result file's that a killed run left, as
+ * dirfile_tmp_left alone decides (a user's .results.json.backup, even 0600, is not). */
 static bool own_dotfile(int dfd, const char *name)
 {
-	if (!strcmp(name, OUTDIR_LOCK))
+	if (!strcmp(name, OUTDIR_LOCK) || dirfile_tmp_left(dfd, name, PROBE_NAME))
 		return true;
-	if (dirfile_is_tmp(name, PROBE_NAME, strlen(PROBE_NAME)))
-		return dirfile_tmp_left(dfd, name);
 	for (size_t i = 0; result_name(i); i++)
-		if (dirfile_is_tmp(name, result_name(i), strlen(result_name(i))))
-			return dirfile_tmp_left(dfd, name);
+		if (dirfile_tmp_left(dfd, name, result_name(i)))
+			return true;
 	return false;
 }
 
@@ -234,7 +231,7 @@ static int lock_take(struct outdir *o, long *holder)
 /* Create, write and remove a file: the folder takes new files (not read-only, not full). */
 static int probe(const struct outdir *o)
 {
-	char name[sizeof(PROBE_NAME) + DIRFILE_TMP_RAND + 2];
+	char name[sizeof(PROBE_NAME) + DIRFILE_TMP_TAIL + 2];
 	int fd = dirfile_tmp(o->fd, PROBE_NAME, name, sizeof(name)), ret = 0;
 
 	if (fd < 0)

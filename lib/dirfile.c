@@ -117,7 +117,7 @@ int dirfile_subdir(int dfd, const char *name)
 int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len)
 {
 	unsigned char rnd[DIRFILE_TMP_RAND];
-	int n = snprintf(tmp, len, ".%s.XXXXXX", name);
+	int n = snprintf(tmp, len, ".%s.%sXXXXXX", name, DIRFILE_TMP_MARK);
 
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
@@ -141,23 +141,24 @@ int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len)
 	return -EEXIST;
 }
 
-bool dirfile_is_tmp(const char *entry, const char *name, size_t len)
+/* Is `entry` a name dirfile_tmp gives for NAME: `.NAME.`, the mark, 6 of its letters? */
+static bool is_tmp_name(const char *entry, const char *name)
 {
-	size_t n = strlen(entry);
+	size_t n = strlen(entry), len = strlen(name), mark = sizeof(DIRFILE_TMP_MARK) - 1;
 
-	if (n != len + 2 + DIRFILE_TMP_RAND || entry[0] != '.' || strncmp(entry + 1, name, len) ||
-	    entry[len + 1] != '.')
+	if (n != len + 2 + DIRFILE_TMP_TAIL || entry[0] != '.' || strncmp(entry + 1, name, len) ||
+	    entry[len + 1] != '.' || strncmp(entry + len + 2, DIRFILE_TMP_MARK, mark))
 		return false;
-	for (size_t i = len + 2; i < n; i++)
+	for (size_t i = len + 2 + mark; i < n; i++)
 		if (!memchr(tmp_alphabet, entry[i], sizeof(tmp_alphabet) - 1))
 			return false;
 	return true;
 }
 
-bool dirfile_tmp_left(int dfd, const char *entry)
+bool dirfile_tmp_left(int dfd, const char *entry, const char *name)
 {
 	struct stat st;
 
-	return dirfile_stat(dfd, entry, &st) == 0 && st.st_uid == geteuid() &&
-	       (st.st_mode & 07777) == 0600;
+	return is_tmp_name(entry, name) && dirfile_stat(dfd, entry, &st) == 0 &&
+	       st.st_uid == geteuid() && (st.st_mode & 07777) == 0600;
 }

@@ -11,8 +11,15 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+/* A temporary name is `.NAME.` then this mark then the random part. The mark is what tells
+ * a temporary file iotrial made from a user's: `.results.json.backup` has six letters too,
+ * and a cp under umask 077 makes it 0600 as dirfile_tmp does; rsync's are `.NAME.XXXXXX`.
+ * No one names a file `.NAME.iotrial~...` by chance. */
+#define DIRFILE_TMP_MARK "iotrial~"
 /* The length of the random part of a temporary name: as mkstemp's XXXXXX. */
 #define DIRFILE_TMP_RAND 6
+/* What dirfile_tmp puts after `.NAME.`: the mark and the random part. */
+#define DIRFILE_TMP_TAIL (sizeof(DIRFILE_TMP_MARK) - 1 + DIRFILE_TMP_RAND)
 
 /* Open NAME in the folder open as `dfd` with open(2) `flags` (O_CREAT, O_TRUNC, O_APPEND
  * allowed; O_NOFOLLOW, O_NONBLOCK and O_CLOEXEC are added). A NAME that is there is looked at
@@ -40,17 +47,17 @@ bool dirfile_refused(int err);
  * Returns the descriptor or -errno (-ELOOP or -ENOTDIR: a symlink or a file in its place). */
 int dirfile_subdir(int dfd, const char *name);
 
-/* A new temporary file `.NAME.XXXXXX` in `dfd` (X one of mkstemp's letters: A-Z, a-z, 0-9),
- * created 0600 with O_EXCL, its name into `tmp` (`len` bytes). Returns the descriptor or
- * -errno. */
+/* A new temporary file `.NAME.iotrial~XXXXXX` in `dfd` (DIRFILE_TMP_MARK, then X one of
+ * mkstemp's letters: A-Z, a-z, 0-9), created 0600 with O_EXCL, its name into `tmp` (`len`
+ * bytes: strlen(NAME) + 3 + DIRFILE_TMP_TAIL will do). Returns the descriptor or -errno
+ * (-ENAMETOOLONG: `len` too short). */
 int dirfile_tmp(int dfd, const char *name, char *tmp, size_t len);
 
-/* Is `entry` a name dirfile_tmp gives for NAME (the first `len` bytes of `name`): exactly
- * `.NAME.` and 6 of mkstemp's letters? */
-bool dirfile_is_tmp(const char *entry, const char *name, size_t len);
-
-/* Is `entry` in `dfd` as dirfile_tmp leaves a file it made: a regular file with one link,
- * owned by this user, mode 0600 (the writers give a file its final mode once renamed)? */
-bool dirfile_tmp_left(int dfd, const char *entry);
+/* Is `entry` in `dfd` a temporary file dirfile_tmp made for NAME, as a killed run leaves it:
+ * named exactly `.NAME.`, DIRFILE_TMP_MARK and 6 of mkstemp's letters, and a regular file
+ * with one link, owned by this user, mode 0600 (the writers give a file its final mode once
+ * renamed)? The one test of "iotrial's to remove": anything else, a temporary name of an
+ * older build without the mark included, is not. Nothing is opened. */
+bool dirfile_tmp_left(int dfd, const char *entry, const char *name);
 
 #endif

@@ -149,9 +149,9 @@ static int write_at(const struct rep_ops *rep, const struct results *r, int dfd,
 		ret = -errno;
 	if (ret != 0)
 		unlinkat(dfd, tmp, 0);
-	/* Its mode once renamed: a temporary file keeps dirfile_tmp's 0600, which tells one a
-	 * killed run left (removed by --resume and --force) from a user's file of that name,
-	 * and a private file replaced is never readable by others meanwhile. The owner before
+	/* Its mode once renamed: a temporary file keeps dirfile_tmp's 0600, which (with the
+	 * mark in its name) tells one a killed run left (removed by --resume and --force), and
+	 * a private file replaced is never readable by others meanwhile. The owner before
 	 * the mode: chown clears the set-id bits. */
 	if (ret == 0 && was && geteuid() == 0 && fchown(fd, was->st_uid, was->st_gid) < 0)
 		ret = -errno;

@@ -29,7 +29,7 @@ struct head {
  * neither receives the file nor loses one of its own to the unlink. */
 static int spool_named(int dfd)
 {
-	char tmp[sizeof(".iotrial-spool.") + DIRFILE_TMP_RAND];
+	char tmp[sizeof(".iotrial-spool.") + DIRFILE_TMP_TAIL];
 	int fd = dirfile_tmp(dfd, "iotrial-spool", tmp, sizeof(tmp)), err;
 
 	if (fd < 0)

@@ -12,7 +12,7 @@ printf 'experiment: e3\njobs:\n  - {name: c, workload: read, backend: null, file
 # A job whose one trial leaves a mark: no mark, no trial ran.
 printf 'experiment: m\njobs:\n  - {name: m, workload: command, command: "touch %s/ran"}\n' "$PWD" >mark.yaml
 
-# No temporary file (.NAME.XXXXXX), probe or lock file left in folder $1.
+# No temporary file (.NAME.iotrial~XXXXXX), probe or lock file left in folder $1.
 no_leftovers() {
 	ls -A "$1" >left.txt
 	not grep -E '^\.' left.txt
@@ -59,9 +59,9 @@ test_expect_success '--force empties an earlier run first: results, records/, te
 	"$IOTRIAL" run -q -o forced b.yaml 2>/dev/null
 	mkdir forced/records
 	echo old >forced/records/b.csv
-	echo half >forced/.results.json.AbC123
+	echo half >forced/.results.json.iotrial~AbC123
 	# As a killed run leaves it: 0600 until it would have been renamed.
-	chmod 600 forced/.results.json.AbC123
+	chmod 600 forced/.results.json.iotrial~AbC123
 	echo 1 >forced/.iotrial.lock
 	"$IOTRIAL" run -q -o forced --force a.yaml 2>/dev/null
 	test ! -e forced/records
@@ -70,50 +70,69 @@ test_expect_success '--force empties an earlier run first: results, records/, te
 	expect_eq "$(ls forced | tr "\n" " ")" "results.json summary.txt trials.csv "
 '
 
-test_expect_success '--resume and --force remove only the temporary files a killed run left, not look-alikes' '
-	rm -rf lk
-	"$IOTRIAL" run -q -o lk a.yaml 2>/dev/null
-	echo left >lk/.results.json.AbC123
-	chmod 600 lk/.results.json.AbC123
-	echo left >lk/.iotrial-probe.AbC123
-	chmod 600 lk/.iotrial-probe.AbC123
-	# A user backup (mode 0644), a probe of that mode, a hard link, and names off the pattern.
-	echo keep >lk/.iotrial-probe.424242
-	chmod 644 lk/.iotrial-probe.424242
-	cp lk/results.json lk/.results.json.backup
-	echo keep >outside
-	chmod 600 outside
-	ln outside lk/.summary.txt.Xy12Ab
-	echo keep >lk/.summary.txt.Xy12Abc
-	chmod 600 lk/.summary.txt.Xy12Abc
-	echo keep >lk/.summary.txt.Xy-2Ab
-	chmod 600 lk/.summary.txt.Xy-2Ab
-	echo keep >lk/.iotrial-probe.x1
-	"$IOTRIAL" run -q a.yaml --resume lk 2>err
+# A folder holding an earlier run, and what a killed run leaves there: a checkpoint's
+# temporary file and a probe, 0600 until they would have been renamed or removed.
+killed_run() {
+	rm -rf "$1"
+	"$IOTRIAL" run -q -o "$1" a.yaml 2>/dev/null
+	echo left >"$1/.results.json.iotrial~AbC123"
+	echo left >"$1/.iotrial-probe.iotrial~AbC123"
+	chmod 600 "$1/.results.json.iotrial~AbC123" "$1/.iotrial-probe.iotrial~AbC123"
+}
+
+# Plant look-alike $2 of iotrial's temporary files in folder $1: a user's file of the same
+# mode (a cp under umask 077 makes 0600), one of an iotrial before the mark (.NAME.XXXXXX),
+# another user's, a hard link, a symlink, a FIFO, another length or letter, another NAME.
+look_alike() {
+	case $2 in
+	.other)
+		: >"$1/.results.json.iotrial~Other1"
+		chown 65534 "$1/.results.json.iotrial~Other1"
+		;;
+	.link) ln outside "$1/.summary.txt.iotrial~Xy12Ab" ;;
+	.sym) ln -s outside "$1/.summary.txt.iotrial~Sym123" ;;
+	.fifo) mkfifo -m 600 "$1/.summary.txt.iotrial~Fifo12" ;;
+	*)
+		mask=$(umask)
+		umask 077
+		cp "$1/results.json" "$1/$2"
+		umask "$mask"
+		;;
+	esac
+}
+look_alikes=".results.json.backup .results.json.Ab12Cd .iotrial-probe.424242 .summary.txt.iotrial~Xy12Abc .summary.txt.iotrial~Xy-2Ab .iotrial-probe.iotrial~x1 .notes.txt.iotrial~Ab12Cd .results.json.iotrial-Ab12Cd .link .sym .fifo"
+if [ "$(id -u)" = 0 ]; then
+	look_alikes="$look_alikes .other"
+fi
+echo keep >outside
+
+test_expect_success '--resume removes only the temporary files a killed run left, not look-alikes (umask 077 backups, older names, links, FIFOs)' '
+	killed_run lk
+	for f in $look_alikes; do
+		look_alike lk "$f"
+	done
+	ls -A lk | grep -v "iotrial~AbC123$" >want.ls
+	timeout 20 "$IOTRIAL" run -q a.yaml --resume lk 2>err
 	ls -A lk >got.ls
-	printf ".iotrial-probe.424242\n.iotrial-probe.x1\n.results.json.backup\n.summary.txt.Xy-2Ab\n.summary.txt.Xy12Ab\n.summary.txt.Xy12Abc\nresults.json\nsummary.txt\ntrials.csv\n" >want.ls
 	diff want.ls got.ls
-	rm lk/.iotrial-probe.x1 lk/.iotrial-probe.424242 lk/.summary.txt.Xy-2Ab lk/.summary.txt.Xy12Ab lk/.summary.txt.Xy12Abc
-	ls -A lk >before.ls
-	expect_code 1 "$IOTRIAL" run -q -o lk --force a.yaml 2>err
-	grep -F "holds '"'"'.results.json.backup'"'"', which iotrial did not write" err
-	ls -A lk >after.ls
-	diff before.ls after.ls
+	cmp lk/.results.json.backup lk/.results.json.Ab12Cd
 '
 
-test_expect_success '--force takes a probe a killed run left (0600), not a look-alike of another mode' '
-	rm -rf pr
-	"$IOTRIAL" run -q -o pr a.yaml 2>/dev/null
-	echo keep >pr/.iotrial-probe.424242
-	chmod 640 pr/.iotrial-probe.424242
-	ls -A pr >before.ls
-	expect_code 1 "$IOTRIAL" run -q -o pr --force a.yaml 2>err
-	grep -F "holds '"'"'.iotrial-probe.424242'"'"', which iotrial did not write" err
-	ls -A pr >after.ls
-	diff before.ls after.ls
-	chmod 600 pr/.iotrial-probe.424242
-	"$IOTRIAL" run -q -o pr --force a.yaml 2>err
-	test ! -e pr/.iotrial-probe.424242
+test_expect_success '--force takes what a killed run left, refuses each look-alike by name, removes nothing' '
+	killed_run fk
+	"$IOTRIAL" run -q -o fk --force a.yaml 2>err
+	whole_run fk
+	for f in $look_alikes; do
+		killed_run fk
+		look_alike fk "$f"
+		name=$(ls -A fk | grep "^\." | grep -v "iotrial~AbC123$")
+		ls -A fk >before.ls
+		expect_code 1 timeout 20 "$IOTRIAL" run -q -o fk --force a.yaml 2>err
+		grep -F "holds '"'"'$name'"'"', which iotrial did not write" err
+		expect_eq "$(wc -l <err)" 1 "$f: lines on stderr"
+		ls -A fk >after.ls
+		diff before.ls after.ls
+	done
 '
 
 test_expect_success 'a folder with anything else is refused even with --force, nothing removed' '

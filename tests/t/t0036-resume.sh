@@ -276,11 +276,11 @@ test_expect_success 'a resumption records what changed in the environment, and k
 	"$IOTRIAL" run -q syn.yaml -o env
 	jq ".complete = false | .env.kernel = \"0.0.1-old\" | .env.hostname = \"elsewhere\" | .started_at = \"2020-01-01T00:00:00Z\"" env/results.json >env.json
 	mv env.json env/results.json
-	: >env/.results.json.Xy12Ab
+	: >env/.results.json.iotrial~Xy12Ab
 	# As a killed run leaves it: 0600 until it would have been renamed.
-	chmod 600 env/.results.json.Xy12Ab
-	: >env/.iotrial-probe.Ab1999
-	chmod 600 env/.iotrial-probe.Ab1999
+	chmod 600 env/.results.json.iotrial~Xy12Ab
+	: >env/.iotrial-probe.iotrial~Ab1999
+	chmod 600 env/.iotrial-probe.iotrial~Ab1999
 	"$IOTRIAL" run -q syn.yaml --resume env
 	jq -c ".resumptions[0].env_changes" env/results.json >changes
 	cat changes

@@ -1,13 +1,15 @@
 /* Unit tests for lib/dirfile.c: the one check of "a regular file with one link" that the
  * result folder's code asks (dirfile_stat, dirfile_fit, dirfile_refused) gives, for each kind
  * of file planted in a folder, what dirfile_open gives, and a temporary file is one
- * dirfile_tmp_left takes for a killed run's. Table-driven, in a fresh folder under $TMPDIR. */
+ * dirfile_tmp_left takes for a killed run's while no look-alike of a user's is (a umask 077
+ * backup, an older name, a link, a FIFO). Table-driven, in a fresh folder under $TMPDIR. */
 #include "lib/dirfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,25 +119,82 @@ static void test_tmp_left(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_true(dirfile_is_tmp(tmp, "results.json", strlen("results.json")));
-	assert_true(dirfile_tmp_left(dfd, tmp));
+	assert_true(dirfile_tmp_left(dfd, tmp, "results.json"));
+	assert_false(dirfile_tmp_left(dfd, tmp, "results.jso"));
+	assert_false(dirfile_tmp_left(dfd, tmp, "summary.txt"));
 	assert_int_equal(fchmod(fd, 0644), 0);
-	assert_false(dirfile_tmp_left(dfd, tmp));
+	assert_false(dirfile_tmp_left(dfd, tmp, "results.json"));
 	assert_int_equal(fchmod(fd, 0600), 0);
 	assert_int_equal(linkat(dfd, tmp, dfd, "tmp2", 0), 0);
-	assert_false(dirfile_tmp_left(dfd, tmp));
+	assert_false(dirfile_tmp_left(dfd, tmp, "results.json"));
 	unlinkat(dfd, "tmp2", 0);
 	unlinkat(dfd, tmp, 0);
 	close(fd);
 }
 
+/* The names and kinds a user's or another's file may have beside a result file, each
+ * planted 0600 (a cp under umask 077): only dirfile_tmp's name with its mark, a regular
+ * file of ours with one link, is one to remove. */
+static const struct {
+	const char *name;
+	char kind; /* f file, l hard link, s symlink, p FIFO, o another user's (as root) */
+	bool left; /* dirfile_tmp_left's answer for NAME results.json */
+} look[] = {
+    {".results.json." DIRFILE_TMP_MARK "Ab12Cd", 'f', true},
+    {".results.json.backup", 'f', false}, /* six letters: a user's cp */
+    {".results.json.Ab12Cd", 'f', false}, /* an older iotrial's, or rsync's */
+    {".results.json.before", 'f', false},
+    {".results.json.iotrial-Ab12Cd", 'f', false},
+    {".results.json." DIRFILE_TMP_MARK "Ab12C", 'f', false},
+    {".results.json." DIRFILE_TMP_MARK "Ab12Cde", 'f', false},
+    {".results.json." DIRFILE_TMP_MARK "Ab-2Cd", 'f', false},
+    {"results.json." DIRFILE_TMP_MARK "Ab12Cd", 'f', false},
+    {".results.json." DIRFILE_TMP_MARK "Lnk12C", 'l', false},
+    {".results.json." DIRFILE_TMP_MARK "Sym12C", 's', false},
+    {".results.json." DIRFILE_TMP_MARK "Fifo1C", 'p', false},
+    {".results.json." DIRFILE_TMP_MARK "Oth12C", 'o', false},
+};
+
+static int plant(const char *name, char kind)
+{
+	int fd;
+
+	if (kind == 's')
+		return symlinkat("file", dfd, name);
+	if (kind == 'p')
+		return mkfifoat(dfd, name, 0600);
+	if (kind == 'l')
+		return linkat(dfd, "linked", dfd, name, 0);
+	if ((fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0 || fchmod(fd, 0600))
+		return -1;
+	if (kind == 'o' && fchown(fd, 65534, 65534) < 0)
+		return -1;
+	return close(fd);
+}
+
+static void test_tmp_look_alike(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(look) / sizeof(look[0]); i++) {
+		if (look[i].kind == 'o' && geteuid() != 0)
+			continue; /* only root gives a file away */
+		if (plant(look[i].name, look[i].kind) < 0)
+			fail_msg("cannot plant \"%s\": %s", look[i].name, strerror(errno));
+		if (look[i].kind == 'l')
+			assert_int_equal(fchmodat(dfd, "linked", 0600, 0), 0);
+		if (dirfile_tmp_left(dfd, look[i].name, "results.json") != look[i].left)
+			fail_msg("dirfile_tmp_left(\"%s\") is %d, want %d", look[i].name,
+				 !look[i].left, look[i].left);
+		unlinkat(dfd, look[i].name, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stat),
-	    cmocka_unit_test(test_open_agrees),
-	    cmocka_unit_test(test_fit_open),
-	    cmocka_unit_test(test_tmp_left),
+	    cmocka_unit_test(test_stat),	   cmocka_unit_test(test_open_agrees),
+	    cmocka_unit_test(test_fit_open),	   cmocka_unit_test(test_tmp_left),
+	    cmocka_unit_test(test_tmp_look_alike),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
