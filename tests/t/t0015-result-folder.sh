@@ -84,6 +84,8 @@ killed_run() {
 # mode (a cp under umask 077 makes 0600), one of an iotrial before the mark (.NAME.XXXXXX),
 # another user's, a hard link, a symlink, a FIFO, another length or letter, another NAME.
 look_alike() {
+	mask=$(umask)
+	umask 077
 	case $2 in
 	.other)
 		: >"$1/.results.json.iotrial~Other1"
@@ -91,20 +93,17 @@ look_alike() {
 		;;
 	.link) ln outside "$1/.summary.txt.iotrial~Xy12Ab" ;;
 	.sym) ln -s outside "$1/.summary.txt.iotrial~Sym123" ;;
-	.fifo) mkfifo -m 600 "$1/.summary.txt.iotrial~Fifo12" ;;
-	*)
-		mask=$(umask)
-		umask 077
-		cp "$1/results.json" "$1/$2"
-		umask "$mask"
-		;;
+	.fifo) mkfifo "$1/.summary.txt.iotrial~Fifo12" ;;
+	*) cp "$1/results.json" "$1/$2" ;;
 	esac
+	umask "$mask"
 }
 look_alikes=".results.json.backup .results.json.Ab12Cd .iotrial-probe.424242 .summary.txt.iotrial~Xy12Abc .summary.txt.iotrial~Xy-2Ab .iotrial-probe.iotrial~x1 .notes.txt.iotrial~Ab12Cd .results.json.iotrial-Ab12Cd .link .sym .fifo"
 if [ "$(id -u)" = 0 ]; then
 	look_alikes="$look_alikes .other"
 fi
 echo keep >outside
+chmod 600 outside
 
 test_expect_success '--resume removes only the temporary files a killed run left, not look-alikes (umask 077 backups, older names, links, FIFOs)' '
 	killed_run lk
