@@ -265,7 +265,7 @@ static json_t *batch_json(const struct batch *b)
  * old whole file or the new one. Returns 0 or -errno. */
 static int write_atomic(const struct batch *b, json_t *doc)
 {
-	char tmp[sizeof(BATCH_FILE) + 16];
+	char tmp[sizeof(BATCH_FILE) + 2 + DIRFILE_TMP_TAIL];
 	int fd, ret = 0;
 	FILE *f;
 

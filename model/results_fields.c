@@ -447,7 +447,7 @@ static const struct rfield results_rows[] = {
     R("finished_at", RF_FIXED, REQ, finished_at,
       .size = sizeof(((struct results *)0)->finished_at)),
     R("complete", RF_BOOL, REQ, complete),
-    R("seed", RF_U64, REQ, seed),
+    R("seed", RF_SEED, REQ, seed),
     R("units", RF_ENUM, OPT, units, .names = units_names),
     R("env", RF_OBJ, REQ, env, .sub = &env_table),
     ARR(struct results, "jobs", REQ, inst, ninst, instance_table),
@@ -456,7 +456,7 @@ static const struct rfield results_rows[] = {
     NOVAL("resources", RF_OBJ, OPT, .sub = &resources_table),
     /* Only when the job file has a report: table. */
     NOVAL("report", RF_OBJ, OPT, .sub = &report_table, .when = rf_results_has_table),
-    R("order_seed", RF_U64, OPT, order_seed),
+    R("order_seed", RF_SEED, OPT, order_seed),
     /* How many ranks ran it (1: not distributed); their rows are in each trial. */
     R("ranks", RF_U32, OPT, nranks, .put = rf_put_ranks),
     /* The level of the text summary's intervals, so a report read back says the same. */

@@ -162,6 +162,9 @@ static void read_field(struct rj *c, json_t *o, const char *w, const struct rfie
 	case RF_U64:
 		rj_get_u64(c, o, w, f->key, req, nullable, p);
 		break;
+	case RF_SEED:
+		rj_get_bits64(c, o, w, f->key, req, p);
+		break;
 	case RF_REAL:
 		rj_get_real(c, o, w, f->key, req, p);
 		break;

@@ -156,6 +156,7 @@ static json_t *write_value(const struct rfield *f, const void *base, const void 
 	case RF_U32:
 		return write_uint(f, *(const uint32_t *)p);
 	case RF_U64:
+	case RF_SEED:
 		return write_uint(f, *(const uint64_t *)p);
 	case RF_REAL:
 	case RF_FRACTION:

@@ -14,7 +14,8 @@ struct rj;
 
 enum rf_type {
 	RF_U32,	     /* uint32_t, an integer */
-	RF_U64,	     /* uint64_t, an integer from 0 to 2^63-1 (json_int_t); seeds stay below 2^53 */
+	RF_U64,	     /* uint64_t, a count, size or time: an integer from 0 to 2^63-1 */
+	RF_SEED,     /* uint64_t, any 64 bits (written as json_int_t: 2^63 and above come back) */
 	RF_REAL,     /* double, a number; NAN is null */
 	RF_FRACTION, /* double strictly between 0 and 1 (a confidence, an error); NAN is null */
 	RF_BOOL,     /* bool */

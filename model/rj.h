@@ -45,6 +45,8 @@ bool rj_get_int(struct rj *c, json_t *o, const char *where, const char *key, boo
 		bool nullable, json_int_t lo, json_int_t hi, json_int_t *out);
 void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, uint64_t *out);
+void rj_get_bits64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
+		   uint64_t *out);
 void rj_get_u32(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, uint32_t *out);
 void rj_get_bool(struct rj *c, json_t *o, const char *where, const char *key, bool req, bool *out);

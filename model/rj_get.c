@@ -145,9 +145,8 @@ bool rj_get_int(struct rj *c, json_t *o, const char *where, const char *key, boo
 	return true;
 }
 
-/* A count, a size, a time or a seed: 0 to 2^63-1, none of them reaches 2^63 (a seed stays
- * below 2^53), so a negative number is a damaged file, not a large value wrapped by the
- * writer's cast to json_int_t. null (when `nullable`) and missing leave 0. */
+/* A count, a size or a time: 0 to 2^63-1, none of them reaches 2^63, so a negative number
+ * is a damaged file. null (when `nullable`) and missing leave 0. */
 void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
 		bool nullable, uint64_t *out)
 {
@@ -155,6 +154,18 @@ void rj_get_u64(struct rj *c, json_t *o, const char *where, const char *key, boo
 
 	*out = 0;
 	if (rj_get_int(c, o, where, key, req, nullable, 0, INT64_MAX, &v))
+		*out = (uint64_t)v;
+}
+
+/* Any 64 bits (a seed): the writer casts uint64_t to json_int_t, so the cast back restores
+ * values of 2^63 and above. Missing leaves 0. */
+void rj_get_bits64(struct rj *c, json_t *o, const char *where, const char *key, bool req,
+		   uint64_t *out)
+{
+	json_int_t v;
+
+	*out = 0;
+	if (rj_get_int(c, o, where, key, req, false, INT64_MIN, INT64_MAX, &v))
 		*out = (uint64_t)v;
 }
 

@@ -96,6 +96,10 @@ static void test_bad_inputs(void **state)
 	expect_error(text, "r.json: jobs[1].trials[2].index: expected an integer from 0 to "
 			   "4294967295");
 	free(text);
+	text = edited("trial", "ios", json_integer(-1));
+	expect_error(text, "r.json: jobs[1].trials[2].ios: expected an integer from 0 to "
+			   "9223372036854775807");
+	free(text);
 	text = edited("trial", "kept", json_null());
 	expect_error(text, "r.json: jobs[1].trials[2].kept: expected true or false");
 	free(text);
