@@ -1,6 +1,6 @@
 #!/bin/bash
 # An existing file written over (allow_overwrite) counts what it will grow by against the free
-# space of the file system it is on (t0015 "a file written over counts what it grows by"):
+# space of the file system it is on (t0052 "a file written over counts what it grows by"):
 # the file system of the file, not of the folder of a symbolic link that names it, and
 # what it holds on disk only where that can lie within what the jobs write, not past it.
 # (The plan counted the link's folder's file system, which refused a file that fits
