@@ -72,11 +72,10 @@ int cli_resume_load(const char *dir, struct results *from, int *fdp)
 	if (ret < 0) {
 		ret = ret == -ENOMEM ? EXIT_RUN : refuse(dir, d.n ? d.msgs[0] : strerror(-ret));
 		diag_release(&d);
+		close(fd);
 		return ret;
 	}
 	diag_release(&d);
-	if (ret < 0)
-		close(fd);
 	if (strcmp(from->tool_version, IOTRIAL_VERSION)) {
 		snprintf(
 		    why, sizeof(why),

@@ -165,10 +165,12 @@ static int plant(const char *name, char kind)
 		return mkfifoat(dfd, name, 0600);
 	if (kind == 'l')
 		return linkat(dfd, "linked", dfd, name, 0);
-	if ((fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0 || fchmod(fd, 0600))
+	if ((fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0)
 		return -1;
-	if (kind == 'o' && fchown(fd, 65534, 65534) < 0)
+	if (fchmod(fd, 0600) < 0 || (kind == 'o' && fchown(fd, 65534, 65534) < 0)) {
+		close(fd);
 		return -1;
+	}
 	return close(fd);
 }
 
