@@ -29,10 +29,14 @@ static void utc_now(char buf[32])
 	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* The folder name of job file `path`: its last component without .yaml or .yml. */
+/* The folder name of job file `path`: its last component without .yaml or .yml, each byte
+ * that is not UTF-8 as U+FFFD, so that the folder is the one batch.json names (JSON text is
+ * UTF-8): a reader of batch.json finds it. */
 static char *folder_name(const char *path)
 {
 	const char *base = strrchr(path, '/');
+	char *raw, *name = NULL;
+	json_t *utf8;
 	size_t len;
 
 	base = base ? base + 1 : path;
@@ -41,7 +45,13 @@ static char *folder_name(const char *path)
 		len -= 5;
 	else if (len > 4 && !strcmp(base + len - 4, ".yml"))
 		len -= 4;
-	return strndup(base, len);
+	if (!(raw = strndup(base, len)))
+		return NULL;
+	if ((utf8 = rf_json_str(raw)))
+		name = strdup(json_string_value(utf8));
+	json_decref(utf8);
+	free(raw);
+	return name;
 }
 
 int batch_init(struct batch *b, char **files, size_t n)

@@ -32,13 +32,16 @@ test_expect_success 'a trial error that names a file whose name is not UTF-8: in
 	not grep "cannot write" err
 '
 
-test_expect_success 'a job file whose name is not UTF-8, in a batch: batch.json names it and its folder' '
+test_expect_success 'a job file whose name is not UTF-8, in a batch: batch.json names it and its folder, the one on disk' '
 	head -c 65536 /dev/zero >"$LAT.dat"
 	cp read.yaml "$LAT.yaml"
 	"$IOTRIAL" run -q -o b read.yaml "$LAT.yaml" >/dev/null 2>err
 	expect_eq "$(jq -c "[.files[] | .job_file, .folder]" b/batch.json)" "[\"read.yaml\",\"read\",\"caf�.yaml\",\"caf�\"]"
-	jq -e .complete "b/$LAT/results.json" >/dev/null
-	expect_eq "$(jq -r .job_file.path "b/$LAT/results.json")" "caf�.yaml"
+	for folder in $(jq -r ".files[].folder" b/batch.json); do
+		jq -e .complete "b/$folder/results.json" >/dev/null
+	done
+	test ! -e "b/$LAT"
+	expect_eq "$(jq -r .job_file.path "b/caf�/results.json")" "caf�.yaml"
 '
 
 test_done
