@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,15 @@ int batch_init(struct batch *b, char **files, size_t n)
 		e->exit_status = -1;
 		if (!(e->name = folder_name(files[i])))
 			return -ENOMEM;
-		/* Its result folder sits beside batch.json: it must be a plain, visible name. */
-		if (!*e->name || e->name[0] == '.' || !strcmp(e->name, BATCH_FILE)) {
+		/* Its result folder sits beside batch.json: it must be a plain, visible name, and
+		 * one that fits once each stray byte is U+FFFD (three bytes). */
+		if (strlen(e->name) > NAME_MAX) {
+			fprintf(
+			    stderr,
+			    "iotrial: job file '%s' would give its results a folder name of %zu bytes (each byte that is not UTF-8 taking 3), longer than a file name can be (%d); rename the file\n",
+			    files[i], strlen(e->name), NAME_MAX);
+			ret = -EINVAL;
+		} else if (!*e->name || e->name[0] == '.' || !strcmp(e->name, BATCH_FILE)) {
 			fprintf(
 			    stderr,
 			    "iotrial: job file '%s' would give its results the folder name '%s' in the batch folder; rename the file\n",

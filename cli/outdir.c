@@ -186,7 +186,7 @@ static long lock_holder(int fd)
  * left), so the lock counts only when the name still leads to the locked file, and that is
  * asked first: a file gone, or another in its place, is tried again, never called foreign
  * (dirfile_open does the same between its look and its open). Returns 0, -EBUSY (with the
- * holder's pid in *holder) or -errno. */
+ * holder's pid in *holder), -EAGAIN (still changing after 100 tries) or -errno. */
 static int lock_take(struct outdir *o, long *holder)
 {
 	for (int tries = 0; tries < 100; tries++) {
@@ -194,6 +194,7 @@ static int lock_take(struct outdir *o, long *holder)
 		int fd = dirfile_open(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT, 0644);
 		struct stat a, b;
 		char pid[24];
+		bool gone;
 		int n;
 
 		if (dirfile_refused(fd))
@@ -206,8 +207,14 @@ static int lock_take(struct outdir *o, long *holder)
 			close(fd);
 			return err == EWOULDBLOCK ? -EBUSY : -err;
 		}
-		if (fstat(fd, &a) < 0 || fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		gone = fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0;
+		if (fstat(fd, &a) < 0 || (gone && errno != ENOENT)) {
+			int err = errno;
+			close(fd);
+			return -err;
+		}
+		/* Gone, or another file in its place: the run before let go; look again. */
+		if (gone || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
 			close(fd);
 			continue;
 		}
@@ -225,7 +232,7 @@ static int lock_take(struct outdir *o, long *holder)
 		o->lock_fd = fd;
 		return 0;
 	}
-	return -EBUSY;
+	return -EAGAIN; /* taken and let go 100 times over: no holder to name */
 }
 
 /* Create, write and remove a file: the folder takes new files (not read-only, not full). */

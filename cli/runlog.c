@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,8 +21,11 @@ int runlog_open(struct runlog *l, const char *path)
 	l->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
 	if (l->fd < 0 || fcntl(l->fd, F_SETFL, O_APPEND) < 0) {
 		int err = errno;
+		struct stat st;
+		/* ENXIO is a socket's or a driverless device's too: say FIFO only of one. */
+		bool fifo = err == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
 		fprintf(stderr, "iotrial: cannot open the log '%s': %s\n", path,
-			err == ENXIO ? "a FIFO that no process reads" : strerror(err));
+			fifo ? "a FIFO that no process reads" : strerror(err));
 		if (l->fd >= 0)
 			close(l->fd);
 		l->fd = -1;

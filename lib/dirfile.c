@@ -40,11 +40,11 @@ static int reopen(int dfd, const char *name, int look, int flags)
 	/* /proc/self/fd/N is a link to the inode itself: not opened with O_NOFOLLOW. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", look);
 	do
-		fd = open(proc, flags & ~O_NOFOLLOW);
+		fd = open(proc, flags & ~(O_NOFOLLOW | O_TRUNC));
 	while (fd < 0 && errno == EINTR);
 	/* No /proc: by the name, then checked to be the inode looked at. */
 	if (fd < 0 && errno == ENOENT)
-		fd = openat(dfd, name, flags);
+		fd = openat(dfd, name, flags & ~O_TRUNC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &b) < 0 || fstat(look, &a) < 0) {
@@ -53,6 +53,10 @@ static int reopen(int dfd, const char *name, int look, int flags)
 		return ret;
 	}
 	ret = a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -ESTALE : fit_linked(&b);
+	/* Cut only once it is known to be the file looked at: opened by name, O_TRUNC would
+	 * have cut a file swapped in before the check. */
+	if (!ret && (flags & O_TRUNC) && ftruncate(fd, 0) < 0)
+		ret = -errno;
 	if (ret < 0) {
 		close(fd);
 		return ret;
@@ -79,14 +83,17 @@ int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 	/* Created or found: a name made between the look and the create, or removed or replaced
 	 * between the look and the open (a run letting go of its lock file), is looked at
 	 * again. */
+	int fd = -EEXIST;
+
 	for (int tries = 0; tries < 8; tries++) {
-		int look = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd;
+		int look = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
 
 		if (look < 0 && errno == ENOENT && (flags & O_CREAT)) {
 			fd = openat(dfd, name, base | O_CREAT | O_EXCL, mode);
 			if (fd >= 0 || errno != EEXIST)
 				return fd >= 0 ? fd : -errno;
+			fd = -EEXIST;
 			continue;
 		}
 		if (look < 0)
@@ -99,7 +106,9 @@ int dirfile_open(int dfd, const char *name, int flags, mode_t mode)
 		if (fd != -ESTALE && fd != -ENOENT)
 			return fd;
 	}
-	return -EEXIST;
+	/* Still changing after 8 looks: the last error (an ESTALE of NFS's own is not a
+	 * file iotrial did not make). */
+	return fd;
 }
 
 int dirfile_subdir(int dfd, const char *name)

@@ -26,8 +26,9 @@
  * first (O_PATH: no driver's open runs, no FIFO waits) and only when it is a regular file
  * with one link is that very inode opened; a missing one is created (O_CREAT) with O_EXCL,
  * `mode`. A file removed or swapped between the look and the open is looked at again (up to
- * 8 times: then -EEXIST). Returns the descriptor or -errno: -ELOOP a symlink, -EINVAL not a
- * regular file, -EMLINK more than one link, -ENOENT not there (without O_CREAT). */
+ * 8 times: then the last error, -ESTALE, -ENOENT or -EEXIST). O_TRUNC cuts the file only
+ * once it is known to be the one looked at. Returns the descriptor or -errno: -ELOOP a symlink,
+ * -EINVAL not a regular file, -EMLINK more than one link, -ENOENT not there (without O_CREAT). */
 int dirfile_open(int dfd, const char *name, int flags, mode_t mode);
 
 /* Is `st` (an lstat's, or an fstat's of an open file) a file dirfile_open opens: 0 when it is

@@ -134,12 +134,19 @@ int rep_write_fd(const struct rep_ops *rep, const struct results *r, int fd)
 static int write_at(const struct rep_ops *rep, const struct results *r, int dfd, const char *name,
 		    const struct stat *was)
 {
-	char tmp[NAME_MAX + 1];
+	char tmp[NAME_MAX + 1], cut[NAME_MAX + 1];
 	int fd, ret;
 
 	/* The temporary file sits in the same folder, so the rename stays on one file system;
 	 * both by the folder's descriptor, so a folder renamed meanwhile is still the one. */
 	fd = dirfile_tmp(dfd, name, tmp, sizeof(tmp));
+	/* A name of up to NAME_MAX bytes is the user's to give (report -o): its temporary
+	 * file takes the start of it, so that the mark and the random part fit. */
+	if (fd == -ENAMETOOLONG && strlen(name) <= NAME_MAX) {
+		memcpy(cut, name, NAME_MAX - 2 - DIRFILE_TMP_TAIL);
+		cut[NAME_MAX - 2 - DIRFILE_TMP_TAIL] = '\0';
+		fd = dirfile_tmp(dfd, cut, tmp, sizeof(tmp));
+	}
 	if (fd < 0)
 		return fd;
 	ret = rep_write_fd(rep, r, fd);

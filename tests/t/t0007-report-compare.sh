@@ -41,6 +41,14 @@ test_expect_success 'report -f json -o FILE round-trips, leaving no temporary fi
 	cmp out/again.json a/results.json
 '
 
+test_expect_success 'report -o a name of 255 bytes (NAME_MAX): written, its temporary file named by its start' '
+	mkdir long
+	name=$(printf "x%.0s" $(seq 255))
+	"$IOTRIAL" report -f json -o "long/$name" a/results.json
+	expect_eq "$(ls -A long)" "$name"
+	cmp "long/$name" a/results.json
+'
+
 test_expect_success 'report -o -: stdout, as without -o, no file named -' '
 	mkdir dash
 	cd dash

@@ -210,11 +210,12 @@ test_expect_success 'several job files with -o DIR: each gets a folder of its na
 
 # A run that looks at or opens the lock file just before the run holding it lets go (and
 # removes it), then opens or locks it after: strace holds back its look (the second openat in
-# the folder, after the walk's) or each of its flock calls 2 s while the first run ends.
+# the folder, after the walk's) or each of its flock calls 4 s while the first run ends (its
+# 1 s trial, and its start and results: 2 s or more under load and ASan).
 if command -v strace >/dev/null 2>&1; then
 	test_expect_success 'a run that locks the lock file the run before it just removed: it takes the folder, nothing called foreign' '
 		printf "experiment: first\njobs:\n  - {name: f, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 1s, replication: {runs: 1, warmup: 0}}\n" >first.yaml
-		for delay in "-e trace=flock -e inject=flock:delay_enter=2000000" "-P $PWD/cc -e trace=openat -e inject=openat:delay_exit=2000000:when=2"; do
+		for delay in "-e trace=flock -e inject=flock:delay_enter=4000000" "-P $PWD/cc -e trace=openat -e inject=openat:delay_exit=4000000:when=2"; do
 			rm -rf cc
 			"$IOTRIAL" run -q -o cc first.yaml 2>err1 &
 			pid=$!

@@ -342,6 +342,11 @@ test_expect_success 'a log that cannot be opened: exit 1, nothing run; an empty 
 	expect_code 2 "$IOTRIAL" run -q -o nl a.yaml --log "" 2>err
 	grep "iotrial: --log takes a file name, not" err
 	test ! -e nl
+	# A socket: ENXIO too, and no FIFO.
+	python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"logsock\")"
+	expect_code 1 "$IOTRIAL" run -q -o nl a.yaml --log logsock 2>err
+	grep -x "iotrial: cannot open the log .logsock.: No such device or address" err
+	test ! -e nl
 '
 
 test_expect_success 'a log that is a FIFO: refused at once when no process reads it (exit 1, nothing run), written to when one does' '
@@ -352,7 +357,10 @@ test_expect_success 'a log that is a FIFO: refused at once when no process reads
 	# A reader there before the run: one waiting in its open counts (it waits for a writer).
 	cat logfifo >fifo.got &
 	reader=$!
-	until test "$(cat /proc/$reader/wchan 2>/dev/null)" = wait_for_partner; do :; done
+	for i in $(seq 1000); do
+		test "$(cat /proc/$reader/wchan 2>/dev/null)" != wait_for_partner || break
+		sleep 0.01
+	done
 	"$IOTRIAL" run -q -o nf a.yaml --log logfifo
 	wait $reader
 	grep -c "event=trial" fifo.got

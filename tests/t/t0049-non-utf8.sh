@@ -44,4 +44,13 @@ test_expect_success 'a job file whose name is not UTF-8, in a batch: batch.json 
 	expect_eq "$(jq -r .job_file.path "b/caf�/results.json")" "caf�.yaml"
 '
 
+test_expect_success 'a job file name that U+FFFD makes longer than a file name can be: refused before anything is made, exit 2' '
+	long=$(printf "\377%.0s" $(seq 100))
+	cp read.yaml "$long.yaml"
+	expect_code 2 "$IOTRIAL" run -q -o nb read.yaml "$long.yaml" 2>err
+	grep "would give its results a folder name of 300 bytes" err
+	expect_eq "$(wc -l <err)" 1 "lines on stderr"
+	test ! -e nb
+'
+
 test_done

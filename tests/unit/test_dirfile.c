@@ -2,7 +2,9 @@
  * result folder's code asks (dirfile_stat, dirfile_fit, dirfile_refused) gives, for each kind
  * of file planted in a folder, what dirfile_open gives, and a temporary file is one
  * dirfile_tmp_left takes for a killed run's while no look-alike of a user's is (a umask 077
- * backup, an older name, a link, a FIFO). Table-driven, in a fresh folder under $TMPDIR. */
+ * backup, an older name, a link, a FIFO). Table-driven, in a fresh folder under $TMPDIR.
+ * This binary's open and openat stand in for libc's (they come first at link time): to play
+ * a system without /proc, and a swap between dirfile_open's look and its open. */
 #include "lib/dirfile.h"
 
 #include <errno.h>
@@ -15,12 +17,49 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 static char dir[4096];
 static int dfd = -1;
+
+/* no_proc: /proc/self/fd/N is not there. swap_to: at the first open of `swap_name` in the
+ * folder that is not a look (O_PATH), `swap_to` takes its place, by a rename. */
+static bool no_proc;
+static const char *swap_name, *swap_to;
+
+int openat(int at, const char *path, int flags, ...)
+{
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
+	va_end(ap);
+	if (no_proc && !strncmp(path, "/proc/self/fd/", 14)) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (swap_name && at == dfd && !strcmp(path, swap_name) && !(flags & O_PATH)) {
+		if (renameat(dfd, swap_to, dfd, swap_name) < 0)
+			return -1;
+		swap_name = NULL;
+	}
+	return (int)syscall(SYS_openat, at, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
+	va_end(ap);
+	return openat(AT_FDCWD, path, flags, mode);
+}
 
 /* A folder holding one of each kind: a file, a hard link pair, a symlink, a FIFO, a folder. */
 static int setup(void **state)
@@ -191,12 +230,54 @@ static void test_tmp_look_alike(void **state)
 	}
 }
 
+/* Without /proc, dirfile_open reopens by name: a hard link to another file put in place of
+ * the file looked at is refused, and that other file is not cut by an O_TRUNC meanwhile. */
+static void test_trunc_swapped(void **state)
+{
+	char buf[16] = "";
+	int fd;
+
+	(void)state;
+	fd = openat(dfd, "theirs", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "precious", 8), 8);
+	close(fd);
+	fd = openat(dfd, "ours", O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(linkat(dfd, "theirs", dfd, "theirs.link", 0), 0);
+	no_proc = true;
+	swap_name = "ours";
+	swap_to = "theirs.link";
+	fd = dirfile_open(dfd, "ours", O_WRONLY | O_TRUNC, 0);
+	no_proc = false;
+	swap_name = NULL;
+	assert_int_equal(fd, -EMLINK);
+	fd = openat(dfd, "theirs", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 8);
+	close(fd);
+	assert_string_equal(buf, "precious");
+	/* What it opens, it cuts: the file looked at, once checked. */
+	unlinkat(dfd, "ours", 0);
+	no_proc = true;
+	fd = dirfile_open(dfd, "theirs", O_WRONLY | O_TRUNC, 0);
+	no_proc = false;
+	assert_true(fd >= 0);
+	close(fd);
+	fd = openat(dfd, "theirs", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	unlinkat(dfd, "theirs", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stat),	   cmocka_unit_test(test_open_agrees),
 	    cmocka_unit_test(test_fit_open),	   cmocka_unit_test(test_tmp_left),
-	    cmocka_unit_test(test_tmp_look_alike),
+	    cmocka_unit_test(test_tmp_look_alike), cmocka_unit_test(test_trunc_swapped),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
