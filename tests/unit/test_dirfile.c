@@ -50,16 +50,7 @@ int openat(int at, const char *path, int flags, ...)
 	return (int)syscall(SYS_openat, at, path, flags, mode);
 }
 
-int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	int mode;
-
-	va_start(ap, flags);
-	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
-	va_end(ap);
-	return openat(AT_FDCWD, path, flags, mode);
-}
+#include "tests/unit/open_shim.h"
 
 /* A folder holding one of each kind: a file, a hard link pair, a symlink, a FIFO, a folder. */
 static int setup(void **state)

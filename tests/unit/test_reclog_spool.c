@@ -57,16 +57,7 @@ int openat(int dfd, const char *path, int flags, ...)
 	return (int)syscall(SYS_openat, dfd, path, flags, mode);
 }
 
-int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	int mode;
-
-	va_start(ap, flags);
-	mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
-	va_end(ap);
-	return openat(AT_FDCWD, path, flags, mode);
-}
+#include "tests/unit/open_shim.h"
 
 int unlinkat(int dfd, const char *path, int flags)
 {
