@@ -2,14 +2,20 @@
 #include "engine/io/fastclock.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#if FASTCLOCK_TSC
+#include <cpuid.h>
+#endif
 
 /* The process's first pair of a counter value and CLOCK_MONOTONIC: every clock's slope is
  * taken from it, over as long a time as there is. */
 static struct {
-	int usable; /* the counter may be used: the kernel's clocksource is tsc */
+	int usable; /* the counter may be used (fastclock_counter_usable, in_step_since) */
 	uint64_t tsc, ns;
 } base;
 static pthread_once_t base_once = PTHREAD_ONCE_INIT;
@@ -55,36 +61,136 @@ static void kernel_clocksource(char *cs, size_t size)
 }
 #endif
 
-int fastclock_counter_usable(const char *env, const char *clocksource)
+int fastclock_counter_usable(const char *env, const char *clocksource, int invariant)
 {
-	if (!FASTCLOCK_TSC || (env && strcmp(env, "monotonic") == 0) || !clocksource)
-		return 0;
+	if (!FASTCLOCK_TSC || (env && strcmp(env, "monotonic") == 0))
+		return FASTCLOCK_NO_COUNTER;
 	/* The kernel keeps CLOCK_MONOTONIC on the TSC: then it has found the counters in step
 	 * across CPUs and steady. */
-	return strcmp(clocksource, "tsc\n") == 0 || strcmp(clocksource, "tsc") == 0;
+	if (clocksource && (strcmp(clocksource, "tsc\n") == 0 || strcmp(clocksource, "tsc") == 0))
+		return FASTCLOCK_KERNEL_CHECKED;
+	/* Another clocksource need not mean the counter is bad: a virtual machine's kernel is
+	 * often told to keep time by its hypervisor's clock (kvm-clock, itself the counter
+	 * scaled) and not to trust the TSC, whatever the CPU says. Where the CPU says the
+	 * counter runs at one rate in every power state, iotrial checks the rest itself. */
+	return invariant ? FASTCLOCK_TO_CHECK : FASTCLOCK_NO_COUNTER;
+}
+
+#if FASTCLOCK_TSC
+/* Does the CPU say its counter runs at one rate in every P-, C- and T-state (CPUID
+ * 0x80000007, EDX bit 8: "invariant TSC"; /proc/cpuinfo's constant_tsc and nonstop_tsc)?
+ * fio's clocksource=cpu trusts the counter on this alone. */
+static int cpu_invariant_tsc(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return 0;
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d))
+		return 0;
+	return (d & (1u << 8)) != 0;
+}
+
+/* How far a CPU's pair may lie off the line through the base and the first pair. Where the
+ * counters are in step the pairs agree to tens of ns; the line's slope, taken over 2 ms,
+ * is within 500 ppm: 50 ns over the 100 us the check takes. */
+#define IN_STEP_NS 2000
+
+/* Is this CPU's pair on the line with slope `mult` through (t0, n0)? A pair whose reads
+ * lay more than a microsecond apart (the virtual CPU lost its turn) says nothing: up to 4
+ * are taken. 1 in step, 0 not (or no pair could be taken). */
+static int cpu_in_step(uint64_t t0, uint64_t n0, uint64_t mult)
+{
+	uint64_t wide = ((uint64_t)1000 << 32) / mult, t = 0, n = 0, at;
+
+	for (int i = 0; i < 4; i++) {
+		if (pair(&t, &n, 8) > wide)
+			continue;
+		if (t < t0)
+			return 0;
+		at = n0 + (uint64_t)(((unsigned __int128)(t - t0) * mult) >> 32);
+		return (at > n ? at - n : n - at) <= IN_STEP_NS;
+	}
+	return 0;
+}
+
+/* Are the counters of every CPU the process may run on in step with CLOCK_MONOTONIC and so
+ * with each other, a pair (bt, bn) taken FASTCLOCK_CAL_NS or more before? The calling thread
+ * visits each CPU in turn (its own CPU set restored after) and takes a pair there: each
+ * must lie on the line through (bt, bn) and the pair taken first. Counters set apart (a
+ * host that did not sync its virtual CPUs, two sockets out of step) would time an I/O
+ * started on one CPU and completed on another by their difference. 1 or 0. */
+static int in_step_since(uint64_t bt, uint64_t bn)
+{
+	cpu_set_t all, own;
+	uint64_t t0 = 0, n0 = 0, mult;
+	int ok = 1;
+
+	if (sched_getaffinity(getpid(), sizeof(all), &all) < 0 ||
+	    pthread_getaffinity_np(pthread_self(), sizeof(own), &own) != 0)
+		return 0;
+	pair(&t0, &n0, 8);
+	if (t0 <= bt || n0 <= bn)
+		return 0;
+	if (!(mult = fastclock_slope(n0 - bn, t0 - bt)))
+		return 0;
+	for (int cpu = 0; ok && cpu < CPU_SETSIZE; cpu++) {
+		cpu_set_t one;
+
+		if (!CPU_ISSET(cpu, &all))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		ok = pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0 &&
+		     cpu_in_step(t0, n0, mult);
+	}
+	if (pthread_setaffinity_np(pthread_self(), sizeof(own), &own) != 0)
+		ok = 0;
+	return ok;
+}
+
+static void sleep_cal(void)
+{
+	struct timespec ts = {0, (long)FASTCLOCK_CAL_NS};
+
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+#endif
+
+int fastclock_counters_in_step(void)
+{
+#if FASTCLOCK_TSC
+	uint64_t bt = 0, bn = 0;
+
+	pair(&bt, &bn, 1);
+	pair(&bt, &bn, 8);
+	sleep_cal();
+	return in_step_since(bt, bn);
+#else
+	return 0;
+#endif
 }
 
 static void base_init(void)
 {
 #if FASTCLOCK_TSC
 	char cs[32];
+	int how;
 
 	kernel_clocksource(cs, sizeof(cs));
-	if (!fastclock_counter_usable(getenv("IOTRIAL_CLOCK"), cs))
+	how = fastclock_counter_usable(getenv("IOTRIAL_CLOCK"), cs, cpu_invariant_tsc());
+	if (how == FASTCLOCK_NO_COUNTER)
 		return;
 	/* The first reads of the process are slow (the vDSO's pages): one pair to warm up. */
 	pair(&base.tsc, &base.ns, 1);
 	pair(&base.tsc, &base.ns, 8);
-	base.usable = 1;
 	/* Once a process, before its first worker's trial starts (fastclock_init is called
 	 * before the start barrier): every clock then reads the counter from its first read.
 	 * Else a trial within the first 2 ms (a short one, or the first few of a run) was
 	 * timed by CLOCK_MONOTONIC through the slow path, slower than either clock. */
-	{
-		struct timespec ts = {0, (long)FASTCLOCK_CAL_NS};
-		while (nanosleep(&ts, &ts) < 0)
-			;
-	}
+	sleep_cal();
+	base.usable = how == FASTCLOCK_KERNEL_CHECKED || in_step_since(base.tsc, base.ns);
 #endif
 }
 

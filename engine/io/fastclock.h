@@ -1,15 +1,19 @@
 /* The worker's clock: CLOCK_MONOTONIC nanoseconds, read from the CPU's time-stamp counter
- * where the kernel itself keeps CLOCK_MONOTONIC on it. Each I/O reads the clock twice (its
+ * where it can be trusted (below). Each I/O reads the clock twice (its
  * start and its completion); through the vDSO a read costs about 25 ns on the machines
  * measured (an ordered rdtscp, the vDSO's sequence lock, the conversion), 50 of the 70 ns
  * a null I/O cost (docs/performance.md). A plain rdtsc and one multiply cost about 10 ns
  * and do not wait for the instructions before them. fio reads the TSC the same way (its
  * default clocksource=cpu where the TSC is reliable).
  *
- * How it stays on CLOCK_MONOTONIC. Only when the kernel's clocksource is "tsc": then the
- * kernel has checked that the counters of all CPUs agree and run at a constant rate, and
+ * How it stays on CLOCK_MONOTONIC. Where the kernel's clocksource is "tsc", the kernel has
+ * checked that the counters of all CPUs agree and run at a constant rate, and
  * CLOCK_MONOTONIC is itself a linear function of the same counter (its slope slewed by NTP
- * by at most 0.05%). Each clock holds an anchor (a counter value and its time) and a slope
+ * by at most 0.05%). Where it is another (a virtual machine's kvm-clock, often chosen by
+ * the boot line whatever the CPU), the counter is read only if the CPU says it is
+ * invariant (as fio's clocksource=cpu) and a check at the process's start finds every
+ * CPU's counter on one line with CLOCK_MONOTONIC, within 2 us. Each clock holds an anchor
+ * (a counter value and its time) and a slope
  * (ns per tick, 32.32 fixed point). Every FASTCLOCK_SPAN_NS it reads CLOCK_MONOTONIC next to
  * the counter, takes the slope over everything since the clock's base (the process's
  * first pair, or the last setting that found the two more than 1 ms apart), and steers
@@ -18,8 +22,9 @@
  * duration is never negative; it stays within about a microsecond of CLOCK_MONOTONIC and
  * its durations within 0.01% of its durations (tests/unit/test_fastclock.c). The
  * process's first fastclock_init waits until that first pair is FASTCLOCK_CAL_NS old.
- * Everywhere else (another clocksource, another architecture, IOTRIAL_CLOCK=monotonic in
- * the environment, a counter that went back), it reads CLOCK_MONOTONIC.
+ * Everywhere else (a counter not invariant or out of step, another architecture,
+ * IOTRIAL_CLOCK=monotonic in the environment, a counter that went back), it reads
+ * CLOCK_MONOTONIC.
  *
  * One clock per thread: not thread-safe, no locks. */
 #ifndef IOTRIAL_FASTCLOCK_H
@@ -65,10 +70,23 @@ static inline uint64_t fastclock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* May the counter be read, with IOTRIAL_CLOCK's value `env` (NULL: unset) and the kernel's
- * clocksource (its sysfs line; NULL: unknown)? Only on x86-64, with clocksource tsc, and
- * unless IOTRIAL_CLOCK is "monotonic". 1 or 0. */
-int fastclock_counter_usable(const char *env, const char *clocksource);
+/* Whether a process may read the counter, before it has looked at the counters themselves. */
+enum fastclock_counter {
+	FASTCLOCK_NO_COUNTER,	  /* CLOCK_MONOTONIC on every read */
+	FASTCLOCK_KERNEL_CHECKED, /* the kernel keeps CLOCK_MONOTONIC on the counter */
+	FASTCLOCK_TO_CHECK,	  /* the CPU says invariant: usable once the counters are in step */
+};
+
+/* May the counter be read, with IOTRIAL_CLOCK's value `env` (NULL: unset), the kernel's
+ * clocksource (its sysfs line; NULL: unknown) and whether the CPU says its counter is
+ * invariant? Only on x86-64, and never with IOTRIAL_CLOCK "monotonic". */
+int fastclock_counter_usable(const char *env, const char *clocksource, int invariant);
+
+/* Are the counters of every CPU this process may run on on one line with CLOCK_MONOTONIC,
+ * within 2 us? The check a process makes at its start where the kernel's clocksource is
+ * not tsc, from a pair of its own: takes FASTCLOCK_CAL_NS and a visit to each CPU by the
+ * calling thread (its CPU set restored after). 1 or 0 (also where there is no counter). */
+int fastclock_counters_in_step(void);
 
 /* The clock this process's workers time their I/Os with: "tsc" where fastclock_init reads the
  * counter, "monotonic" where it reads CLOCK_MONOTONIC (a clock that later finds the counter

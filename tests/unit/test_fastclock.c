@@ -314,15 +314,24 @@ static void test_monotonic_by_choice(void **state)
 
 static void test_when_counter(void **state)
 {
+	const int checked = FASTCLOCK_TSC ? FASTCLOCK_KERNEL_CHECKED : FASTCLOCK_NO_COUNTER;
+	const int to_check = FASTCLOCK_TSC ? FASTCLOCK_TO_CHECK : FASTCLOCK_NO_COUNTER;
+
 	(void)state;
-	assert_int_equal(fastclock_counter_usable(NULL, "tsc\n"), FASTCLOCK_TSC);
-	assert_int_equal(fastclock_counter_usable("", "tsc\n"), FASTCLOCK_TSC);
-	assert_int_equal(fastclock_counter_usable("auto", "tsc"), FASTCLOCK_TSC);
-	assert_int_equal(fastclock_counter_usable("monotonic", "tsc\n"), 0);
-	assert_int_equal(fastclock_counter_usable(NULL, "kvm-clock\n"), 0);
-	assert_int_equal(fastclock_counter_usable(NULL, "tsc-early\n"), 0);
-	assert_int_equal(fastclock_counter_usable(NULL, ""), 0);
-	assert_int_equal(fastclock_counter_usable(NULL, NULL), 0);
+	assert_int_equal(fastclock_counter_usable(NULL, "tsc\n", 0), checked);
+	assert_int_equal(fastclock_counter_usable("", "tsc\n", 0), checked);
+	assert_int_equal(fastclock_counter_usable("auto", "tsc", 1), checked);
+	assert_int_equal(fastclock_counter_usable("monotonic", "tsc\n", 1), FASTCLOCK_NO_COUNTER);
+	assert_int_equal(fastclock_counter_usable("monotonic", "kvm-clock\n", 1),
+			 FASTCLOCK_NO_COUNTER);
+	/* Another clocksource: the counter only where the CPU says it is invariant, and then
+	 * only after the check of every CPU's counter. */
+	assert_int_equal(fastclock_counter_usable(NULL, "kvm-clock\n", 0), FASTCLOCK_NO_COUNTER);
+	assert_int_equal(fastclock_counter_usable(NULL, "kvm-clock\n", 1), to_check);
+	assert_int_equal(fastclock_counter_usable(NULL, "tsc-early\n", 0), FASTCLOCK_NO_COUNTER);
+	assert_int_equal(fastclock_counter_usable(NULL, "", 0), FASTCLOCK_NO_COUNTER);
+	assert_int_equal(fastclock_counter_usable(NULL, NULL, 0), FASTCLOCK_NO_COUNTER);
+	assert_int_equal(fastclock_counter_usable(NULL, NULL, 1), to_check);
 }
 
 int main(void)

@@ -37,7 +37,10 @@ extern const struct be_ops be_null;
 #define STEP_NS 20000ull /* CLOCK_MONOTONIC's step each millisecond */
 
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
-static uint64_t t0; /* the first CLOCK_MONOTONIC read: the steps count from it */
+static uint64_t t0; /* the first CLOCK_MONOTONIC read once stepping: the steps count from it */
+/* Set once the process's counter clock is calibrated: the check of the counters at its start
+ * (engine/io/fastclock.c) would rightly find a clock that steps 20 us out of line with them. */
+static atomic_int stepping;
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
@@ -48,7 +51,7 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 		real_clock_gettime =
 		    (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
 	r = real_clock_gettime(id, ts);
-	if (r < 0 || id != CLOCK_MONOTONIC)
+	if (r < 0 || id != CLOCK_MONOTONIC || !atomic_load(&stepping))
 		return r;
 	ns = (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
 	if (!t0)
@@ -71,6 +74,7 @@ static void counter_clock_or_skip(void)
 		skip();
 	while (c.mode != FASTCLOCK_COUNTER)
 		(void)fastclock_now(&c);
+	atomic_store(&stepping, 1);
 	if (be_registry_init(err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 }
