@@ -1,6 +1,7 @@
 /* The worker's clock: set-up, calibration and steering (see fastclock.h). */
 #include "engine/io/fastclock.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -114,19 +115,24 @@ static int cpu_in_step(uint64_t t0, uint64_t n0, uint64_t mult)
 	return 0;
 }
 
-/* Are the counters of every CPU the process may run on in step with CLOCK_MONOTONIC and so
- * with each other, a pair (bt, bn) taken FASTCLOCK_CAL_NS or more before? The calling thread
- * visits each CPU in turn (its own CPU set restored after) and takes a pair there: each
- * must lie on the line through (bt, bn) and the pair taken first. Counters set apart (a
- * host that did not sync its virtual CPUs, two sockets out of step) would time an I/O
- * started on one CPU and completed on another by their difference. 1 or 0. */
+/* Are the counters of every CPU a thread of the process may run on in step with
+ * CLOCK_MONOTONIC and so with each other, a pair (bt, bn) taken FASTCLOCK_CAL_NS or more
+ * before? The calling thread visits each CPU in turn (its own CPU set restored after) and
+ * takes a pair there: each must lie on the line through (bt, bn) and the pair taken first.
+ * Every CPU the machine has, not only those of the process's CPU set: a job's `cpus` may
+ * pin a worker outside it (taskset sets a mask, not a bound); a CPU that no thread of the
+ * process may use (a cpuset's bound, offline) refuses the visit with EINVAL and is passed.
+ * Counters set apart (a host that did not sync its virtual CPUs, two sockets out of step)
+ * would time an I/O started on one CPU and completed on another by their difference. 1 or
+ * 0. */
 static int in_step_since(uint64_t bt, uint64_t bn)
 {
-	cpu_set_t all, own;
+	cpu_set_t own;
 	uint64_t t0 = 0, n0 = 0, mult;
-	int ok = 1;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int ok = 1, visited = 0;
 
-	if (sched_getaffinity(getpid(), sizeof(all), &all) < 0 ||
+	if (ncpu < 1 || ncpu > CPU_SETSIZE ||
 	    pthread_getaffinity_np(pthread_self(), sizeof(own), &own) != 0)
 		return 0;
 	pair(&t0, &n0, 8);
@@ -134,19 +140,20 @@ static int in_step_since(uint64_t bt, uint64_t bn)
 		return 0;
 	if (!(mult = fastclock_slope(n0 - bn, t0 - bt)))
 		return 0;
-	for (int cpu = 0; ok && cpu < CPU_SETSIZE; cpu++) {
+	for (int cpu = 0; ok && cpu < (int)ncpu; cpu++) {
 		cpu_set_t one;
+		int r;
 
-		if (!CPU_ISSET(cpu, &all))
-			continue;
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
-		ok = pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0 &&
-		     cpu_in_step(t0, n0, mult);
+		if ((r = pthread_setaffinity_np(pthread_self(), sizeof(one), &one)) == EINVAL)
+			continue;
+		ok = r == 0 && cpu_in_step(t0, n0, mult);
+		visited++;
 	}
 	if (pthread_setaffinity_np(pthread_self(), sizeof(own), &own) != 0)
 		ok = 0;
-	return ok;
+	return ok && visited > 0;
 }
 
 static void sleep_cal(void)

@@ -85,7 +85,8 @@ int fastclock_counter_usable(const char *env, const char *clocksource, int invar
 /* Are the counters of every CPU this process may run on on one line with CLOCK_MONOTONIC,
  * within 2 us? The check a process makes at its start where the kernel's clocksource is
  * not tsc, from a pair of its own: takes FASTCLOCK_CAL_NS and a visit to each CPU by the
- * calling thread (its CPU set restored after). 1 or 0 (also where there is no counter). */
+ * calling thread (its CPU set restored after). 1 or 0 (also where there is no counter).
+ * Every CPU a thread may be pinned to is visited, not only the process's CPU set. */
 int fastclock_counters_in_step(void);
 
 /* The clock this process's workers time their I/Os with: "tsc" where fastclock_init reads the

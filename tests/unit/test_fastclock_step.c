@@ -117,8 +117,8 @@ static void test_one_cpu_apart(void **state)
 }
 
 /* A thread pinned to one CPU of two (a worker pinned by `cpus` may be the first to set up a
- * clock): the check still visits every CPU the process may run on, and gives the thread its
- * set back. */
+ * clock), in a process whose other threads are too (taskset -c): the check still visits
+ * every CPU a thread may be pinned to, and gives the thread its set back. */
 struct pinned {
 	int cpu, in_step, same_set;
 };
@@ -142,17 +142,23 @@ static void test_pinned_caller(void **state)
 {
 	int first, cpu = last_of_two_or_more(&first);
 	struct pinned p = {.in_step = -1};
+	cpu_set_t all, one;
 	pthread_t t;
 
 	(void)state;
 	if (!FASTCLOCK_TSC || cpu < 0)
 		skip();
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
 	p.cpu = cpu;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
 	atomic_store(&apart_ns, 5000);
 	atomic_store(&apart_cpu, first);
 	assert_int_equal(pthread_create(&t, NULL, pinned_check, &p), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	atomic_store(&apart_cpu, -1);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
 	assert_int_equal(p.in_step, 0);
 	assert_int_equal(p.same_set, 1);
 }
