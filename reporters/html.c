@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "lib/utf8.h"
 #include "model/metrics.h"
 #include "plot/figures.h"
 #include "plot/svg.h"
@@ -83,17 +84,14 @@ static void meta_row(FILE *out, const char *key, const char *val, bool mono)
 	fputs("</td></tr>\n", out);
 }
 
-/* A --set row, its key cut to SET_KEY_MAX bytes at a character's start (jansson read it as
- * UTF-8, so backing over continuation bytes finds one) and the cut marked. */
+/* A --set row, its key cut to SET_KEY_MAX bytes at a character's start and the cut
+ * marked. */
 static void override_row(FILE *out, const struct spec_override *o)
 {
 	char buf[SET_KEY_MAX + 16];
-	size_t n = strlen(o->key);
-	bool cut = n > SET_KEY_MAX;
+	size_t n = utf8_cut(o->key, SET_KEY_MAX);
+	bool cut = o->key[n] != 0;
 
-	if (cut)
-		for (n = SET_KEY_MAX; n && ((unsigned char)o->key[n] & 0xc0) == 0x80;)
-			n--;
 	snprintf(buf, sizeof(buf), "--set %.*s%s", (int)n, o->key, cut ? "…" : "");
 	meta_row(out, buf, o->value, true);
 }
