@@ -2,7 +2,7 @@
 # A results.json may be someone else's (a colleague's run, a download): the strings in it
 # (names, matrix values, the host, errors, --set keys and values) reach a terminal through
 # `iotrial report` and `iotrial compare`. The text shows their control characters written
-# out, never raw.
+# out, never raw; trials.csv quotes a text cell that a spreadsheet would run as a formula.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -64,6 +64,29 @@ test_expect_success 'run: an escape in a --set description is written out on std
 	"$IOTRIAL" run -f text -o s --set "description=$(printf "x\033[2J")" j.yaml >run.txt
 	no_controls run.txt
 	grep -xF "hx: x\x1b[2J" run.txt
+'
+
+# csv.jq: text cells that start as formulas (=, @, -, +, a tab), and a matrix value that is
+# a negative number, which must stay one.
+cat >csv.jq <<'JQ'
+.experiment = "=1+1"
+| .jobs[0].name = "@SUM(A1)"
+| .jobs[0].params.target = "-2+3"
+| .jobs[1].params.target = -1.5
+| .jobs[0].trials[0] += {failed: true, error: "+cmd|x"}
+| .jobs[0].trials[1] += {failed: true, error: "\tboo"}
+JQ
+
+test_expect_success 'trials.csv: a text cell that starts as a formula is quoted behind a quote; a number is not' '
+	jq -f csv.jq r/results.json >csv.json
+	"$IOTRIAL" report -f csv csv.json >out.csv
+	expect_eq "$(cut -d, -f1-4 out.csv)" "experiment,job,target,trial
+\"'"'"'=1+1\",\"'"'"'@SUM(A1)\",\"'"'"'-2+3\",0
+\"'"'"'=1+1\",\"'"'"'@SUM(A1)\",\"'"'"'-2+3\",1
+\"'"'"'=1+1\",w[target=b.dat],-1.5,0
+\"'"'"'=1+1\",w[target=b.dat],-1.5,1"
+	grep -F ",null,read,\"'"'"'+cmd|x\",," out.csv
+	grep -F ",null,read,\"'"'"'$(printf "\t")boo\",," out.csv
 '
 
 test_done
