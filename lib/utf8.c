@@ -1,6 +1,8 @@
 /* UTF-8 lengths and cuts (see utf8.h). */
 #include "lib/utf8.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t utf8_seq_len(const unsigned char *s)
@@ -37,5 +39,35 @@ size_t utf8_cut(const char *s, size_t max)
 	 * starts earlier, so it goes too. */
 	for (n = max; n && ((unsigned char)s[n] & 0xc0) == 0x80;)
 		n--;
+	return n;
+}
+
+int utf8_vsnprintf(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	char *whole = NULL;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, len, fmt, ap);
+	/* Cut: format the whole text again, to know where its characters start. */
+	if (n >= 0 && (size_t)n >= len && len && vasprintf(&whole, fmt, again) >= 0) {
+		size_t keep = utf8_cut(whole, len - 1);
+		memcpy(buf, whole, keep);
+		buf[keep] = 0;
+		free(whole);
+	}
+	va_end(again);
+	return n;
+}
+
+int utf8_snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = utf8_vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
 	return n;
 }

@@ -2,7 +2,8 @@
 # A results.json may be someone else's (a colleague's run, a download): the strings in it
 # (names, matrix values, the host, errors, --set keys and values) reach a terminal through
 # `iotrial report` and `iotrial compare`. The text shows their control characters written
-# out, never raw; trials.csv quotes a text cell that a spreadsheet would run as a formula.
+# out, never raw; trials.csv quotes a text cell that a spreadsheet would run as a formula;
+# the SVG plots of report.html stay well-formed XML, their labels cut between characters.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -12,6 +13,8 @@ description: hostile strings
 replication: {runs: 2, warmup: 0}
 jobs:
   - {name: w, workload: read, backend: null, file_size: 64KiB, block_size: 4KiB, matrix: {target: [a.dat, b.dat]}}
+compare:
+  - {a: {target: a.dat}, b: {target: b.dat}}
 JOB
 
 # hostile.jq: an OSC that sets the window title, CR and an erase-line, a C1 CSI and DEL, a
@@ -87,6 +90,42 @@ test_expect_success 'trials.csv: a text cell that starts as a formula is quoted 
 \"'"'"'=1+1\",w[target=b.dat],-1.5,1"
 	grep -F ",null,read,\"'"'"'+cmd|x\",," out.csv
 	grep -F ",null,read,\"'"'"'$(printf "\t")boo\",," out.csv
+'
+
+# svg.jq: labels longer than their room, of two-byte characters at an odd offset, so a cut
+# by bytes would halve one (a matrix value: an x tick; an instance name: a plot's title; a
+# comparison's label: its x tick, cut to 26 bytes), and characters XML 1.0 cannot hold.
+cat >svg.jq <<'JQ'
+.jobs[0].params.target = ("a" + "é" * 20)
+| .jobs[1].params.target = ("b" + "ü" * 20)
+| .jobs[] |= (.job = ("j" + "ж" * 200))
+| .comparisons[0].a_label = ("a" + "é" * 20)
+| .comparisons[0].b_label = "x\u001by\uffff"
+| .jobs[1].name = ("w" + "é" * 200)
+| .comparisons[0].b = .jobs[1].name
+JQ
+
+# svgs FILE: each <svg> element of report.html FILE into FILE.N.svg; prints how many.
+svgs() {
+	awk -v f="$1" '/<svg / { n++; sub(/^.*<svg /, "<svg ") } n && !done[n] { print >(f "." n ".svg") } /<\/svg>/ { done[n] = 1 } END { print n + 0 }' "$1"
+}
+
+need_cmd xmllint
+
+test_expect_success 'report.html: every SVG plot is well-formed XML, its labels cut between characters' '
+	jq -f svg.jq r/results.json >svg.json
+	"$IOTRIAL" report -f html -o svg.html svg.json
+	iconv -f UTF-8 -t UTF-8 svg.html >/dev/null
+	expect_eq "$(svgs svg.html)" 4
+	for f in svg.html.*.svg; do
+		xmllint --noout "$f"
+	done
+	grep -F "class=\"ticklabel\">aééééééééééééééé<" svg.html
+	grep -F "class=\"ticklabel\">a: aéééééééééééé<" svg.html
+	grep -F "class=\"ticklabel\">b: x�y�<" svg.html
+	grep -F "<title>j$(printf "ж%.0s" $(seq 127))</title>" svg.html
+	not grep -F "�</title>" svg.html
+	grep -F "class=\"plot plot-compare\"" svg.html
 '
 
 test_done

@@ -103,9 +103,19 @@ static void test_cut(void **state)
 	    {"", 0, 0},
 	};
 
+	char buf[6];
+
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		assert_int_equal(utf8_cut(cases[i].s, cases[i].max), cases[i].want);
+	/* utf8_snprintf: snprintf's return, the cut where a character starts. */
+	assert_int_equal(utf8_snprintf(buf, sizeof(buf), "%s", "a\xc3\xa9\xc3\xa9\xc3\xa9"), 7);
+	assert_string_equal(buf, "a\xc3\xa9\xc3\xa9");
+	assert_int_equal(utf8_snprintf(buf, sizeof(buf), "%s%d", "\xc3\xa9\xc3\xa9", 12), 6);
+	assert_string_equal(buf, "\xc3\xa9\xc3\xa9"
+				 "1");
+	assert_int_equal(utf8_snprintf(buf, sizeof(buf), "%s", "ab"), 2);
+	assert_string_equal(buf, "ab");
 }
 
 int main(void)
