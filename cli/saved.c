@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/diag.h"
+#include "lib/visible.h"
 #include "model/metrics.h"
 #include "model/results.h"
 #include "model/results_json.h"
@@ -163,9 +164,11 @@ static int compare_all(const struct results *a, const struct results *b,
 		const struct metric *m =
 		    metric ? metric : metric_or_default(a->inst[i].summary.metric);
 		if (!m) {
-			fprintf(stderr,
-				"iotrial: %s: unknown metric '%s'; choose one with --metric\n",
-				a->inst[i].name, a->inst[i].summary.metric);
+			/* Both strings are from A's file: shown with their controls written out. */
+			visible_printf(stderr,
+				       "iotrial: %s: unknown metric '%s'; choose one with --metric",
+				       a->inst[i].name, a->inst[i].summary.metric);
+			fputc('\n', stderr);
 			free(idx);
 			return -EINVAL;
 		}

@@ -6,60 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The bytes of the control character at `p`: 1 for C0 and DEL, 2 for a C1 control in
- * UTF-8 (U+0080 to U+009F: U+009B is the terminal's CSI, as ESC [ is), 0 for none. */
-static size_t control_len(const unsigned char *p)
-{
-	if (*p < 0x20 || *p == 0x7f)
-		return 1;
-	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
-}
-
-/* `s` with each control character written out (\n, \r, \t, \xHH for each byte): a value
- * quoted in a message (a job file's string, a path) must keep it one line, and must not
- * reach the terminal as an escape sequence. A new string, or NULL. */
-static char *controls_escaped(const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *out = malloc(4 * strlen(s) + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		size_t n = control_len(p);
-		if (n == 0) {
-			*o++ = (char)*p;
-			continue;
-		}
-		if (*p == '\n' || *p == '\r' || *p == '\t') {
-			const char *named = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t";
-			*o++ = named[0];
-			*o++ = named[1];
-			continue;
-		}
-		for (size_t i = 0; i < n; i++) {
-			*o++ = '\\';
-			*o++ = 'x';
-			*o++ = hex[p[i] >> 4];
-			*o++ = hex[p[i] & 15];
-		}
-		p += n - 1;
-	}
-	*o = '\0';
-	return out;
-}
-
-static bool has_controls(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (control_len(p))
-			return true;
-	return false;
-}
+#include "lib/visible.h"
 
 void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 {
-	char body[1024], *line = NULL;
+	char body[1024], *raw = NULL, *line;
 	va_list ap;
 	int n;
 
@@ -67,18 +18,17 @@ void diag_add(struct diag *d, const struct src_loc *loc, const char *fmt, ...)
 	vsnprintf(body, sizeof(body), fmt, ap);
 	va_end(ap);
 	if (loc && loc->file && loc->line)
-		n = asprintf(&line, "%s:%u:%u: %s", loc->file, loc->line, loc->col, body);
+		n = asprintf(&raw, "%s:%u:%u: %s", loc->file, loc->line, loc->col, body);
 	else if (loc && loc->file)
-		n = asprintf(&line, "%s: %s", loc->file, body);
+		n = asprintf(&raw, "%s: %s", loc->file, body);
 	else
-		n = asprintf(&line, "%s", body);
+		n = asprintf(&raw, "%s", body);
 	if (n < 0)
 		return;
-	if (has_controls(line)) {
-		char *one = controls_escaped(line);
-		free(line);
-		line = one;
-	}
+	/* A value quoted in a message (a job file's string, a path) must keep the message one
+	 * line, and must not reach the terminal as an escape sequence. */
+	line = visible_dup(raw);
+	free(raw);
 	if (!line)
 		return;
 	if (d->n == d->cap) {

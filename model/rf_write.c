@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "model/metrics.h"
 #include "model/names.h"
 #include "model/results.h"
@@ -15,31 +16,6 @@
 json_t *rf_json_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* The length of the UTF-8 sequence at `s` (RFC 3629: no overlong form, no surrogate,
- * nothing past U+10FFFF), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] < 0x80			  ? 1
-		   : s[0] >= 0xc2 && s[0] <= 0xdf ? 2
-		   : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
-						  : 0;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	for (size_t k = 1; k < n; k++, lo = 0x80, hi = 0xbf)
-		if (s[k] < lo || s[k] > hi)
-			return 0;
-	return n;
 }
 
 json_t *rf_json_str(const char *s)
@@ -56,7 +32,7 @@ json_t *rf_json_str(const char *s)
 	if (!(fixed = at = malloc(3 * strlen(s) + 1)))
 		return NULL;
 	while (*u) {
-		size_t n = utf8_len(u);
+		size_t n = utf8_seq_len(u);
 		if (n) {
 			memcpy(at, u, n);
 			at += n;

@@ -9,6 +9,7 @@
 #include "model/jobkeys.h"
 #include "model/metrics.h"
 #include "lib/units.h"
+#include "lib/utf8.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
 
@@ -31,7 +32,7 @@ void plot_format_param(char *buf, size_t len, const struct param *p, bool binary
 	else if (p->type == PV_BOOL)
 		snprintf(buf, len, "%s", p->b ? "true" : "false");
 	else if (p->type == PV_STR)
-		snprintf(buf, len, "%s", p->s);
+		utf8_snprintf(buf, len, "%s", p->s);
 	else
 		snprintf(buf, len, "-");
 }
@@ -114,8 +115,8 @@ static void group_label(char *buf, size_t len, const struct instance_result *ir,
 			if (p->matrix != pos || !strcmp(p->key, key) || n + 1 >= len)
 				continue;
 			plot_format_param(v, sizeof(v), p, binary);
-			n +=
-			    (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "", p->key, v);
+			n += (size_t)utf8_snprintf(buf + n, len - n, "%s%s=%s", n ? ", " : "",
+						   p->key, v);
 		}
 }
 
@@ -215,7 +216,7 @@ bool plot_sweep(FILE *out, const struct results *r, const char *job, const char 
 		nxt++;
 	}
 	snprintf(id, sizeof(id), "sweep-%d", n);
-	snprintf(title, sizeof(title), "%s: %s against %s", job, metric, key);
+	utf8_snprintf(title, sizeof(title), "%s: %s against %s", job, metric, key);
 	svg_open(out, id, "plot-sweep", W, H, title);
 	svg_axes(out, &xa, &ya, xt, nxt, yt, nyt, logx ? "" : key, ylabel);
 	if (logx)
@@ -304,13 +305,13 @@ bool plot_compare(FILE *out, const struct results *r, const struct comparison *c
 		const char *lab = s ? c->b_label : c->a_label;
 		xt[s].v = s ? 0.72 : 0.28;
 		/* The selector as written ("device=usb") says best which side is which. */
-		snprintf(xt[s].label, sizeof(xt[s].label), "%s: %.26s", s ? "b" : "a",
-			 lab && *lab ? lab
-			 : s	     ? c->b
-				     : c->a);
+		if (!lab || !*lab)
+			lab = s ? c->b : c->a;
+		snprintf(xt[s].label, sizeof(xt[s].label), "%s: %.*s", s ? "b" : "a",
+			 (int)utf8_cut(lab, 26), lab);
 	}
 	snprintf(id, sizeof(id), "compare-%d", n);
-	snprintf(title, sizeof(title), "%s: %s against %s", c->metric, c->a, c->b);
+	utf8_snprintf(title, sizeof(title), "%s: %s against %s", c->metric, c->a, c->b);
 	svg_open(out, id, "plot-compare", W, H, title);
 	svg_axes(out, &xa, &ya, xt, 2, yt, nyt,
 		 "each trial (filled: kept; hollow: dropped by the outlier policy)", ylabel);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "lib/utf8.h"
 #include "model/names.h"
 #include "plot/plot_internal.h"
 #include "plot/svg.h"
@@ -82,8 +83,8 @@ bool plot_series(FILE *out, const struct results *r, const struct instance_resul
 	nxt = plot_ticks_linear(xa.lo, xa.hi, &xu, xt, PLOT_MAX_TICKS);
 	nyt = plot_ticks_linear(ya.lo, ya.hi, &yu, yt, PLOT_MAX_TICKS);
 	snprintf(id, sizeof(id), "series-%d-%s", n, names_get(series_kind_names, (int)kind));
-	snprintf(title, sizeof(title), "%s: %s rate per %s", ir->name, what,
-		 kind == SERIES_RECORDS ? "record" : "interval");
+	utf8_snprintf(title, sizeof(title), "%s: %s rate per %s", ir->name, what,
+		      kind == SERIES_RECORDS ? "record" : "interval");
 	svg_open(out, id, "plot-series", W, H, title);
 	svg_axes(out, &xa, &ya, xt, nxt, yt, nyt, xlabel, ylabel);
 	size_t k = 0;
@@ -184,7 +185,7 @@ bool plot_latency(FILE *out, const struct results *r, const struct instance_resu
 	}
 	nyt = plot_ticks_log10(lo, hi, fmt_duration, yt, PLOT_MAX_TICKS);
 	snprintf(id, sizeof(id), "latency-%d", n);
-	snprintf(title, sizeof(title), "%s: latency percentiles", ir->name);
+	utf8_snprintf(title, sizeof(title), "%s: latency percentiles", ir->name);
 	svg_open(out, id, "plot-latency", LW, LH, title);
 	svg_axes(out, &xa, &ya, xt, 6, yt, nyt, "percentile", "latency (log scale)");
 	for (size_t i = 0; i < ir->ntrials; i++) {

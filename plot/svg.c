@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "lib/utf8.h"
+
 double plot_map(const struct plot_axis *a, double v)
 {
 	double lo = a->log ? log10(a->lo) : a->lo, hi = a->log ? log10(a->hi) : a->hi;
@@ -118,10 +120,38 @@ const char *svg_dash(int style)
 	return dash[(style % PLOT_NSTYLES + PLOT_NSTYLES) % PLOT_NSTYLES];
 }
 
-void svg_escape(FILE *out, const char *s)
+/* May XML 1.0 hold the UTF-8 character of `n` bytes at `p`? Tab, LF, CR, and from U+0020
+ * on, but for U+FFFE and U+FFFF. */
+static bool xml_char(const unsigned char *p, size_t n)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	if (n == 1)
+		return *p >= 0x20 || *p == '\t' || *p == '\n' || *p == '\r';
+	return !(n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe);
+}
+
+void svg_escape_n(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end;
+
+	if (!s)
+		return;
+	end = p + len;
+	while (p < end && *p) {
+		/* utf8_seq_len stops at the NUL, so it reads nothing past the string. */
+		size_t n = utf8_seq_len(p);
+		if (!n || n > (size_t)(end - p) || !xml_char(p, n)) {
+			/* Not a character XML may hold, or a byte that starts none (a character
+			 * cut in half): U+FFFD, as results.json writes a stray byte. */
+			fputs("\xef\xbf\xbd", out);
+			p += n && n <= (size_t)(end - p) ? n : 1;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, out);
+			p += n;
+			continue;
+		}
+		switch (*p++) {
 		case '<':
 			fputs("&lt;", out);
 			break;
@@ -138,9 +168,14 @@ void svg_escape(FILE *out, const char *s)
 			fputs("&#39;", out);
 			break;
 		default:
-			fputc(*s, out);
+			fputc(p[-1], out);
 		}
 	}
+}
+
+void svg_escape(FILE *out, const char *s)
+{
+	svg_escape_n(out, s, s ? strlen(s) : 0);
 }
 
 void svg_open(FILE *out, const char *id, const char *kind, int w, int h, const char *title)
@@ -164,7 +199,7 @@ void svg_text(FILE *out, double x, double y, const char *anchor, const char *cls
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	utf8_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s%s>", x, y, anchor,
 		cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");

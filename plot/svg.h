@@ -54,8 +54,14 @@ size_t plot_ticks_log10(double lo, double hi, void (*fmt)(char *, size_t, double
 #define PLOT_NSTYLES 6
 const char *svg_dash(int style);
 
-/* Write `s` escaped for XML text and attribute values. */
+/* Write `s` (NULL: nothing) escaped for XML text and attribute values: & < > " ' as
+ * entities, and each byte XML 1.0 cannot hold (a C0 control but tab, LF and CR; U+FFFE,
+ * U+FFFF; a byte that is not UTF-8, as of a character cut in half) as U+FFFD, so the page
+ * stays well-formed whatever a results.json holds. */
 void svg_escape(FILE *out, const char *s);
+
+/* svg_escape of the first `len` bytes of the string `s` (its NUL ends it sooner). */
+void svg_escape_n(FILE *out, const char *s, size_t len);
 
 /* <svg ...> with a <title> and the class "plot KIND" and id `id` the tests look for. */
 void svg_open(FILE *out, const char *id, const char *kind, int w, int h, const char *title);

@@ -4,24 +4,23 @@
 #include <math.h>
 
 #include "lib/units.h"
+#include "lib/visible.h"
 #include "model/metrics.h"
 
 size_t cells_width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return visible_width(s);
 }
 
+/* A cell may hold a string from results.json (a job name, a matrix value): its control
+ * characters are written out, and the padding counts them as shown. */
 void cells_put(FILE *out, const char *s, size_t w, bool left, bool last)
 {
 	size_t pad = w - cells_width(s);
 
 	if (!left)
 		fprintf(out, "%*s", (int)pad, "");
-	fputs(s, out);
+	visible_puts(out, s);
 	if (left && !last)
 		fprintf(out, "%*s", (int)pad, "");
 	fputs(last ? "\n" : "  ", out);

@@ -12,11 +12,12 @@
 
 struct metric;
 
-/* Display width of a UTF-8 string (the ± sign is two bytes, one column). */
+/* Display width of a UTF-8 string as cells_put shows it (the ± sign is two bytes, one
+ * column; a control character takes the columns of its escape, lib/visible.h). */
 size_t cells_width(const char *s);
 
 /* `s` padded to width `w`, left- or right-aligned, then two spaces, or a newline after the
- * row's `last` cell. */
+ * row's `last` cell; its control characters written out (lib/visible.h). */
 void cells_put(FILE *out, const char *s, size_t w, bool left, bool last);
 
 /* `v` by printf format `f` into cell `b` (CELLS_CELL bytes); n/a when not finite. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/visible.h"
 #include "model/metrics.h"
 
 /* "P% ± H%" relative to A's mean; the difference itself when A's mean is 0. */
@@ -32,30 +33,38 @@ static void compare_line(const char *name, const struct comparison *c, FILE *out
 
 	amount(by, sizeof(by), c);
 	if (!isfinite(c->ci_low))
-		fprintf(out, "%s: n/a (%s: each side needs at least 2 kept runs)\n", name,
-			c->metric);
+		visible_printf(out, "%s: n/a (%s: each side needs at least 2 kept runs)", name,
+			       c->metric);
 	else if (!c->significant)
-		fprintf(out, "%s: no significant difference (%s, %s, %.4g%% confidence, %s)\n",
-			name, by, c->metric, 100 * c->confidence, c->test);
+		visible_printf(out, "%s: no significant difference (%s, %s, %.4g%% confidence, %s)",
+			       name, by, c->metric, 100 * c->confidence, c->test);
 	else
-		fprintf(out, "%s: B is %s than A by %s (%s, %.4g%% confidence, %s)\n", name, word,
-			by, c->metric, 100 * c->confidence, c->test);
+		visible_printf(out, "%s: B is %s than A by %s (%s, %.4g%% confidence, %s)", name,
+			       word, by, c->metric, 100 * c->confidence, c->test);
+	fputc('\n', out);
 }
 
 int rep_compare_text(const char *a_path, const struct results *a, const char *b_path,
 		     const struct results *b, const struct comparison *cmp, const bool *b_matched,
 		     FILE *out)
 {
-	fprintf(out, "comparing A = %s (%s, started %s) with B = %s (%s, started %s)\n", a_path,
-		a->experiment, a->started_at, b_path, b->experiment, b->started_at);
+	/* Every string here but the words is from the files (someone else's run, perhaps):
+	 * each line goes through visible_printf, its line end written apart. */
+	visible_printf(out, "comparing A = %s (%s, started %s) with B = %s (%s, started %s)",
+		       a_path, a->experiment, a->started_at, b_path, b->experiment, b->started_at);
+	fputc('\n', out);
 	for (size_t i = 0; i < a->ninst; i++) {
-		if (cmp[i].b)
+		if (cmp[i].b) {
 			compare_line(a->inst[i].name, &cmp[i], out);
-		else
-			fprintf(out, "%s: only in A\n", a->inst[i].name);
+		} else {
+			visible_printf(out, "%s: only in A", a->inst[i].name);
+			fputc('\n', out);
+		}
 	}
 	for (size_t j = 0; j < b->ninst; j++)
-		if (!b_matched[j])
-			fprintf(out, "%s: only in B\n", b->inst[j].name);
+		if (!b_matched[j]) {
+			visible_printf(out, "%s: only in B", b->inst[j].name);
+			fputc('\n', out);
+		}
 	return ferror(out) ? -EIO : 0;
 }

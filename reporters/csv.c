@@ -9,10 +9,25 @@
 
 #include "reporters/reporter.h"
 
-static void quoted(FILE *out, const char *s)
+/* Does text cell `s` start as a formula would in a spreadsheet (=, +, -, @, or a tab or
+ * CR before one)? Opened there, it would be run: a results.json may be anyone's. */
+static bool formula_like(const char *s)
 {
-	if (s && strpbrk(s, ",\"\r\n")) {
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
+/* A cell, quoted per RFC 4180 when it holds a comma, a quote or a line break. A `text` cell
+ * (a string from the results, never a number) that starts like a formula is also quoted,
+ * behind a single quote, as OWASP's CSV injection guidance says: '=1+1 is text to a
+ * spreadsheet. A number cell is left alone, so that -3 stays a number. */
+static void quoted(FILE *out, const char *s, bool text)
+{
+	bool guard = text && formula_like(s);
+
+	if (s && (guard || strpbrk(s, ",\"\r\n"))) {
 		fputc('"', out);
+		if (guard)
+			fputc('\'', out);
 		for (; *s; s++) {
 			if (*s == '"')
 				fputc('"', out);
@@ -24,10 +39,18 @@ static void quoted(FILE *out, const char *s)
 	}
 }
 
+/* A text cell (see quoted). */
 static void field(FILE *out, const char *s, bool last)
 {
-	quoted(out, s);
+	quoted(out, s, true);
 	fputc(last ? '\n' : ',', out);
+}
+
+/* A cell of a number printed here. */
+static void number(FILE *out, const char *s)
+{
+	quoted(out, s, false);
+	fputc(',', out);
 }
 
 static void real(FILE *out, double v)
@@ -97,7 +120,7 @@ static int csv_report(const struct results *r, FILE *out)
 	fputs("experiment,job", out);
 	for (size_t m = 0; m < nm; m++) {
 		fputc(',', out);
-		quoted(out, mkeys[m]);
+		quoted(out, mkeys[m], true);
 	}
 	fprintf(out, ",%s%s\n", header, split ? split_header : "");
 	for (size_t k = 0; k < r->ninst; k++) {
@@ -116,10 +139,10 @@ static int csv_report(const struct results *r, FILE *out)
 					field(out, pa->s, false);
 				} else if (pa && pa->type == PV_UINT) {
 					snprintf(num, sizeof(num), "%" PRIu64, pa->u);
-					field(out, num, false);
+					number(out, num);
 				} else if (pa && pa->type == PV_REAL) {
 					snprintf(num, sizeof(num), "%.9g", pa->d);
-					field(out, num, false);
+					number(out, num);
 				} else if (pa && pa->type == PV_BOOL) {
 					field(out, pa->b ? "true" : "false", false);
 				} else {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "lib/utf8.h"
 #include "model/metrics.h"
 #include "plot/figures.h"
 #include "plot/svg.h"
@@ -62,14 +63,17 @@ static void esc(FILE *out, const char *s)
 	svg_escape(out, s ? s : "");
 }
 
-/* An instance name that may wrap after its commas and its bracket, not mid-word. */
+/* An instance name that may wrap after its commas and its bracket, not mid-word. Escaped a
+ * stretch at a time, each ending at one of them, never a byte alone: a byte of a UTF-8
+ * character alone is not one (svg_escape would write it as U+FFFD). */
 static void name_wrapping(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		char one[2] = {*s, 0};
-		esc(out, one);
-		if (*s == ',' || *s == '[')
+	while (s && *s) {
+		size_t n = strcspn(s, ",[");
+		svg_escape_n(out, s, n + (s[n] != 0));
+		if (s[n])
 			fputs("<wbr>", out);
+		s += n + (s[n] != 0);
 	}
 }
 
@@ -83,17 +87,14 @@ static void meta_row(FILE *out, const char *key, const char *val, bool mono)
 	fputs("</td></tr>\n", out);
 }
 
-/* A --set row, its key cut to SET_KEY_MAX bytes at a character's start (jansson read it as
- * UTF-8, so backing over continuation bytes finds one) and the cut marked. */
+/* A --set row, its key cut to SET_KEY_MAX bytes at a character's start and the cut
+ * marked. */
 static void override_row(FILE *out, const struct spec_override *o)
 {
 	char buf[SET_KEY_MAX + 16];
-	size_t n = strlen(o->key);
-	bool cut = n > SET_KEY_MAX;
+	size_t n = utf8_cut(o->key, SET_KEY_MAX);
+	bool cut = o->key[n] != 0;
 
-	if (cut)
-		for (n = SET_KEY_MAX; n && ((unsigned char)o->key[n] & 0xc0) == 0x80;)
-			n--;
 	snprintf(buf, sizeof(buf), "--set %.*s%s", (int)n, o->key, cut ? "…" : "");
 	meta_row(out, buf, o->value, true);
 }
@@ -126,8 +127,8 @@ static void header(const struct results *r, FILE *out)
 		 r->units == UNITS_BINARY ? "binary (MiB = 2^20 bytes)"
 					  : "decimal (MB = 10^6 bytes)",
 		 false);
-	snprintf(buf, sizeof(buf), "%s %s", r->tool_name ? r->tool_name : "?",
-		 r->tool_version ? r->tool_version : "?");
+	utf8_snprintf(buf, sizeof(buf), "%s %s", r->tool_name ? r->tool_name : "?",
+		      r->tool_version ? r->tool_version : "?");
 	meta_row(out, "written by", buf, false);
 	fputs("</table></header>\n", out);
 }
@@ -407,9 +408,9 @@ static void sweeps(const struct results *r, FILE *out)
 					fputs("<h2 id=\"sweeps\">Matrix sweeps</h2>\n", out);
 				any = true;
 				fputs("<figure>\n", out);
-				snprintf(caption, sizeof(caption), "%s: %s against %s", ir->job,
-					 ir->summary.metric ? ir->summary.metric : metrics[0].name,
-					 key);
+				utf8_snprintf(
+				    caption, sizeof(caption), "%s: %s against %s", ir->job,
+				    ir->summary.metric ? ir->summary.metric : metrics[0].name, key);
 				if (plot_sweep(out, r, ir->job, key, n, &why)) {
 					fputs("<figcaption>", out);
 					esc(out, caption);

@@ -3,11 +3,13 @@
  * attention: failed trials, reads served from memory, too few runs. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/units.h"
+#include "lib/visible.h"
 #include "model/metrics.h"
 #include "model/names.h"
 #include "reporters/cells.h"
@@ -51,6 +53,21 @@ static void fmt_given_pct(char *b, size_t len, const char *sign, double v)
 		snprintf(b, len, "%s%.6g%%", sign, 100 * v);
 	else
 		snprintf(b, len, NA);
+}
+
+/* One line of text that may quote strings from results.json (a name, an error), after a
+ * blank line when `blank`: its control characters written out (lib/visible.h), so a string
+ * can neither fake a line nor send the terminal an escape sequence. The line ends are ours. */
+static void __attribute__((format(printf, 3, 4))) line(FILE *out, bool blank, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (blank)
+		fputc('\n', out);
+	va_start(ap, fmt);
+	visible_vprintf(out, fmt, ap);
+	va_end(ap);
+	fputc('\n', out);
 }
 
 /* The confidence and relative error a row's ±CI and need were computed for. */
@@ -145,11 +162,11 @@ static void row_cells(const struct results *r, const struct instance_result *ir,
 /* One sentence per comparison: which side is better, by how much, how sure (words.c). */
 static void print_comparisons(const struct results *r, FILE *out)
 {
-	char line[1024];
+	char verdict[1024];
 
 	for (size_t i = 0; i < r->ncmp; i++) {
-		words_verdict(line, sizeof(line), &r->cmp[i]);
-		fprintf(out, "%s%s\n", i ? "" : "\n", line);
+		words_verdict(verdict, sizeof(verdict), &r->cmp[i]);
+		line(out, !i, "%s", verdict);
 	}
 }
 
@@ -208,11 +225,11 @@ static bool has_records(const struct instance_result *ir)
  * log alone, or no record left): a note. Returns 1 when it printed one. */
 static int log_cut_note(FILE *out, const struct instance_result *ir, int notes)
 {
-	char line[512];
-	bool said = !has_records(ir) && words_log_cut(line, sizeof(line), ir);
+	char why[512];
+	bool said = !has_records(ir) && words_log_cut(why, sizeof(why), ir);
 
 	if (said)
-		fprintf(out, "%snote: %s: %s\n", notes ? "" : "\n", ir->name, line);
+		line(out, !notes, "note: %s: %s", ir->name, why);
 	return said;
 }
 
@@ -221,10 +238,10 @@ static int log_cut_note(FILE *out, const struct instance_result *ir, int notes)
 static void print_records(const struct results *r, FILE *out)
 {
 	bool any = false, cut = false;
-	char line[512];
+	char why[512];
 
 	for (size_t i = 0; i < r->ninst; i++)
-		cut |= has_records(&r->inst[i]) && words_log_cut(line, sizeof(line), &r->inst[i]);
+		cut |= has_records(&r->inst[i]) && words_log_cut(why, sizeof(why), &r->inst[i]);
 	for (size_t i = 0; i < r->ninst; i++) {
 		const struct instance_result *ir = &r->inst[i];
 		char lo[CELL], hi[CELL], avg[CELL], rms[CELL];
@@ -240,9 +257,10 @@ static void print_records(const struct results *r, FILE *out)
 		units_format_duration(hi, CELL, ir->summary.rec_max_ns);
 		units_format_duration(avg, CELL, ir->summary.rec_mean_ns);
 		units_format_duration(rms, CELL, ir->summary.rec_rms_ns);
-		fprintf(out, "  %s: min %s, max %s, avg %s, rms %s\n", ir->name, lo, hi, avg, rms);
-		if (words_log_cut(line, sizeof(line), ir))
-			fprintf(out, "  %s: %s\n", ir->name, line);
+		line(out, false, "  %s: min %s, max %s, avg %s, rms %s", ir->name, lo, hi, avg,
+		     rms);
+		if (words_log_cut(why, sizeof(why), ir))
+			line(out, false, "  %s: %s", ir->name, why);
 	}
 }
 
@@ -262,7 +280,7 @@ static void print_copies(const struct results *r, FILE *out)
 			    out,
 			    "\nrate of each worker (over the kept trials; the summary's rate is all of them):\n");
 		any = true;
-		fprintf(out, "  %s:", ir->name);
+		visible_printf(out, "  %s:", ir->name);
 		for (uint32_t w = 0; w < ir->threads; w++) {
 			double v = results_worker_rate(ir, w);
 			if (isfinite(v))
@@ -296,8 +314,8 @@ static void print_directions(const struct results *r, FILE *out)
 			units_format_rate(rate, CELL, ds->bw_bytes.mean, r->units == UNITS_BINARY);
 			units_format_duration(lat, CELL, ds->lat_mean_ns.mean);
 			fmt_pct(cov, ds->iops.cov);
-			fprintf(out, "  %s %-5s  %s IO/s  %s  lat mean %s  COV %s\n", ir->name,
-				d == DIR_READ ? "read" : "write", iops, rate, lat, cov);
+			line(out, false, "  %s %-5s  %s IO/s  %s  lat mean %s  COV %s", ir->name,
+			     d == DIR_READ ? "read" : "write", iops, rate, lat, cov);
 		}
 	}
 }
@@ -305,7 +323,7 @@ static void print_directions(const struct results *r, FILE *out)
 /* The lasting changes of level found in the record and interval logs. */
 static void print_changes(const struct results *r, FILE *out)
 {
-	char line[512];
+	char what[512];
 	bool any = false;
 
 	for (size_t i = 0; i < r->ninst; i++) {
@@ -317,9 +335,9 @@ static void print_changes(const struct results *r, FILE *out)
 				    out,
 				    "\nchange points (lasting changes of level in records/):\n");
 			any = true;
-			words_change(line, sizeof(line), ir, c, r->units == UNITS_BINARY);
-			fprintf(out, "  %s, trial %u, %s log: %s\n", ir->name, c->trial,
-				c->kind == SERIES_RECORDS ? "record" : "interval", line);
+			words_change(what, sizeof(what), ir, c, r->units == UNITS_BINARY);
+			line(out, false, "  %s, trial %u, %s log: %s", ir->name, c->trial,
+			     c->kind == SERIES_RECORDS ? "record" : "interval", what);
 		}
 	}
 }
@@ -360,11 +378,10 @@ static void pilot_note(FILE *out, const struct instance_result *ir, int notes)
 
 	fmt_given_pct(conf, sizeof(conf), "", rp->confidence);
 	fmt_given_pct(err, sizeof(err), "±", rp->error);
-	fprintf(
-	    out,
-	    "%snote: %s: runs estimated from its pilot of %u runs, before outliers: %.0f for %s at %s confidence, rounded up to a multiple of %u: %.0f\n",
-	    notes ? "" : "\n", ir->name, rp->pilot, rp->pilot_n, err, conf, round,
-	    ceil(rp->pilot_n / round) * round);
+	line(
+	    out, !notes,
+	    "note: %s: runs estimated from its pilot of %u runs, before outliers: %.0f for %s at %s confidence, rounded up to a multiple of %u: %.0f",
+	    ir->name, rp->pilot, rp->pilot_n, err, conf, round, ceil(rp->pilot_n / round) * round);
 }
 
 /* huge_buffers: trials whose buffers did not all get the huge pages asked for, where the
@@ -391,10 +408,10 @@ static bool hpages_note(FILE *out, const struct results *r, const struct instanc
 	}
 	if (!shy)
 		return false;
-	fprintf(
-	    out,
-	    "%snote: %s: huge_buffers: %zu of %zu trial(s) ran with buffers not wholly on huge pages (the first: %s); see trials[].huge_buffers in results.json\n",
-	    notes ? "" : "\n", ir->name, shy, n, names_get(hpages_state_names, first));
+	line(
+	    out, !notes,
+	    "note: %s: huge_buffers: %zu of %zu trial(s) ran with buffers not wholly on huge pages (the first: %s); see trials[].huge_buffers in results.json",
+	    ir->name, shy, n, names_get(hpages_state_names, first));
 	return true;
 }
 
@@ -402,10 +419,11 @@ static int text_report(const struct results *r, FILE *out)
 {
 	int notes = 0;
 
-	fprintf(out, "%s%s%s\n", r->experiment, r->description ? ": " : "",
-		r->description ? r->description : "");
-	fprintf(out, "started %s, seed %llu, %s%s", r->started_at, (unsigned long long)r->seed,
-		r->env.hostname ? "host " : "", r->env.hostname ? r->env.hostname : "");
+	line(out, false, "%s%s%s", r->experiment, r->description ? ": " : "",
+	     r->description ? r->description : "");
+	visible_printf(out, "started %s, seed %llu, %s%s", r->started_at,
+		       (unsigned long long)r->seed, r->env.hostname ? "host " : "",
+		       r->env.hostname ? r->env.hostname : "");
 	/* Distributed: what a rate means (docs/distributed.md has the other aggregates). */
 	if (r->nranks > 1)
 		fprintf(
@@ -432,22 +450,22 @@ static int text_report(const struct results *r, FILE *out)
 			const char *first = NULL;
 			for (size_t t = 0; t < ir->ntrials && !first; t++)
 				first = ir->trials[t].error;
-			fprintf(out, "%snote: %s: %zu trial(s) failed; the first: %s\n",
-				notes++ ? "" : "\n", ir->name, failed, first ? first : "?");
+			line(out, !notes++, "note: %s: %zu trial(s) failed; the first: %s",
+			     ir->name, failed, first ? first : "?");
 		}
 		if (ir->reads_cached)
-			fprintf(
-			    out,
-			    "%snote: %s: reads were served from the page cache (memory), not the device\n",
-			    notes++ ? "" : "\n", ir->name);
+			line(
+			    out, !notes++,
+			    "note: %s: reads were served from the page cache (memory), not the device",
+			    ir->name);
 		if (ir->rep.estimate == ESTIMATE_PILOT && isfinite(ir->rep.pilot_n))
 			pilot_note(out, ir, notes++);
 		notes += hpages_note(out, r, ir, notes);
 		notes += log_cut_note(out, ir, notes);
 		if (ir->summary.stopped_by)
-			fprintf(out, "%snote: %s: precision target: stopped by %s after %u runs\n",
-				notes++ ? "" : "\n", ir->name, ir->summary.stopped_by,
-				ir->summary.runs);
+			line(out, !notes++,
+			     "note: %s: precision target: stopped by %s after %u runs", ir->name,
+			     ir->summary.stopped_by, ir->summary.runs);
 	}
 	if (!r->complete)
 		fprintf(out,

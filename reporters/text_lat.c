@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/visible.h"
 #include "reporters/cells.h"
 #include "reporters/lat_table.h"
 
@@ -35,8 +36,11 @@ int text_latency(const struct results *r, FILE *out)
 		fprintf(out, "(the first %d percentiles; results.json holds every one)\n",
 			LAT_MAX_PCOLS);
 	for (size_t i = 0; i < r->ninst; i++)
-		if (lat_table_why(why, sizeof(why), &r->inst[i]))
-			fprintf(out, "(%s)\n", why);
+		if (lat_table_why(why, sizeof(why), &r->inst[i])) {
+			/* It names the instance, a string from results.json. */
+			visible_printf(out, "(%s)", why);
+			fputc('\n', out);
+		}
 	lat_table_release(&t);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "lib/utf8.h"
 #include "model/metrics.h"
 #include "reporters/cells.h"
 
@@ -17,11 +18,12 @@
 
 #define VARIANT_LEN 256
 
-/* A parameter's value as text: strings as they are, sizes in bytes, as in the names. */
+/* A parameter's value as text: strings as they are (cut to `len` between characters), sizes
+ * in bytes, as in the names. */
 static void param_text(char *b, size_t len, const struct param *p)
 {
 	if (p->type == PV_STR)
-		snprintf(b, len, "%s", p->s);
+		snprintf(b, len, "%.*s", (int)utf8_cut(p->s, len - 1), p->s);
 	else if (p->type == PV_BOOL)
 		snprintf(b, len, "%s", p->b ? "true" : "false");
 	else if (p->type == PV_REAL)
@@ -108,7 +110,8 @@ static void about_cell(char *b, const struct table_row *row, const struct param 
 	snprintf(b, CELL, NA);
 	for (size_t k = 0; col->type == PV_STR && k < row->nfacts; k++)
 		if (!strcmp(row->facts[k].key, col->s))
-			snprintf(b, CELL, "%s", row->facts[k].value);
+			snprintf(b, CELL, "%.*s", (int)utf8_cut(row->facts[k].value, CELL - 1),
+				 row->facts[k].value);
 }
 
 #define LAYOUT_COLS  32
@@ -149,10 +152,12 @@ static size_t row_lines(const struct results *r, const struct table_row *row,
 		out[nvar++].var[0] = 0;
 	for (size_t v = 0; v < nvar; v++) {
 		if (nvar > 1)
-			snprintf(out[v].label, sizeof(out[v].label), "%.100s [%.120s]", title,
+			snprintf(out[v].label, sizeof(out[v].label), "%.*s [%.*s]",
+				 (int)utf8_cut(title, 100), title, (int)utf8_cut(out[v].var, 120),
 				 out[v].var);
 		else
-			snprintf(out[v].label, sizeof(out[v].label), "%.150s", title);
+			snprintf(out[v].label, sizeof(out[v].label), "%.*s",
+				 (int)utf8_cut(title, 150), title);
 		for (size_t c = 0; c < ncol; c++) {
 			const struct instance_result *ir =
 			    table_cell(r, row->job, r->table.columns, colv[c], out[v].var);
@@ -198,8 +203,9 @@ int text_layout(const struct results *r, FILE *out)
 		if (nlines == LAYOUT_LINES) {
 			cut = true;
 		} else if (row->about) {
-			snprintf(lines[nlines].label, sizeof(lines[nlines].label), "%.150s",
-				 row->label ? row->label : row->about);
+			const char *title = row->label ? row->label : row->about;
+			snprintf(lines[nlines].label, sizeof(lines[nlines].label), "%.*s",
+				 (int)utf8_cut(title, 150), title);
 			for (size_t c = 0; c < ncol; c++)
 				about_cell(lines[nlines].cell[c], row, colv[c]);
 			nlines++;
