@@ -291,6 +291,40 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 	return ret < 0 ? ret : (int)(own > 0);
 }
 
+/* May the user iotrial runs as remove files from the folder, and from the records/ and hooks/
+ * in it (write and search permission, a file system not read-only)? Asked of the folders held
+ * open, never following a symlink. Once removing has begun, a folder that refuses it has lost
+ * part of its earlier run, and a batch the folders emptied before it: this is asked of every
+ * folder before any is emptied. Prints one line when not. Returns 0 or -errno. */
+static int removable(const struct outdir *o)
+{
+	int ret = 0;
+
+	if (faccessat(o->fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
+		ret = -errno;
+		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
+			strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < sizeof(own_subs) / sizeof(own_subs[0]); i++) {
+		/* O_PATH: asked about, never read. */
+		int fd =
+		    openat(o->fd, own_subs[i][0], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		ret = fd < 0 || faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (ret < 0) {
+			fprintf(stderr, "iotrial: cannot empty result folder '%s': '%s': %s\n",
+				o->path, own_subs[i][0], strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Look at the folder, lock it, look again: refused as outdir_claim says, nothing removed. */
 static int take(struct outdir *o, bool force)
 {
@@ -298,9 +332,10 @@ static int take(struct outdir *o, bool force)
 
 	/* Look for what is not iotrial's before writing anything (-o ~ must not get even a
 	 * lock file); once locked, when no other run can add to the folder, look again, for an
-	 * earlier run too (a run under way is "in use", not "an earlier run"). */
+	 * earlier run too (a run under way is "in use", not "an earlier run"), and ask whether
+	 * what --force would remove can be removed. */
 	if ((ret = check_contents(o, true, false)) < 0 || (ret = lock(o)) < 0 ||
-	    (ret = check_contents(o, force, false)) < 0)
+	    (ret = check_contents(o, force, false)) < 0 || (ret = removable(o)) < 0)
 		return ret;
 	return 0;
 }

@@ -29,8 +29,10 @@ int outdir_new(struct outdir *o, const char *parent, const char *base);
  * report.html, records/ of .csv files, their temporary files): then with `force` they are removed
  * first, without it the folder is refused (-EEXIST). A folder holding anything else is
  * refused whatever `force` says (-EEXIST), before anything is written into it; one that
- * another iotrial run holds, too (-EBUSY). The folder must take a new file (a probe is
- * created, written and removed). Prints one line on stderr when it fails. Returns 0 or
+ * another iotrial run holds, too (-EBUSY); and, before anything is removed, one where the
+ * user may not remove files, in the folder or in its records/ or hooks/ (faccessat's
+ * -EACCES, -EROFS, ...). The folder must take a new file (a probe is created, written and
+ * removed). Prints one line on stderr when it fails. Returns 0 or
  * -errno. */
 int outdir_claim(struct outdir *o, const char *path, bool force);
 
@@ -38,7 +40,8 @@ int outdir_claim(struct outdir *o, const char *path, bool force);
  * (PATH names it in messages): outdir_take_at makes it when missing and opens it without
  * following a symlink (a symlink or a file in its place is refused, -EEXIST, whatever
  * `force` says: the batch folder's folders are iotrial's to make), looks at it and locks it,
- * refusing it as outdir_claim does, and removes nothing; outdir_empty then removes the
+ * refusing it as outdir_claim does (a folder it could not wholly empty among them), and
+ * removes nothing; outdir_empty then removes the
  * earlier run in it (after outdir_take_at said yes: only iotrial's files) and probes it. So a
  * batch takes every folder before it empties any. Each prints one line on stderr when it
  * fails. Return 0 or -errno. */
