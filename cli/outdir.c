@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/outlock.h"
 #include "lib/dirfile.h"
 #include "reporters/reporter.h"
 
@@ -71,7 +71,7 @@ static bool result_file(const char *name, size_t len)
  * dirfile_tmp_left alone decides (a user's .results.json.backup, even 0600, is not). */
 static bool own_dotfile(int dfd, const char *name)
 {
-	if (!strcmp(name, OUTDIR_LOCK) || dirfile_tmp_left(dfd, name, PROBE_NAME))
+	if (!strcmp(name, OUTLOCK_NAME) || dirfile_tmp_left(dfd, name, PROBE_NAME))
 		return true;
 	for (size_t i = 0; result_name(i); i++)
 		if (dirfile_tmp_left(dfd, name, result_name(i)))
@@ -157,7 +157,7 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 			(*own)++;
 			continue;
 		}
-		if (!strcmp(name, OUTDIR_LOCK))
+		if (!strcmp(name, OUTLOCK_NAME))
 			continue;
 		(*own)++;
 		if (remove && unlinkat(dfd, name, 0) < 0) {
@@ -169,70 +169,6 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 		ret = -errno;
 	closedir(d);
 	return ret;
-}
-
-/* The pid another run wrote into the lock file it holds, or 0. */
-static long lock_holder(int fd)
-{
-	char buf[24] = {0};
-
-	if (pread(fd, buf, sizeof(buf) - 1, 0) <= 0)
-		return 0;
-	return strtol(buf, NULL, 10);
-}
-
-/* Take OUTDIR_LOCK with flock. A run that lets go removes the file while it still holds the
- * lock; one that opened it just before then locks a file that is no longer there (no link
- * left), so the lock counts only when the name still leads to the locked file, and that is
- * asked first: a file gone, or another in its place, is tried again, never called foreign
- * (dirfile_open does the same between its look and its open). Returns 0, -EBUSY (with the
- * holder's pid in *holder), -EAGAIN (still changing after 100 tries) or -errno. */
-static int lock_take(struct outdir *o, long *holder)
-{
-	for (int tries = 0; tries < 100; tries++) {
-		/* A FIFO or a device in its place is looked at, never opened (dirfile_open). */
-		int fd = dirfile_open(o->fd, OUTDIR_LOCK, O_RDWR | O_CREAT, 0644);
-		struct stat a, b;
-		char pid[24];
-		bool gone;
-		int n;
-
-		if (dirfile_refused(fd))
-			return -EEXIST; /* not a file iotrial made: never write into it */
-		if (fd < 0)
-			return fd;
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			int err = errno;
-			*holder = lock_holder(fd);
-			close(fd);
-			return err == EWOULDBLOCK ? -EBUSY : -err;
-		}
-		gone = fstatat(o->fd, OUTDIR_LOCK, &b, AT_SYMLINK_NOFOLLOW) < 0;
-		if (fstat(fd, &a) < 0 || (gone && errno != ENOENT)) {
-			int err = errno;
-			close(fd);
-			return -err;
-		}
-		/* Gone, or another file in its place: the run before let go; look again. */
-		if (gone || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
-			close(fd);
-			continue;
-		}
-		if (dirfile_fit(&a) < 0) {
-			close(fd);
-			return -EEXIST; /* not a file iotrial made: never write into it */
-		}
-		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-		if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
-			int err = errno ? errno : EIO;
-			unlinkat(o->fd, OUTDIR_LOCK, 0);
-			close(fd);
-			return -err;
-		}
-		o->lock_fd = fd;
-		return 0;
-	}
-	return -EAGAIN; /* taken and let go 100 times over: no holder to name */
 }
 
 /* Create, write and remove a file: the folder takes new files (not read-only, not full). */
@@ -263,25 +199,15 @@ static int open_folder(struct outdir *o, const char *path)
 	return o->fd < 0 ? -errno : 0;
 }
 
-/* Lock the folder, or say why not. */
+/* Lock the folder, or say why not (outlock_take). */
 static int lock(struct outdir *o)
 {
-	long holder = 0;
-	int ret = lock_take(o, &holder);
+	int fd = outlock_take(o->fd, o->path);
 
-	if (ret == -EBUSY)
-		fprintf(
-		    stderr,
-		    "iotrial: result folder '%s' is in use by another iotrial run (pid %ld): wait for it to end, or choose another folder\n",
-		    o->path, holder);
-	else if (ret == -EEXIST)
-		fprintf(stderr,
-			"iotrial: result folder '%s' holds a '%s' that iotrial did not make\n",
-			o->path, OUTDIR_LOCK);
-	else if (ret < 0)
-		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
-			strerror(-ret));
-	return ret;
+	if (fd < 0)
+		return fd;
+	o->lock_fd = fd;
+	return 0;
 }
 
 /* Probe the folder, or say why it cannot be written. */
@@ -365,6 +291,40 @@ static int check_contents(struct outdir *o, bool force, bool remove)
 	return ret < 0 ? ret : (int)(own > 0);
 }
 
+/* May the user iotrial runs as remove files from the folder, and from the records/ and hooks/
+ * in it (write and search permission, a file system not read-only)? Asked of the folders held
+ * open, never following a symlink. Once removing has begun, a folder that refuses it has lost
+ * part of its earlier run, and a batch the folders emptied before it: this is asked of every
+ * folder before any is emptied. Prints one line when not. Returns 0 or -errno. */
+static int removable(const struct outdir *o)
+{
+	int ret = 0;
+
+	if (faccessat(o->fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
+		ret = -errno;
+		fprintf(stderr, "iotrial: cannot write to result folder '%s': %s\n", o->path,
+			strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < sizeof(own_subs) / sizeof(own_subs[0]); i++) {
+		/* O_PATH: asked about, never read. */
+		int fd =
+		    openat(o->fd, own_subs[i][0], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0 && errno == ENOENT)
+			continue;
+		ret = fd < 0 || faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (ret < 0) {
+			fprintf(stderr, "iotrial: cannot empty result folder '%s': '%s': %s\n",
+				o->path, own_subs[i][0], strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Look at the folder, lock it, look again: refused as outdir_claim says, nothing removed. */
 static int take(struct outdir *o, bool force)
 {
@@ -372,9 +332,10 @@ static int take(struct outdir *o, bool force)
 
 	/* Look for what is not iotrial's before writing anything (-o ~ must not get even a
 	 * lock file); once locked, when no other run can add to the folder, look again, for an
-	 * earlier run too (a run under way is "in use", not "an earlier run"). */
+	 * earlier run too (a run under way is "in use", not "an earlier run"), and ask whether
+	 * what --force would remove can be removed. */
 	if ((ret = check_contents(o, true, false)) < 0 || (ret = lock(o)) < 0 ||
-	    (ret = check_contents(o, force, false)) < 0)
+	    (ret = check_contents(o, force, false)) < 0 || (ret = removable(o)) < 0)
 		return ret;
 	return 0;
 }
@@ -430,35 +391,6 @@ int outdir_claim(struct outdir *o, const char *path, bool force)
 	return outdir_empty(o);
 }
 
-long outdir_holder(const char *path)
-{
-	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int fd = dfd < 0 ? -1 : dirfile_open(dfd, OUTDIR_LOCK, O_RDONLY, 0);
-	long holder = 0;
-
-	/* A lock taken and let go at once, on the file as it is: nothing is written. */
-	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
-		holder = lock_holder(fd) > 0 ? lock_holder(fd) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	return holder;
-}
-
-bool outdir_lock_foreign(const char *path)
-{
-	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct stat st;
-	bool foreign = false;
-
-	if (dfd >= 0)
-		foreign = dirfile_refused(dirfile_stat(dfd, OUTDIR_LOCK, &st));
-	if (dfd >= 0)
-		close(dfd);
-	return foreign;
-}
-
 /* What a killed run leaves besides its files: a reporter's temporary file (a checkpoint cut
  * short) or a probe, removed so that the folder ends as a run in one go leaves it. */
 static int remove_leftovers(const struct outdir *o)
@@ -475,7 +407,7 @@ static int remove_leftovers(const struct outdir *o)
 		return ret;
 	}
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, OUTDIR_LOCK) && own_dotfile(o->fd, e->d_name) &&
+		if (strcmp(e->d_name, OUTLOCK_NAME) && own_dotfile(o->fd, e->d_name) &&
 		    unlinkat(o->fd, e->d_name, 0) < 0 && errno != ENOENT && ret == 0)
 			ret = -errno;
 	closedir(d);
@@ -503,7 +435,7 @@ int outdir_resume(struct outdir *o, const char *path)
 	return writable(o);
 }
 
-/* The lock file's length with nothing reserved: the pid line lock_take wrote. */
+/* The lock file's length with nothing reserved: the pid line outlock_take wrote. */
 static off_t pid_len(void)
 {
 	return snprintf(NULL, 0, "%ld\n", (long)getpid());
@@ -559,7 +491,7 @@ uint64_t outdir_held(const char *path)
 	uint64_t held = 0;
 	struct stat st;
 
-	if (dfd >= 0 && dirfile_stat(dfd, OUTDIR_LOCK, &st) == 0)
+	if (dfd >= 0 && dirfile_stat(dfd, OUTLOCK_NAME, &st) == 0)
 		held = (uint64_t)st.st_blocks * 512;
 	if (dfd >= 0)
 		close(dfd);
@@ -578,7 +510,7 @@ void outdir_release(struct outdir *o)
 	if (o->lock_fd >= 0 && atomic_load(&held_fd) == o->lock_fd)
 		atomic_store(&held_fd, -1);
 	if (o->lock_fd >= 0) {
-		unlinkat(o->fd, OUTDIR_LOCK, 0);
+		unlinkat(o->fd, OUTLOCK_NAME, 0);
 		close(o->lock_fd);
 	}
 	if (o->fd >= 0)

@@ -6,9 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The name of the lock file in a result folder; it is removed when the run lets go. */
-#define OUTDIR_LOCK ".iotrial.lock"
-
 /* An outdir that holds nothing: what outdir_release leaves, and safe to release. */
 #define OUTDIR_INIT                                                                                \
 	{                                                                                          \
@@ -18,7 +15,7 @@
 struct outdir {
 	char *path;  /* as named or made: for the reporters and for messages */
 	int fd;	     /* the folder, open */
-	int lock_fd; /* OUTDIR_LOCK, held with flock(LOCK_EX) */
+	int lock_fd; /* the lock file, held with flock(LOCK_EX): see outlock.h */
 };
 
 /* A new folder PARENT/BASE, or PARENT/BASE-2, -3, ... when the name is taken (by an earlier
@@ -32,8 +29,10 @@ int outdir_new(struct outdir *o, const char *parent, const char *base);
  * report.html, records/ of .csv files, their temporary files): then with `force` they are removed
  * first, without it the folder is refused (-EEXIST). A folder holding anything else is
  * refused whatever `force` says (-EEXIST), before anything is written into it; one that
- * another iotrial run holds, too (-EBUSY). The folder must take a new file (a probe is
- * created, written and removed). Prints one line on stderr when it fails. Returns 0 or
+ * another iotrial run holds, too (-EBUSY); and, before anything is removed, one where the
+ * user may not remove files, in the folder or in its records/ or hooks/ (faccessat's
+ * -EACCES, -EROFS, ...). The folder must take a new file (a probe is created, written and
+ * removed). Prints one line on stderr when it fails. Returns 0 or
  * -errno. */
 int outdir_claim(struct outdir *o, const char *path, bool force);
 
@@ -41,7 +40,8 @@ int outdir_claim(struct outdir *o, const char *path, bool force);
  * (PATH names it in messages): outdir_take_at makes it when missing and opens it without
  * following a symlink (a symlink or a file in its place is refused, -EEXIST, whatever
  * `force` says: the batch folder's folders are iotrial's to make), looks at it and locks it,
- * refusing it as outdir_claim does, and removes nothing; outdir_empty then removes the
+ * refusing it as outdir_claim does (a folder it could not wholly empty among them), and
+ * removes nothing; outdir_empty then removes the
  * earlier run in it (after outdir_take_at said yes: only iotrial's files) and probes it. So a
  * batch takes every folder before it empties any. Each prints one line on stderr when it
  * fails. Return 0 or -errno. */
@@ -51,13 +51,6 @@ int outdir_empty(struct outdir *o);
 /* Make folder PATH and its missing parents (an existing folder is fine). Returns 0 or
  * -errno (-ENOTDIR: a part of PATH is a file). */
 int outdir_mkdirs(const char *path);
-/* Is the folder PATH held by a running iotrial? Its pid (or -1 when unknown), or 0: not held
- * (no lock file, or one nobody holds). Creates, changes and removes nothing. */
-long outdir_holder(const char *path);
-
-/* Does the folder PATH hold a .iotrial.lock that iotrial did not make (a symlink, a FIFO, a
- * device, a hard link: anything but a regular file with one link)? Opens nothing in it. */
-bool outdir_lock_foreign(const char *path);
 
 /* The existing folder PATH of an interrupted run, taken to go on with it (iotrial run
  * --resume): locked as outdir_claim does, rid of the temporary files a killed run leaves (a
@@ -73,7 +66,7 @@ int outdir_resume(struct outdir *o, const char *path);
  * Returns 0, -ENOSPC (the disk has not that much room: nothing is held) or -errno. */
 int outdir_reserve(struct outdir *o, uint64_t bytes);
 /* The bytes of disk the lock file in folder PATH holds: the room a killed run kept, which the
- * next run that takes the folder gives back (lock_take empties the file). 0 when there is
+ * next run that takes the folder gives back (outlock_take empties the file). 0 when there is
  * none, or it is not a file iotrial made. */
 uint64_t outdir_held(const char *path);
 /* The length of the lock file once it keeps `bytes` (outdir_reserve: the room goes past its

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/outdir.h"
+#include "cli/outlock.h"
 #include "lib/dirfile.h"
 #include "lib/version.h"
 #include "model/results_json.h"
@@ -45,14 +46,14 @@ int cli_resume_load(const char *dir, struct results *from, int *fdp)
 	memset(from, 0, sizeof(*from));
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return refuse(dir, "no such folder");
-	if ((holder = outdir_holder(dir)) != 0) {
+	if ((holder = outlock_holder(dir)) != 0) {
 		snprintf(why, sizeof(why), "it is in use by another iotrial run (pid %ld)", holder);
 		return refuse(dir, why);
 	}
 	/* A .iotrial.lock or results.json that is not a file iotrial made is looked at, never
 	 * opened: a FIFO would hold the run, a device would run its driver's open. */
-	if (outdir_lock_foreign(dir))
-		return refuse(dir, "it holds a '" OUTDIR_LOCK "' that iotrial did not make");
+	if (outlock_foreign(dir))
+		return refuse(dir, "it holds a '" OUTLOCK_NAME "' that iotrial did not make");
 	if ((fd = open_checkpoint(dir)) < 0)
 		return fd == -ENOENT ? refuse(dir, "no checkpoint in it (results.json)")
 		       : dirfile_refused(fd)

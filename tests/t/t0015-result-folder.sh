@@ -160,6 +160,49 @@ test_expect_success '--force refuses a hard link in records/ or hooks/, nothing 
 	done
 '
 
+# Permission bits stop no root: the folder is nobody's, and the runs are nobody's. Each of
+# these was found only as the folder was emptied, after the files before it were removed.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	test_expect_success '--force removes nothing from a folder it cannot wholly empty (records/, hooks/, the folder not writable), exit 1' '
+		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		mkdir np
+		chown 65534:65534 np
+		cd np
+		$as_nobody "$IOTRIAL" run -q -o s --set log_records=true ../a.yaml 2>err
+		mkdir s/hooks
+		echo hook >s/hooks/h.log
+		chown -R 65534:65534 s/hooks
+		ls -AR s >before.ls
+		find s -type f -exec sha256sum {} + >before.sum
+		for d in records hooks .; do
+			# The folder itself: a killed run left its lock file, so taking the lock writes
+			# nothing new into s (without one, the lock is refused as before).
+			if [ $d = . ]; then
+				echo 4242 >s/.iotrial.lock
+				chown 65534:65534 s/.iotrial.lock
+			fi
+			chmod 555 s/$d
+			rc=0
+			$as_nobody "$IOTRIAL" run -q -o s --force ../mark.yaml 2>err || rc=$?
+			chmod 755 s/$d
+			expect_eq "$rc" 1 "s/$d"
+			if [ $d = . ]; then
+				expect_eq "$(cat err)" "iotrial: cannot write to result folder '"'"'s'"'"': Permission denied"
+				rm s/.iotrial.lock
+			else
+				expect_eq "$(cat err)" "iotrial: cannot empty result folder '"'"'s'"'"': '"'"'$d'"'"': Permission denied"
+			fi
+			ls -AR s >after.ls
+			diff before.ls after.ls
+			sha256sum -c --quiet before.sum
+		done
+		test ! -e ../ran
+		whole_run s
+	'
+else
+	test_skip '--force removes nothing from a folder it cannot wholly empty' 'needs root and setpriv'
+fi
+
 test_expect_success 'an empty existing folder is used without --force' '
 	mkdir empty
 	"$IOTRIAL" run -q -o empty a.yaml 2>/dev/null

@@ -257,6 +257,52 @@ test_expect_success '--force empties no folder of a batch until every one is acc
 	whole_run fb/a a
 '
 
+# Permission bits stop no root: the folders that cannot be emptied are nobody's, and the
+# batches run as nobody. Each of them was found only as it was emptied, after q/a was.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	test_expect_success '--force empties no folder of a batch when one cannot be emptied (records/, hooks/, the folder not writable): refused, exit 1, nothing removed' '
+		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		mkdir np
+		chown 65534:65534 np
+		cd np
+		job a ", log_records: true"
+		job b ", log_records: true"
+		$as_nobody "$IOTRIAL" run -q -o q a.yaml b.yaml 2>err
+		mkdir q/b/hooks
+		echo hook >q/b/hooks/h.log
+		chown -R 65534:65534 q/b/hooks
+		ls -AR q >before.ls
+		find q -type f -exec sha256sum {} + >before.sum
+		for d in records hooks .; do
+			# The folder itself: a killed run left its lock file, so taking the lock writes
+			# nothing new into q/b (without one, the lock is refused as before).
+			if [ $d = . ]; then
+				echo 4242 >q/b/.iotrial.lock
+				chown 65534:65534 q/b/.iotrial.lock
+			fi
+			chmod 555 q/b/$d
+			rc=0
+			$as_nobody "$IOTRIAL" run -q -o q --force a.yaml b.yaml 2>err || rc=$?
+			chmod 755 q/b/$d
+			expect_eq "$rc" 1 "q/b/$d"
+			if [ $d = . ]; then
+				expect_eq "$(cat err)" "iotrial: cannot write to result folder '"'"'q/b'"'"': Permission denied"
+				rm q/b/.iotrial.lock
+			else
+				expect_eq "$(cat err)" "iotrial: cannot empty result folder '"'"'q/b'"'"': '"'"'$d'"'"': Permission denied"
+			fi
+			ls -AR q >after.ls
+			diff before.ls after.ls
+			sha256sum -c --quiet before.sum
+		done
+		whole_run q/a a
+		whole_run q/b b
+		expect_eq "$(statuses q/batch.json)" "[[\"a\",\"ok\",0],[\"b\",\"ok\",0]]"
+	'
+else
+	test_skip '--force empties no folder of a batch when one cannot be emptied' 'needs root and setpriv'
+fi
+
 # A symlink, or a file, where a job file's folder goes: the batch folder's folders are iotrial's
 # to make, and what a symlink there leads to (an earlier run, an empty folder) is not touched.
 test_expect_success 'a symlink or a file in place of a job file folder: refused (exit 1), with or without --force, nothing touched' '
