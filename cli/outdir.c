@@ -137,6 +137,11 @@ static int walk(int dfd, int sub, bool remove, size_t *own, char *foreign, size_
 		else
 			ours = dirfile_fit(&st) == 0 &&
 			       (result_file(name, strlen(name)) || own_dotfile(dfd, name));
+		/* Another run's probe or temporary file may go between the looks above (before
+		 * the lock, this run looks while that one writes): one that is gone now was not
+		 * the user's. */
+		if (!ours && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+			continue;
 		if (!ours) {
 			snprintf(foreign, n, "%s%s%s", in, slash, name);
 			ret = -EEXIST;

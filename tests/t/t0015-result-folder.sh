@@ -275,8 +275,27 @@ if command -v strace >/dev/null 2>&1; then
 			whole_run cc
 		done
 	'
+	# Before it takes the lock a run looks at the folder while another may be writing
+	# there: a probe or temporary file of that run'"'"'s, gone between the walk'"'"'s look at
+	# it and its check of whose it is, was called foreign ("holds '"'"'.iotrial-probe..."'"'"'). Here
+	# strace holds back the look at a planted .x 3 s, in which it is removed.
+	test_expect_success 'a file gone while the run looks at the folder (a probe of another run) is not called foreign' '
+		rm -rf rc
+		mkdir rc
+		echo x >rc/.x
+		(
+			sleep 1
+			rm rc/.x
+		) &
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -o trace2.txt -P .x -e trace=newfstatat -e inject=newfstatat:delay_exit=3000000:when=1 "$IOTRIAL" run -q -o rc a.yaml 2>err
+		wait
+		cat err trace2.txt
+		grep "\.x.*DELAYED" trace2.txt
+		whole_run rc
+	'
 else
 	test_skip 'a run that locks the lock file the run before it just removed' 'needs strace'
+	test_skip 'a file gone while the run looks at the folder' 'needs strace'
 fi
 
 test_expect_success 'read and write errors name their errno, not EIO' '
