@@ -82,6 +82,11 @@ enum fastclock_counter {
  * invariant? Only on x86-64, and never with IOTRIAL_CLOCK "monotonic". */
 int fastclock_counter_usable(const char *env, const char *clocksource, int invariant);
 
+/* Take the process's first pair of the counter and CLOCK_MONOTONIC now (once; later calls
+ * do nothing), so that the first fastclock_init or fastclock_kind waits only what is left
+ * of FASTCLOCK_CAL_NS since. Optional: without it, they take the pair themselves. */
+void fastclock_start(void);
+
 /* Are the counters of every CPU this process may run on on one line with CLOCK_MONOTONIC,
  * within 2 us? The check a process makes at its start where the kernel's clocksource is
  * not tsc, from a pair of its own: takes FASTCLOCK_CAL_NS and a visit to each CPU by the
