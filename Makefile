@@ -41,10 +41,10 @@ IOTRIAL_LDLIBS := -pthread -lm
 # Required libraries, each with the Debian package that brings its .pc file. A missing one
 # stops any build that compiles (the .required-libs check below), naming the package; it
 # does not stop `make deps` or `make clean`, and `make test` installs it before it builds.
-REQ_PC := yaml-0.1 jansson libcrypto zlib
+REQ_PC := yaml-0.1 jansson nettle zlib
 PC_PACKAGE_yaml-0.1 := libyaml-dev
 PC_PACKAGE_jansson := libjansson-dev
-PC_PACKAGE_libcrypto := libssl-dev
+PC_PACKAGE_nettle := nettle-dev
 PC_PACKAGE_zlib := zlib1g-dev
 PC_PACKAGE_cmocka := libcmocka-dev
 HAVE_PKG_CONFIG := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && echo 1)

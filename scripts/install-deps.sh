@@ -12,7 +12,7 @@ set -e
 # scripts/report-screenshots.sh takes the README's pictures with it).
 # lowdown: the man pages (scripts/gen-man.sh, make install); python3-jsonschema and
 # python3-yaml: tests/t/t0033-cli.sh validates job files against docs/jobfile.schema.json.
-pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev libssl-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium lowdown python3-jsonschema python3-yaml"
+pkgs="gcc make pkg-config libyaml-dev libjansson-dev libcmocka-dev nettle-dev zlib1g-dev liburing-dev libaio-dev jq strace chromium lowdown python3-jsonschema python3-yaml"
 for group in "$@"; do
 	case $group in
 	bench) pkgs="$pkgs fio linux-perf time" ;;

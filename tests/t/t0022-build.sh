@@ -32,7 +32,7 @@ test_expect_success 'a required library pkg-config cannot find stops the build, 
 	cat err
 	grep "^iotrial: pkg-config finds no .yaml-0\.1.: apt-get install libyaml-dev" err
 	grep -F "apt-get install libjansson-dev" err
-	grep -F "apt-get install libssl-dev" err
+	grep -F "apt-get install nettle-dev" err
 	grep -F "apt-get install zlib1g-dev" err
 	test ! -e nolib/engine/stats/hist.o
 '
