@@ -148,8 +148,10 @@ startup_ratio() {
 		b=nan
 		[ ! -e "$OUT/startup.base.tsv" ] || b=$(col "$OUT/startup.base.tsv" "$1")
 	fi
+	# A tool no slower than the harness alone measured nothing: nan, not a ratio of 0 or
+	# below that would pass the goal.
 	awk -v i="$i" -v f="$f" -v b="$b" "$OK"'
-		BEGIN { print (ok(i) && ok(f) && ok(b) && f - b > 0 ? (i - b) / (f - b) : "nan") }'
+		BEGIN { print (ok(i) && ok(f) && ok(b) && f - b > 0 && i - b > 0 ? (i - b) / (f - b) : "nan") }'
 }
 
 # planning: iotrial validate of a 100,000-point matrix, the median of three (s, MiB)

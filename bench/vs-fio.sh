@@ -491,7 +491,7 @@ startup() {
 		printf "start-up, 4 KiB reads of a 1 MiB file (whole command): fio %.1f ms, iotrial %.1f ms, ratio %s; less the harness (/bin/true the same way, %.1f ms): fio %.1f ms, iotrial %.1f ms, ratio %s; peak RSS fio %.1f MiB, iotrial %.1f MiB, ratio %s\n",
 			fw / 1000, iw / 1000, (fw > 0 && fw != "nan" ? sprintf("%.3f", iw / fw) : "nan"),
 			bw / 1000, (fw - bw) / 1000, (iw - bw) / 1000,
-			(fw - bw > 0 && fw != "nan" && bw != "nan" ? sprintf("%.3f", (iw - bw) / (fw - bw)) : "nan"),
+			(fw - bw > 0 && iw - bw > 0 && fw != "nan" && iw != "nan" && bw != "nan" ? sprintf("%.3f", (iw - bw) / (fw - bw)) : "nan"),
 			fr / 1024, ir / 1024, (fr > 0 && fr != "nan" ? sprintf("%.3f", ir / fr) : "nan")
 	}'
 }
