@@ -107,7 +107,7 @@ else
 		printf "experiment: mid\nreplication: {runs: 2}\njobs:\n  - {name: a, workload: read, file_size: 64KiB, matrix: {rate_iops: {from: 1, to: 200, step: 1}, think_time: {from: 1us, to: 10us, step: 1us}}}\n  - {name: b, workload: copy, file_size: 64KiB, with: a, matrix: {rate_iops: {from: 1, to: 200, step: 1}, think_time: {from: 1us, to: 10us, step: 1us}}}\ncompare:\n  - {a: {job: a}, b: {job: b}}\n" >mid.yaml
 		"$IOTRIAL" validate mid.yaml >plan.txt
 		failed=0
-		for kb in $(seq 8000 100 22000); do
+		for kb in $(seq 4000 100 22000); do
 			rc=0
 			(ulimit -v "$kb"; exec "$IOTRIAL" validate mid.yaml) >out.$kb 2>err.$kb || rc=$?
 			echo "$kb KiB: status $rc: $(cat err.$kb)"
