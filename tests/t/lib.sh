@@ -81,6 +81,15 @@ test_skip() {
 }
 
 # Skip the rest of the script: every test_expect_success still ahead in it counts as skipped.
+# Run as nobody (uid and gid 65534, no groups): permission bits stop no root, so the tests
+# of a folder or file the user may not write run their iotrial through this.
+AS_NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+# Can this test run commands as nobody (root, and setpriv that may switch)?
+can_be_nobody() {
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && $AS_NOBODY true 2>/dev/null
+}
+
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 && return 0
 	skip_rest "$1 is not installed"

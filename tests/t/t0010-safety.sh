@@ -238,7 +238,7 @@ else
 	test_skip 'a backend the kernel refuses is named before any I/O' 'needs io_uring and a C compiler'
 fi
 
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+if can_be_nobody; then
 	test_expect_success 'an existing target the user may not write is refused when planning, exit 1' '
 		mkdir perm
 		echo old >perm/ro.bin
@@ -248,7 +248,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 
 		cd perm
 		printf "jobs:\n  - {name: w, workload: write, target: ro.bin, file_size: 4KiB, allow_overwrite: true}\n" >ro.yaml
 		sed s/ro.bin/rw.bin/ ro.yaml >rw.yaml
-		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		as_nobody=$AS_NOBODY
 		$as_nobody "$IOTRIAL" validate rw.yaml >so
 		for cmd in validate "run -q -o out"; do
 			rc=0

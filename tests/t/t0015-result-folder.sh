@@ -162,9 +162,9 @@ test_expect_success '--force refuses a hard link in records/ or hooks/, nothing 
 
 # Permission bits stop no root: the folder is nobody's, and the runs are nobody's. Each of
 # these was found only as the folder was emptied, after the files before it were removed.
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+if can_be_nobody; then
 	test_expect_success '--force removes nothing from a folder it cannot wholly empty (records/, hooks/, the folder not writable), exit 1' '
-		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		as_nobody=$AS_NOBODY
 		mkdir np
 		chown 65534:65534 np
 		cd np

@@ -259,9 +259,9 @@ test_expect_success '--force empties no folder of a batch until every one is acc
 
 # Permission bits stop no root: the folders that cannot be emptied are nobody's, and the
 # batches run as nobody. Each of them was found only as it was emptied, after q/a was.
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+if can_be_nobody; then
 	test_expect_success '--force empties no folder of a batch when one cannot be emptied (records/, hooks/, the folder not writable): refused, exit 1, nothing removed' '
-		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		as_nobody=$AS_NOBODY
 		mkdir np
 		chown 65534:65534 np
 		cd np
