@@ -21,10 +21,11 @@ struct reclog {
 	int err; /* the first write error (-errno); logging stops there */
 	size_t len;
 	/* Record lines' fixed parts, formatted once: "trial,worker," and ",rank\n", and the
-	 * bytes field ("4096,") of the last size logged. */
-	char head[24], tail[16], bytes[24];
-	uint8_t head_len, tail_len, bytes_len;
-	uint64_t last_bytes;
+	 * bytes field ("4096,") of the last size logged; the seq field of the last record,
+	 * which the next one mostly increments (seq_len 0: none yet). */
+	char head[24], tail[16], bytes[24], seq[24];
+	uint8_t head_len, tail_len, bytes_len, seq_len;
+	uint64_t last_bytes, last_seq;
 	char buf[RECLOG_BUF];
 };
 

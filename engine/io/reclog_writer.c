@@ -60,6 +60,7 @@ void reclog_writer_hand(struct reclog_writer *w)
 {
 	unsigned i;
 
+	reclog_writer_fence();
 	if (!w->threaded) {
 		write_block(w, w->cur, w->n);
 		w->n = 0;
@@ -81,6 +82,7 @@ int reclog_writer_finish(struct reclog_writer *w)
 {
 	if (!w->blocks || w->joined)
 		return w->text.err;
+	reclog_writer_fence();
 	if (!w->threaded) {
 		write_block(w, w->cur, w->n);
 		w->n = 0;

@@ -1,8 +1,9 @@
 /*
  * Unit tests for engine/io/reclog and reclog_writer: record lines are what snprintf would
  * write for every size of number (each digit count, the eight-digit pieces' edges, 0 and
- * UINT64_MAX); a writer thread hands back every record of full and partial blocks, in
- * order; a write error reaches the worker.
+ * UINT64_MAX), also where a seq is the last one's plus one (every carry, the wrap to 0); a
+ * writer thread hands back every record of full and partial blocks, in order; a write
+ * error reaches the worker.
  */
 #include "engine/io/reclog.h"
 #include "engine/io/reclog_writer.h"
@@ -93,6 +94,47 @@ static void test_record_lines_match_snprintf(void **state)
 	close(fd);
 }
 
+/* Consecutive seqs across every carry (9 to 10, ... 10^19 - 1 to 10^19), the wrap from
+ * UINT64_MAX to 0, and steps back and forward: each line as snprintf writes it. */
+static void test_record_seq_increments_match_snprintf(void **state)
+{
+	static struct reclog r;
+	uint64_t seq[128], p = 1;
+	size_t n = 0, len, at = 0;
+	int fd = tmp_fd();
+	char *got, want[256];
+
+	for (int d = 0; d < 20; d++, p *= 10) {
+		if (p >= 2)
+			seq[n++] = p - 2;
+		seq[n++] = p - 1;
+		seq[n++] = p;
+		seq[n++] = p + 1;
+	}
+	seq[n++] = 5; /* back */
+	seq[n++] = 6;
+	seq[n++] = UINT64_MAX - 1;
+	seq[n++] = UINT64_MAX;
+	seq[n++] = 0;
+	seq[n++] = 1;
+	reclog_init(&r, fd, 3, 0, 0);
+	for (size_t i = 0; i < n; i++)
+		reclog_record(&r, seq[i], 0, 4096, 0, 1);
+	assert_int_equal(reclog_flush(&r), 0);
+	got = slurp(fd, &len);
+	for (size_t i = 0; i < n; i++) {
+		int k = snprintf(want, sizeof(want), "3,0,%llu,0,4096,0,1,0\n",
+				 (unsigned long long)seq[i]);
+		assert_true(at + (size_t)k <= len);
+		if (memcmp(got + at, want, (size_t)k))
+			fail_msg("line %zu: got '%.*s', want '%s'", i, k, got + at, want);
+		at += (size_t)k;
+	}
+	assert_int_equal(at, len);
+	free(got);
+	close(fd);
+}
+
 static void test_writer_keeps_every_record_in_order(void **state)
 {
 	static struct reclog_writer w;
@@ -141,6 +183,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_record_lines_match_snprintf),
+	    cmocka_unit_test(test_record_seq_increments_match_snprintf),
 	    cmocka_unit_test(test_writer_keeps_every_record_in_order),
 	    cmocka_unit_test(test_writer_reports_a_write_error),
 	};
