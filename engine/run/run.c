@@ -419,6 +419,7 @@ static void run_trials(struct runner *rn)
 /* Release what run_open took but the logs, remove what the run created. */
 static void run_close(struct runner *rn)
 {
+	areas_release(&rn->env.areas);
 	free(rn->more);
 	ledger_finish(&rn->ledger, rn->d);
 }

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,26 +72,6 @@ static void region(const struct job_spec *j, uint64_t chunk, uint32_t w, uint64_
 	slice = j->file_size / j->threads / chunk * chunk;
 	*off = slice * w;
 	*len = w + 1 == j->threads ? j->file_size - *off : slice;
-}
-
-/* Its worker writes it on every I/O: pages of its own, away from the next slot's lines,
- * written once here so that no page fault falls in the measured time. Mapped, not malloc'ed,
- * even for threads: a block of about 100 KB freed after each trial was not reused by the next
- * trial's aligned allocation (the small allocations of the results made meanwhile split it),
- * so a run's memory grew by one block a trial (1.85 GB for 21,000 trials); a mapping goes
- * back to the system when it is released. */
-static void *alloc_shared(size_t size, bool processes)
-{
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       (processes ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : memset(p, 0, size);
-}
-
-static void release_shared(void *p, size_t size)
-{
-	if (p)
-		munmap(p, size);
 }
 
 /* Worker w's job in instance run `r` (instance `inst`, the unit's k-th): its region of
@@ -207,7 +186,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		s->worker = w;
 		s->stop_user = e->stop;
 		s->stop_fwd = &sync->stop;
-		s->sh = alloc_shared(sizeof(*s->sh), processes);
+		s->sh = areas_get(&e->areas, sizeof(*s->sh), processes);
 		s->data_path = files_worker_path(in->data.path, j, w);
 		s->src_path = copy ? files_worker_path(in->src.path, j, w) : NULL;
 		if (!s->sh || !s->data_path || (copy && !s->src_path))
@@ -216,7 +195,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 		if ((in->wl && in->wl->mixed) || j->fsync_every || j->fdatasync_every ||
 		    j->submit_latency) {
 			struct worker_extra *x =
-			    alloc_shared(2 * sizeof(struct worker_extra), processes);
+			    areas_get(&e->areas, 2 * sizeof(struct worker_extra), processes);
 			if (!x)
 				return -ENOMEM;
 			s->extra = x;
@@ -226,15 +205,14 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 	return trial_prepare(e, r);
 }
 
-static void teardown(struct inst_run *r)
+static void teardown(struct trial_env *e, struct inst_run *r, bool processes)
 {
 	for (uint32_t w = 0; w < r->n; w++) {
 		struct slot *s = &r->slots[w];
 		free(s->data_path);
 		free(s->src_path);
-		if (s->extra)
-			release_shared(s->extra, 2 * sizeof(struct worker_extra));
-		release_shared(s->sh, sizeof(*s->sh));
+		areas_put(&e->areas, s->extra, 2 * sizeof(struct worker_extra), processes);
+		areas_put(&e->areas, s->sh, sizeof(*s->sh), processes);
 	}
 	free(r->slots);
 	free(r->hist);
@@ -441,7 +419,7 @@ static int conclude_unit(struct unit_trial *t, int ret)
 			ret = -EIO;
 		if (r->background && r->tr && r->tr->failed && !*e->stop)
 			load_failed(t, r);
-		teardown(r);
+		teardown(e, r, t->processes);
 	}
 	if (ret == 0 && t->dist && (e->agreed & (DIST_FAILED | DIST_SETUP)))
 		ret = -EIO;
@@ -457,7 +435,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	for (size_t k = 0; k < t.u->n; k++)
 		t.processes |= e->p->inst[t.u->inst[k]].job.worker_mode == WORKER_PROCESS;
 	t.runs = calloc(t.u->n, sizeof(*t.runs));
-	if (!t.runs || !(t.sync = alloc_shared(sizeof(*t.sync), t.processes))) {
+	if (!t.runs || !(t.sync = areas_get(&e->areas, sizeof(*t.sync), t.processes))) {
 		free(t.runs);
 		if (t.dist) /* the other ranks are on their way to the barrier */
 			dist_abort(1, "out of memory");
@@ -483,7 +461,7 @@ int trial_run(struct trial_env *e, const struct plan_trial *pt)
 	if (t.dist)
 		e->agreed |= dist_agree(mine | (*e->stop ? DIST_STOP : 0));
 	ret = conclude_unit(&t, ret);
-	release_shared(t.sync, sizeof(*t.sync));
+	areas_put(&e->areas, t.sync, sizeof(*t.sync), t.processes);
 	free(t.runs);
 	return ret;
 }

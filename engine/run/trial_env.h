@@ -10,6 +10,7 @@
 
 #include "lib/diag.h"
 #include "engine/plan/plan.h"
+#include "engine/run/areas.h"
 #include "engine/run/ledger.h"
 #include "model/events.h"
 #include "model/results.h"
@@ -42,6 +43,7 @@ struct trial_env {
 	void *event_arg;
 	uint64_t ivl_dropped; /* intervals the workers closed faster than streamed */
 	size_t logs_cut;      /* trials whose record or interval log lacks lines (rank 0) */
+	struct areas areas;   /* shared memory of the trials, kept between them */
 };
 
 #define TRIAL_TICK_NS 250000000ull
