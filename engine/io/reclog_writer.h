@@ -52,10 +52,11 @@ int reclog_writer_start(struct reclog_writer *w, int fd, uint32_t trial, uint32_
 void reclog_writer_hand(struct reclog_writer *w);
 
 /* A store past the cache (x86-64's movnti), ordered before the block is handed over by
- * reclog_writer_fence. The worker writes each line of the ring once and the log thread, on
- * the other CPU, reads it once: an ordinary store first fetches the line, which the log
- * thread read last (1.25 MiB ago, more than a core's L2), stalling the worker on every
- * other record (docs/performance.md, "Stores past the cache"). */
+ * reclog_writer_fence (in reclog_writer_hand and _finish). The worker writes each line of
+ * the ring once and the log thread, on the other CPU, reads it once: an ordinary store
+ * first fetches the line, which the log thread read last (1.25 MiB ago, more than a core's
+ * L2), stalling the worker once every 1.6 records (docs/performance.md, "Stores past the
+ * cache"). */
 static inline void reclog_store(uint64_t *p, uint64_t v)
 {
 #if defined(__x86_64__)
