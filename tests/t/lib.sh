@@ -48,6 +48,7 @@ test_expect_success() {
 		exit 1
 	fi
 	t_n=$((t_n + 1))
+	t_start=$(date +%s%N)
 	(
 		set -e -o pipefail
 		shopt -s inherit_errexit
@@ -64,6 +65,7 @@ test_expect_success() {
 	t_rc=$?
 	kill_tree "$t_watch"
 	wait "$t_watch" 2>/dev/null
+	[ -z "${TEST_TIMES:-}" ] || echo "# $t_n took $((($(date +%s%N) - t_start) / 1000000)) ms"
 	if [ "$t_rc" -eq 0 ]; then
 		t_pass=$((t_pass + 1))
 		echo "ok $t_n - $1"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The test library itself: a check that fails anywhere in a body fails the test (the middle
 # of a body, an early pass of a loop, the first stage of a pipeline, a command substitution),
-# a body that hangs is killed, skips are counted, and the lint rejects what errexit ignores.
+# a body that hangs is killed, skips are counted, TEST_TIMES prints each test's time, and the
+# lint rejects what errexit ignores.
 . "$(dirname "$0")/lib.sh"
 
 # Scripts made here keep their trash folders in this one.
@@ -41,6 +42,17 @@ false || rc=\$?
 expect_eq \$rc 1"
 	bash pass.sh >pass.out 2>&1
 	grep "^# passed 4 failed 0 skipped 0$" pass.out
+'
+
+test_expect_success 'TEST_TIMES=1: each test'"'"'s time follows it as a comment; without it, no such line' '
+	make_script times.sh "sleep 0.3" "true"
+	TEST_TIMES=1 bash times.sh >times.out 2>&1
+	cat times.out
+	grep -E "^# 1 took (3[0-9]{2}|[4-9][0-9]{2}|[0-9]{4,}) ms$" times.out
+	grep -E "^# 2 took [0-9]+ ms$" times.out
+	grep "^# passed 2 failed 0 skipped 0$" times.out
+	env -u TEST_TIMES bash times.sh >plain.out 2>&1
+	expect_eq "$(grep -c "took" plain.out)" 0
 '
 
 test_expect_success 'a body that hangs is killed, with what it started, and fails' '

@@ -120,7 +120,7 @@ test_expect_success 'a symlink planted for a record log (or records/) is not fol
 	cat >rec.yaml <<-JOB
 	replication: {runs: 8}
 	jobs:
-	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true}
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, rate_iops: 100000}
 	JOB
 	stopped_run rec.yaml rec --checkpoint-interval 0
 	printf "foreign line 1\nforeign line 2\n" >victim
@@ -184,7 +184,7 @@ test_expect_success 'a hard link or a FIFO planted for a record log, a hard link
 	cat >hl.yaml <<-JOB
 	replication: {runs: 8}
 	jobs:
-	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, prepare: echo hi}
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, rate_iops: 100000, prepare: echo hi}
 	JOB
 	stopped_run hl.yaml hl --checkpoint-interval 0
 	cp -a hl hl.orig
@@ -285,7 +285,7 @@ test_expect_success 'a record or interval log cut inside a kept trial'"'"'s line
 	cat >cut.yaml <<-JOB
 	replication: {runs: 8}
 	jobs:
-	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, log_interval: 10ms}
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, rate_iops: 100000, log_interval: 10ms}
 	JOB
 	stopped_run cut.yaml lc --checkpoint-interval 0
 	cp -a lc lc.orig
@@ -380,7 +380,7 @@ if command -v cc >/dev/null; then
 	cat >race.yaml <<-JOB
 	replication: {runs: 10}
 	jobs:
-	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true}
+	  - {name: n, workload: read, backend: null, file_size: 1MiB, block_size: 64KiB, runtime: 100ms, log_records: true, rate_iops: 100000}
 	JOB
 
 	test_expect_success 'two --resume of one folder: the second reads the checkpoint again once it holds the folder, and finds the run complete' '
