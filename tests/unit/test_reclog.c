@@ -45,6 +45,15 @@ static int tmp_fd(void)
 	return fd;
 }
 
+/* Line i of the log `got` (len bytes), at *at, is `want` (n bytes): then *at moves past it. */
+static void expect_line(const char *got, size_t len, size_t *at, size_t i, const char *want, int n)
+{
+	assert_true(*at + (size_t)n <= len);
+	if (memcmp(got + *at, want, (size_t)n))
+		fail_msg("line %zu: got '%.*s', want '%s'", i, n, got + *at, want);
+	*at += (size_t)n;
+}
+
 /* Values around every power of ten, and the extremes. */
 static size_t edge_values(uint64_t *v, size_t max)
 {
@@ -84,10 +93,7 @@ static void test_record_lines_match_snprintf(void **state)
 				 (unsigned long long)v[(i + 2) % nv],
 				 (unsigned long long)v[(i + 3) % nv],
 				 (unsigned long long)v[(i + 4) % nv]);
-		assert_true(at + (size_t)n <= len);
-		if (memcmp(got + at, want, (size_t)n))
-			fail_msg("line %zu: got '%.*s', want '%s'", i, n, got + at, want);
-		at += (size_t)n;
+		expect_line(got, len, &at, i, want, n);
 	}
 	assert_int_equal(at, len);
 	free(got);
@@ -125,10 +131,7 @@ static void test_record_seq_increments_match_snprintf(void **state)
 	for (size_t i = 0; i < n; i++) {
 		int k = snprintf(want, sizeof(want), "3,0,%llu,0,4096,0,1,0\n",
 				 (unsigned long long)seq[i]);
-		assert_true(at + (size_t)k <= len);
-		if (memcmp(got + at, want, (size_t)k))
-			fail_msg("line %zu: got '%.*s', want '%s'", i, k, got + at, want);
-		at += (size_t)k;
+		expect_line(got, len, &at, i, want, k);
 	}
 	assert_int_equal(at, len);
 	free(got);
