@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Mappings kept at most: a trial of many workers gives the rest back to the system. */
 #define AREAS_KEPT 64
@@ -17,15 +18,18 @@ struct areas {
 	struct area {
 		void *p; /* NULL: a free place */
 		size_t size;
-		bool shared; /* MAP_SHARED: for worker processes */
+		bool shared;  /* MAP_SHARED: for worker processes */
+		uint64_t put; /* when it was given back (areas.puts then): the oldest goes first */
 	} kept[AREAS_KEPT];
+	uint64_t puts; /* areas given back so far */
 };
 
 /* `size` zeroed bytes on pages of their own, shared with forked children when `shared`:
  * a kept mapping of that size and kind, else a new one. NULL when there is no memory. */
 void *areas_get(struct areas *a, size_t size, bool shared);
 
-/* Give back what areas_get returned (NULL: nothing), to be kept or unmapped. */
+/* Give back what areas_get returned (NULL: nothing), to be kept; when AREAS_KEPT are kept
+ * already, the one given back longest ago is unmapped to make room. */
 void areas_put(struct areas *a, void *p, size_t size, bool shared);
 
 /* Unmap everything kept. */

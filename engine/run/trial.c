@@ -207,7 +207,7 @@ static int setup(struct trial_env *e, const struct plan_trial *pt, struct inst_r
 
 static void teardown(struct trial_env *e, struct inst_run *r, bool processes)
 {
-	for (uint32_t w = 0; w < r->n; w++) {
+	for (uint32_t w = 0; r->slots && w < r->n; w++) { /* no slots: their calloc failed */
 		struct slot *s = &r->slots[w];
 		free(s->data_path);
 		free(s->src_path);

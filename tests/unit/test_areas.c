@@ -1,7 +1,7 @@
 /* Unit tests for engine/run/areas: a mapping given back is handed out again for the same
  * size and kind, zeroed; another size or kind gets a mapping of its own; a shared one is
- * seen by a forked child's writes; past AREAS_KEPT, and on release, mappings are unmapped
- * (msync on an address not mapped fails with ENOMEM). */
+ * seen by a forked child's writes; past AREAS_KEPT the one given back longest ago is
+ * unmapped, and on release all are (msync on an address not mapped fails with ENOMEM). */
 #include "engine/run/areas.h"
 
 #include <errno.h>
@@ -88,13 +88,42 @@ static void test_kept_at_most(void **state)
 		assert_non_null(p[i] = areas_get(&a, 4096, false));
 	for (size_t i = 0; i < AREAS_KEPT + 2; i++)
 		areas_put(&a, p[i], 4096, false);
-	for (size_t i = 0; i < AREAS_KEPT; i++)
+	/* The two given back first made room for the last two. */
+	assert_false(mapped(p[0]));
+	assert_false(mapped(p[1]));
+	for (size_t i = 2; i < AREAS_KEPT + 2; i++)
 		assert_true(mapped(p[i]));
-	assert_false(mapped(p[AREAS_KEPT]));
-	assert_false(mapped(p[AREAS_KEPT + 1]));
 	areas_release(&a);
-	for (size_t i = 0; i < AREAS_KEPT; i++)
+	for (size_t i = 2; i < AREAS_KEPT + 2; i++)
 		assert_false(mapped(p[i]));
+}
+
+/* A trial that filled every place (64 workers' slots) leaves room for the next trial's
+ * areas of another size or kind: given back, they are kept, and handed out again. */
+static void test_full_of_another_kind(void **state)
+{
+	static struct areas a;
+	void *p[AREAS_KEPT], *q, *r;
+
+	for (size_t i = 0; i < AREAS_KEPT; i++)
+		assert_non_null(p[i] = areas_get(&a, 4096, false));
+	for (size_t i = 0; i < AREAS_KEPT; i++)
+		areas_put(&a, p[i], 4096, false);
+	assert_non_null(q = areas_get(&a, 4096, true));
+	assert_non_null(r = areas_get(&a, 368, false));
+	areas_put(&a, q, 4096, true);
+	areas_put(&a, r, 368, false);
+	assert_true(mapped(q)); /* kept, not unmapped (a new mapping may land at q) */
+	assert_true(mapped(r));
+	assert_false(mapped(p[0]));
+	assert_false(mapped(p[1]));
+	assert_ptr_equal(areas_get(&a, 4096, true), q);
+	assert_ptr_equal(areas_get(&a, 368, false), r);
+	areas_put(&a, q, 4096, true);
+	areas_put(&a, r, 368, false);
+	areas_release(&a);
+	assert_false(mapped(q));
+	assert_false(mapped(r));
 }
 
 int main(void)
@@ -103,6 +132,7 @@ int main(void)
 	    cmocka_unit_test(test_reused_zeroed),
 	    cmocka_unit_test(test_shared_seen_by_child),
 	    cmocka_unit_test(test_kept_at_most),
+	    cmocka_unit_test(test_full_of_another_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
